@@ -1,0 +1,37 @@
+// Flat config: typescript-eslint type-checked rules, plus the purity rule for the core folders.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+const ioModules = ["fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process"];
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "test/fixtures/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ["*.js", "*.mjs", "scripts/*.mjs", "bench/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["src/shell/**", "src/observers/**", "src/patches/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ioModules.map((name) => ({ name, message: "The core folders are pure: no file system or process I/O." })),
+          patterns: [{ group: ["node:fs/*", "fs/*"], message: "The core folders are pure: no file system I/O." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["**/*.mjs", "**/*.js"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+  },
+);

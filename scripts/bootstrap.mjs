@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Bootstrap for both README commands: node dependencies, then the real runners through apt when root.
+import { existsSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { APT_PACKAGES, missingRequirements, renderInstallHint } from "./runners.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const nodeOnly = process.argv.includes("--node-only");
+
+function run(cmd, args, options = {}) {
+  const result = spawnSync(cmd, args, { stdio: "inherit", cwd: root, ...options });
+  return result.status === 0;
+}
+
+function nodeDependenciesMissing() {
+  const marker = join(root, "node_modules", ".package-lock.json");
+  if (!existsSync(marker)) return true;
+  return statSync(join(root, "package-lock.json")).mtimeMs > statSync(marker).mtimeMs + 1000;
+}
+
+if (nodeDependenciesMissing()) {
+  console.error("agent-evidence bootstrap: installing node dependencies (npm ci)");
+  if (!run("npm", ["ci", "--no-audit", "--no-fund"])) {
+    console.error("agent-evidence bootstrap: npm ci failed");
+    process.exit(1);
+  }
+}
+
+if (!nodeOnly) {
+  let missing = missingRequirements();
+  if (missing.length > 0 && typeof process.getuid === "function" && process.getuid() === 0) {
+    console.error(`agent-evidence bootstrap: installing ${APT_PACKAGES.join(" ")} with apt-get`);
+    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+    run("apt-get", ["update", "-q"], { env });
+    run("apt-get", ["install", "-y", "-q", ...APT_PACKAGES], { env });
+    missing = missingRequirements();
+  }
+  if (missing.length > 0) {
+    console.error(renderInstallHint(missing));
+    process.exit(1);
+  }
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/setup/require-runners.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 300_000,
+    pool: "forks",
+  },
+});
