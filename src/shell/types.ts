@@ -1,0 +1,171 @@
+// The data shapes of shell analysis. Everything here is plain data (JSON-serialisable).
+import type { RunnerKind } from "../types.js";
+
+/** A redirect attached to a command: `2>&1`, `> log.txt`, `>> out`, `&> all`, `<<EOF`, ... */
+export interface Redirect {
+  /** Explicit file descriptor (`2` in `2>&1`), or null when absent. */
+  fd: number | null;
+  /** The operator as written: `>`, `>>`, `<`, `&>`, `&>>`, `>&`, `<&`, `>|`, `<<`, `<<-`, `<<<`. */
+  op: string;
+  /** The unquoted target (`1` for `2>&1`, the file name, or the heredoc delimiter). */
+  target: string;
+}
+
+/** A simple command: assignments, words and redirects. */
+export interface SimpleCommand {
+  type: "simple";
+  /** Source text of the command. */
+  text: string;
+  /** Leading `NAME=value` assignments. */
+  assignments: { name: string; value: string }[];
+  /** The command words, unquoted (name first). Words with expansions keep their literal text. */
+  words: string[];
+  redirects: Redirect[];
+  /** True when any word holds `$(...)` or backticks. */
+  hasSubstitution: boolean;
+  /** True when any word holds a parameter expansion (`$VAR`, `${X}`) or an unquoted glob. */
+  hasExpansion: boolean;
+  /** For `bash -c '...'`, `sh -c`, `bash -lc`: the parsed inner line. */
+  nested?: ParsedLine;
+}
+
+/** `( ... )` */
+export interface Subshell {
+  type: "subshell";
+  text: string;
+  body: Statement[];
+  redirects: Redirect[];
+}
+
+/** `{ ...; }` */
+export interface Group {
+  type: "group";
+  text: string;
+  body: Statement[];
+  redirects: Redirect[];
+}
+
+/** Loops, conditionals, case, function definitions: their bodies may run zero or more times. */
+export interface Compound {
+  type: "compound";
+  kind: "for" | "while" | "until" | "if" | "case" | "function" | "other";
+  text: string;
+  /** For `function`: the defined name. */
+  name?: string;
+  body: Statement[];
+  redirects: Redirect[];
+}
+
+export type CommandNode = SimpleCommand | Subshell | Group | Compound;
+
+/** Commands joined by `|` or `|&`. */
+export interface Pipeline {
+  commands: CommandNode[];
+  /** operators[i] joins commands[i] and commands[i + 1]. */
+  operators: ("|" | "|&")[];
+  /** `! cmd` */
+  negated: boolean;
+}
+
+/** Pipelines joined by `&&` / `||`. connectors[i] joins pipelines[i] and pipelines[i + 1]. */
+export interface AndOrList {
+  pipelines: Pipeline[];
+  connectors: ("&&" | "||")[];
+}
+
+/** One statement, ended by newline, `;`, `&` or the end of input. */
+export interface Statement {
+  list: AndOrList;
+  background: boolean;
+}
+
+/** A parsed command line. */
+export interface ParsedLine {
+  text: string;
+  statements: Statement[];
+  /** True when the grammar could not parse the line cleanly: everything downstream fails closed. */
+  opaque: boolean;
+  /** Why the line is opaque (e.g. `syntax-error`, `unterminated-quote`, `ts-bash-345`). */
+  opaqueReasons: string[];
+}
+
+/** A recognised test-runner invocation found in a command line. */
+export interface TestInvocation {
+  kind: RunnerKind;
+  /** Runner text after stripping wrappers, e.g. `python -m pytest`, `go test`, `python tests/runtests.py`. */
+  runner: string;
+  /** Arguments after the runner. */
+  args: string[];
+  /** Non-option arguments; `["."]` when none (the whole workspace). */
+  targets: string[];
+  /** Selection options narrowed what runs (`-k`, `-m`, `--deselect`, `--lf`, `--sw`, go `-run`, `--tag`). */
+  filtered: boolean;
+  /** False for modes that run no test (`--collect-only`, `--help`, `--version`, go `-list`, `-run '^$'`). */
+  runsTests: boolean;
+  /** The runner's name is shadowed in this line (a function, an alias, a `PATH=` prepend). */
+  shadowed: boolean;
+  /** Absolute (or cwd-relative) directory it runs in, or null when it cannot be resolved. */
+  workspace: string | null;
+  /** Report files the invocation writes (`--junitxml=FILE`). */
+  reportFiles: string[];
+  /** go test: `-json` was given. */
+  json: boolean;
+  /** pytest `-rA`-style per-test report requested (`-rA`, `-ra` with P, `-v`): informational. */
+  verbose: boolean;
+  /** Inside a loop: the invocation may run zero or several times. */
+  repeated: boolean;
+  /** Ran after `git stash` (push/save) in the same line, before any `git stash pop/apply`. */
+  afterStash: boolean;
+  /** Index of this command in `CommandAnalysis.commands` (line order). */
+  commandIndex: number;
+  /** Source text of the simple command. */
+  text: string;
+}
+
+/** Every simple command of the line, flattened in line order (nested `bash -c` included). */
+export interface AnalyzedCommand {
+  /** Index in line order. */
+  index: number;
+  text: string;
+  /** First word after stripping wrappers (`tail`, `sed`, `pytest`), or "" when none. */
+  name: string;
+  words: string[];
+  /** Set when this command is a recognised test invocation. */
+  invocation?: TestInvocation;
+  /**
+   * True for commands that only read or filter output and change no file: `tail`, `head`, `grep`,
+   * `tee` (to a log), `cat` of stdin, `wc`, `sort`, `echo`/`printf` without a file redirect, `true`,
+   * `cd`, `pushd`, `set` ... The ledger treats the other commands as possible edits.
+   */
+  readOnly: boolean;
+}
+
+/** The result of analysing one command line. */
+export interface CommandAnalysis {
+  line: string;
+  parsed: ParsedLine;
+  opaque: boolean;
+  commands: AnalyzedCommand[];
+  /** The recognised test invocations, in line order. */
+  invocations: TestInvocation[];
+}
+
+/** What the line's exit status tells about one invocation. */
+export type ExitAttributionStatus =
+  /** The status is the runner's own. */
+  | "trusted"
+  /** The line exited 0 with only `&&` links after the runner, or an `&& echo MARKER` marker is in the output: the runner exited 0. */
+  | "success-implied"
+  /** An `|| echo MARKER` marker is in the output (and no `&&` marker): the runner exited non-zero. */
+  | "failure-implied"
+  /** Pipes without pipefail, `;`, `||`, `&`, a later command that may have failed instead. */
+  | "masked";
+
+/** Per-invocation attribution of the line's exit status. */
+export interface ExitAttribution {
+  status: ExitAttributionStatus;
+  /** The runner's exit status when known (trusted: the line's status; success-implied: 0). */
+  runnerExit: number | null;
+  /** Short machine-readable reason (`pipe-without-pipefail`, `and-marker-seen`, `background`, ...). */
+  reason: string;
+}

@@ -1,0 +1,61 @@
+/** Outcome vocabulary used everywhere: only `passed` maps to success. */
+export type Outcome = "passed" | "failed" | "unknown";
+
+/** The runners agent-evidence judges. */
+export type RunnerKind = "pytest" | "go" | "django" | "unittest";
+
+/** A separate finding that does not change the test outcome (e.g. pytest-cov's threshold). */
+export interface GateFinding {
+  kind: "coverage";
+  passed: boolean;
+  detail: string;
+}
+
+/** One runner invocation judged from its output. */
+export interface RunEvidence {
+  kind: RunnerKind;
+  /** The runner's command text, e.g. `python -m pytest`, `go test`, `python tests/runtests.py`. */
+  runner: string;
+  /** Targets as requested (the selection for filtered runs); `["."]` for the whole workspace. */
+  targets: string[];
+  /** The directory the runner ran in, or null when it cannot be resolved. */
+  workspace: string | null;
+  /** True when selection options (-k, -m, go -run, ...) narrowed what ran. */
+  filtered: boolean;
+  /** True for a run inside `git stash && ...; git stash pop`: it tested the tree without the change. */
+  baseline: boolean;
+  outcome: Outcome;
+  /** Test ids proven passed, exactly as the runner printed them. */
+  passed: string[];
+  /** Test ids that failed or errored. */
+  failed: string[];
+  /** Test ids that were skipped, xfailed or xpassed (non-strict). */
+  skipped: string[];
+  /** Machine-readable codes saying why the outcome is not `passed` (empty when passed). */
+  reasons: string[];
+  gates: GateFinding[];
+}
+
+/** Whether a record still applies to the code as it is now. */
+export type Applicability = "current" | "unknown";
+
+/** One stored observation of a test run for one target. Returned as copies. */
+export interface VerificationRecord {
+  seq: number;
+  target: string;
+  runner: string;
+  command: string;
+  workspace: string | null;
+  exitCode: number | null;
+  timedOut: boolean;
+  verified: boolean;
+  applicability: Applicability;
+  postTestEdits: (string | null)[];
+  postTestCommands: string[];
+  outcome: Outcome;
+  passed: string[];
+  failed: string[];
+  reasons: string[];
+  truncated: boolean;
+  baseline: boolean;
+}
