@@ -21,6 +21,10 @@ export const REQUIREMENTS = [
   { name: "go", command: ["go", "version"], pkg: "golang-go" },
   { name: "git", command: ["git", "--version"], pkg: "git" },
   { name: "bubblewrap", command: ["bwrap", "--version"], pkg: "bubblewrap" },
+  // Pre-3.11 unittest ids and `NO TESTS RAN` come from the interpreters the machine image ships
+  // under pyenv; apt cannot provide them, so a missing one fails with this message.
+  { name: "python 3.10 (pyenv, machine image)", command: ["/root/.pyenv/versions/3.10.13/bin/python3", "-c", "import unittest"], pkg: null },
+  { name: "python 3.12 (pyenv, machine image)", command: ["/root/.pyenv/versions/3.12.1/bin/python3", "-c", "import unittest"], pkg: null },
 ];
 
 /** Returns the requirements whose probe fails. */
@@ -35,10 +39,12 @@ export function missingRequirements() {
 /** One message that says exactly what to install. */
 export function renderInstallHint(missing) {
   const names = missing.map((m) => m.name).join(", ");
-  const pkgs = [...new Set(missing.map((m) => m.pkg))].join(" ");
+  const pkgs = [...new Set(missing.map((m) => m.pkg).filter((p) => p !== null))].join(" ");
+  const image = missing.filter((m) => m.pkg === null).map((m) => m.name);
   return (
-    `agent-evidence: missing real runners (${names}). Install them with:\n` +
-    `  apt-get update && apt-get install -y ${pkgs}\n` +
-    `(PyPI is not needed; the tests run the real runners and never skip them.)`
+    `agent-evidence: missing real runners (${names}).` +
+    (pkgs === "" ? "" : ` Install them with:\n  apt-get update && apt-get install -y ${pkgs}`) +
+    (image.length === 0 ? "" : `\nNot installable with apt (use the node machine image, which ships them under /root/.pyenv): ${image.join(", ")}`) +
+    `\n(PyPI is not needed; the tests run the real runners and never skip them.)`
   );
 }

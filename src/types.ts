@@ -34,6 +34,8 @@ export interface RunEvidence {
   /** Machine-readable codes saying why the outcome is not `passed` (empty when passed). */
   reasons: string[];
   gates: GateFinding[];
+  /** pytest's `rootdir:` header when printed: ids are relative to the directory pytest started in. */
+  rootdir?: string | null;
 }
 
 /** Whether a record still applies to the code as it is now. */

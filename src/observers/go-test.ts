@@ -1,0 +1,261 @@
+// go test output -> ids `<import path>::<Test>[/<sub>]`: the -json event stream (test2json, Go 1.19
+// to the newest events), plain text with or without -v, and both mixed with stray non-JSON lines.
+import { classifyIds, createLineSplitter, FAIL, Findings, PASS, SKIP, stripAnsi } from "./lines.js";
+import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
+
+interface GoEvent {
+  Action?: unknown;
+  Package?: unknown;
+  Test?: unknown;
+  Output?: unknown;
+  ImportPath?: unknown;
+  FailedBuild?: unknown;
+}
+
+type PackageResult = "pass" | "fail" | "skip";
+
+// The third field (time, `(cached)`, `[build failed]`, `[no test files]`) is required: a line clipped
+// inside the import path must not settle a wrongly named package.
+const PACKAGE_LINE_RE = /^(ok|FAIL|\?)\s+(\S+)\s+(\S.*)$/;
+const RESULT_LINE_RE = /^\s*--- (PASS|FAIL|SKIP): (\S+)(?: \([\d.]+s\))?/;
+const RUN_LINE_RE = /^=== RUN\s+(\S+)/;
+const USAGE_RES = [
+  /^no Go files in /,
+  /cannot find package /,
+  /: directory not found$/,
+  /^flag provided but not defined: /,
+  /^go: unknown flag /,
+  /is not in (?:GOROOT|std)/,
+  /^malformed import path /,
+  /^go: cannot find main module/,
+  /no required module provides package /,
+  /^go: warning: "[^"]*" matched no packages$/,
+  /^go: .*: (?:invalid|unknown) /,
+];
+
+const TERMINAL_FLAGS: Record<string, number> = { pass: PASS, fail: FAIL, skip: SKIP, PASS: PASS, FAIL: FAIL, SKIP: SKIP };
+
+/** Creates an incremental `go test` output parser (JSON events and text, interleaved or not). */
+export function createGoTestParser(): OutputParser {
+  const findings = new Findings();
+  const flags = new Map<string, number>();
+  /** Tests that started (`run` events), per package, until the package result settles them. */
+  const running = new Map<string, Set<string>>();
+  /** Package -> results seen (count) and the last one. */
+  const packages = new Map<string, { result: PackageResult; seen: number }>();
+  const startedPackages = new Set<string>();
+  // Text mode: test results are printed before the package line that names their package.
+  let textRuns = new Set<string>();
+  let textResults = new Map<string, number>();
+  let summaryCount = 0;
+  let lastPackageLine = 0;
+  let lastPackageText = "";
+  let lineNo = 0;
+  let sawJson = false;
+
+  const addId = (id: string, bits: number): void => {
+    flags.set(id, (flags.get(id) ?? 0) | bits);
+  };
+
+  const settlePackage = (pkg: string, result: PackageResult, text: string): void => {
+    const entry = packages.get(pkg);
+    const seen = (entry?.seen ?? 0) + 1;
+    packages.set(pkg, { result, seen });
+    if (seen > summaryCount) summaryCount = seen;
+    if (seen > 1) findings.forge("multiple-summaries", lineNo, text);
+    lastPackageLine = lineNo;
+    lastPackageText = text;
+    // A test that started but never ended did not pass; in a failed package it failed (panic, timeout).
+    const open = running.get(pkg);
+    if (open !== undefined) {
+      for (const test of open) if (result === "fail") addId(`${pkg}::${test}`, FAIL);
+      running.delete(pkg);
+    }
+    startedPackages.delete(pkg);
+  };
+
+  const onOutputText = (text: string): void => {
+    if (text.startsWith("panic: test timed out after")) findings.mark("timeout", lineNo, text);
+    else if (text.startsWith("testing: warning: no tests to run")) findings.mark("no-tests-ran", lineNo, text);
+    else if (/\[(?:build|setup) failed\]$/.test(text)) findings.mark("build-failure", lineNo, text);
+    else if (/\[no tests to run\]/.test(text)) findings.mark("no-tests-ran", lineNo, text);
+  };
+
+  const onEvent = (event: GoEvent, raw: string): void => {
+    const action = typeof event.Action === "string" ? event.Action : "";
+    const pkg = typeof event.Package === "string" ? event.Package : "";
+    const test = typeof event.Test === "string" ? event.Test : "";
+    switch (action) {
+      case "output":
+        if (typeof event.Output === "string") onOutputText(event.Output.trimEnd());
+        return;
+      case "build-fail":
+        findings.mark("build-failure", lineNo, typeof event.ImportPath === "string" ? event.ImportPath : raw);
+        return;
+      case "start":
+        if (pkg !== "") startedPackages.add(pkg);
+        return;
+      case "run": {
+        if (pkg === "" || test === "") return;
+        startedPackages.add(pkg);
+        let open = running.get(pkg);
+        if (open === undefined) running.set(pkg, (open = new Set()));
+        open.add(test);
+        return;
+      }
+      case "pass":
+      case "fail":
+      case "skip": {
+        if (pkg === "") return;
+        if (test === "") {
+          if (typeof event.FailedBuild === "string") findings.mark("build-failure", lineNo, event.FailedBuild);
+          settlePackage(pkg, action, raw);
+          return;
+        }
+        const open = running.get(pkg);
+        // test2json turns a printed `--- PASS: X` into a pass event even when X never ran.
+        if (open === undefined || !open.has(test)) {
+          // Either the stream lost its start (clipped) or a test printed `--- PASS: X`: neither proves X.
+          if (action === "pass") {
+            findings.forge("result-without-run", lineNo, `${pkg}::${test}`);
+            findings.mark("incomplete", lineNo, `pass for ${pkg}::${test} without its run event`);
+          }
+          else addId(`${pkg}::${test}`, TERMINAL_FLAGS[action]!);
+          return;
+        }
+        open.delete(test);
+        addId(`${pkg}::${test}`, TERMINAL_FLAGS[action]!);
+        return;
+      }
+      default:
+        // pause, cont, bench, attr, build-output and future actions carry no outcome.
+        return;
+    }
+  };
+
+  const onTextLine = (line: string): void => {
+    const run = RUN_LINE_RE.exec(line);
+    if (run !== null) {
+      textRuns.add(run[1]!);
+      return;
+    }
+    const result = RESULT_LINE_RE.exec(line);
+    if (result !== null) {
+      const [, status, name] = result as unknown as [string, string, string];
+      // Passes count only for tests whose `=== RUN` line was printed (-v prints one for every test).
+      if (status === "PASS" && !textRuns.has(name)) findings.forge("result-without-run", lineNo, line);
+      else textResults.set(name, (textResults.get(name) ?? 0) | TERMINAL_FLAGS[status]!);
+      return;
+    }
+    const pkgLine = PACKAGE_LINE_RE.exec(line);
+    if (pkgLine !== null && (pkgLine[1] !== "?" || (pkgLine[3] ?? "").includes("[no test files]"))) {
+      const [, word, pkg] = pkgLine as unknown as [string, string, string];
+      const rest = pkgLine[3] ?? "";
+      if (word === "?") {
+        findings.mark("no-test-files", lineNo, line);
+        if (!sawJson) settlePackage(pkg, "skip", line);
+        return;
+      }
+      // With -v every test prints `=== RUN` first: an `ok` line while one is still running is the test's own output.
+      if (word === "ok" && !sawJson && [...textRuns].some((name) => !textResults.has(name))) {
+        findings.forge("package-line-inside-test", lineNo, line);
+        return;
+      }
+      const failedBuild = /\[(?:build|setup) failed\]/.test(line);
+      if (failedBuild) findings.mark("build-failure", lineNo, line);
+      if (rest.includes("[no tests to run]")) findings.mark("no-tests-ran", lineNo, line);
+      // Go before 1.24 reports a -json build failure only as this text line, with no package event.
+      if (sawJson) {
+        if (failedBuild) settlePackage(pkg, "fail", line);
+        return;
+      }
+      for (const [name, bits] of textResults) addId(`${pkg}::${name}`, bits);
+      // -v printed `=== RUN` for a test with no result: it did not finish (panic, timeout).
+      if (word === "FAIL") for (const name of textRuns) if (!textResults.has(name)) addId(`${pkg}::${name}`, FAIL);
+      textRuns = new Set();
+      textResults = new Map();
+      settlePackage(pkg, word === "ok" ? "pass" : "fail", line);
+      return;
+    }
+    for (const re of USAGE_RES) {
+      if (re.test(line)) {
+        findings.mark("usage-error", lineNo, line);
+        return;
+      }
+    }
+    onOutputText(line);
+  };
+
+  const onLine = (raw: string): void => {
+    lineNo += 1;
+    if (raw.startsWith("{")) {
+      // Most events are `output`: parse those only when they may carry a marker, to keep throughput high.
+      if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]/.test(raw)) {
+        sawJson = true;
+        return;
+      }
+      let event: unknown;
+      try {
+        event = JSON.parse(raw);
+      } catch {
+        event = undefined;
+      }
+      if (typeof event === "object" && event !== null && "Action" in event) {
+        sawJson = true;
+        onEvent(event, raw);
+        return;
+      }
+    }
+    onTextLine(stripAnsi(raw).trimEnd());
+  };
+
+  const splitter = createLineSplitter(onLine);
+  return {
+    push: (chunk) => splitter.push(chunk),
+    end(): ParsedRunOutput {
+      splitter.end();
+      if (startedPackages.size > 0 || running.size > 0 || (!sawJson && textRuns.size > 0)) {
+        const open = [...new Set([...startedPackages, ...running.keys()])];
+        findings.mark("incomplete", lineNo, open.length > 0 ? `no final result for ${open.join(", ")}` : "test lines without a package result");
+      }
+      const ids = classifyIds(flags);
+      let summary: FinalSummary | null = null;
+      if (packages.size > 0) {
+        const counts: Record<string, number> = { "packages passed": 0, "packages failed": 0, "packages skipped": 0 };
+        for (const { result } of packages.values()) {
+          const key = result === "pass" ? "packages passed" : result === "fail" ? "packages failed" : "packages skipped";
+          counts[key] = (counts[key] ?? 0) + 1;
+        }
+        counts.passed = ids.passed.length;
+        counts.failed = ids.failed.length;
+        counts.skipped = ids.skipped.length;
+        summary = { counts, line: lastPackageLine, text: lastPackageText };
+      }
+      return {
+        kind: "go",
+        ...ids,
+        summary,
+        summaryCount,
+        markers: findings.markers,
+        forgeries: findings.forgeries,
+        gates: [],
+        rootdir: null,
+        lines: lineNo,
+      };
+    },
+    get summaryCount() {
+      return summaryCount;
+    },
+    get lineCount() {
+      return lineNo;
+    },
+  };
+}
+
+/** Parses a whole `go test` output at once (see {@link createGoTestParser}). */
+export function parseGoTest(text: string): ParsedRunOutput {
+  const parser = createGoTestParser();
+  parser.push(text);
+  return parser.end();
+}
+

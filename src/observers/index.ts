@@ -1,0 +1,19 @@
+// The observers' public names: runner parsers, the JUnit reader, target coverage and the registry.
+export type { FinalSummary, ForgeryKind, ForgerySignal, MarkerKind, OutputParser, ParsedRunOutput, RunMarker } from "./types.js";
+export { stripAnsi } from "./lines.js";
+export { createPytestParser, parsePytest, parsePytestSummaryBody, splitPytestIdMessage } from "./pytest.js";
+export { createGoTestParser, parseGoTest } from "./go-test.js";
+export { createDjangoParser, parseDjango, readUnittestStatus, unittestId } from "./django.js";
+export { createJunitParser, isStaleReport, junitCaseId, parseJunit } from "./junit.js";
+export type { JunitCase, JunitReport, JunitReportInvalid, JunitReportOk, JunitTiming, JunitTotals } from "./junit.js";
+export { goPackageMatches, goTargetCovers, isWholeWorkspaceTarget, pytestTargetCovers, unittestLabel, unittestTargetCovers } from "./coverage.js";
+export {
+  builtinObservers,
+  createObserverRegistry,
+  defaultObserverRegistry,
+  djangoObserver,
+  goTestObserver,
+  pytestObserver,
+  unittestObserver,
+} from "./registry.js";
+export type { ObservedInvocation, ObserverRegistry, RunnerObserver } from "./registry.js";

@@ -1,0 +1,267 @@
+// pytest 7 to 9 terminal output -> ids, the final summary, markers, coverage gate and forgery signals.
+import type { GateFinding } from "../types.js";
+import { classifyIds, createLineSplitter, FAIL, Findings, PASS, SKIP, stripAnsi } from "./lines.js";
+import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
+
+type Section = "header" | "progress" | "short-summary" | "other";
+
+const STATUS_FLAGS: Record<string, number> = { PASSED: PASS, FAILED: FAIL, ERROR: FAIL, SKIPPED: SKIP, XFAIL: SKIP, XPASS: SKIP };
+const DECORATED_RE = /^=+ (.*?) =+$/;
+const SUMMARY_ITEMS_RE = /^(\d+ [a-z]+(?: [a-z]+)?(?:, \d+ [a-z]+(?: [a-z]+)?)*) in \d+(?:\.\d+)?s(?:econds)?(?: \([^)]*\))?$/;
+const NO_TESTS_RE = /^no tests ran in \d+(?:\.\d+)?s(?:econds)?(?: \([^)]*\))?$/;
+const VERBOSE_RE = / (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?$/;
+const PERCENT_RE = /\s+\[\s*\d+%\]$/;
+const XDIST_RE = /^\[gw\d+\] \[\s*\d+%\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/;
+const SHORT_RE = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/;
+const CAPTURED_RE = /^-+ Captured (?:stdout|stderr|log) .* -+$/;
+const DASHED_RE = /^-{3,} .* -{3,}$/;
+const TEST_HEADER_RE = /^_{3,} .* _{3,}$/;
+const BANG_RE = /^!+ (.*?) !+$/;
+const GATE_FAIL_RE = /^FAIL Required test coverage of ([\d.]+)% not reached\. Total coverage: ([\d.]+)%/;
+const GATE_PASS_RE = /^Required test coverage of ([\d.]+)% reached\. Total coverage: ([\d.]+)%/;
+const ROOTDIR_RE = /^rootdir: (.+?)(?:, (?:configfile|inifile|testpaths|plugins): .*)?$/;
+const COLLECTED_RE = /^collect(?:ing \.\.\. collect)?ed (\d+) items?/;
+const USAGE_RES = [/^ERROR: usage: /, /: error: unrecognized arguments: /, /^ERROR: file or directory not found: /, /^ERROR: not found: /, /^ERROR: found no collectors for /, /^ERROR: module or package not found: /];
+
+const WORD_ALIASES: Record<string, string> = {
+  error: "errors",
+  warning: "warnings",
+  "test collected": "collected",
+  "tests collected": "collected",
+  reruns: "rerun",
+};
+
+/** Reads the body of a final summary (`1 failed, 2 passed in 0.1s`, `no tests ran in 0.01s`) into counts. */
+export function parsePytestSummaryBody(body: string): Record<string, number> | null {
+  if (NO_TESTS_RE.test(body)) return {};
+  const match = SUMMARY_ITEMS_RE.exec(body);
+  if (match === null) return null;
+  const counts: Record<string, number> = {};
+  for (const item of match[1]!.split(", ")) {
+    const space = item.indexOf(" ");
+    const word = item.slice(space + 1);
+    const key = WORD_ALIASES[word] ?? word;
+    counts[key] = (counts[key] ?? 0) + Number(item.slice(0, space));
+  }
+  return counts;
+}
+
+/**
+ * Cuts `id - message` at the ` - ` that ends the id: ids may hold ` - ` inside their brackets
+ * (`test_x[a - b]`), so a cut is accepted only where the prefix has no `[` or ends with `]`.
+ */
+export function splitPytestIdMessage(text: string): string {
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf(" - ", from);
+    if (at === -1) return text;
+    const prefix = text.slice(0, at);
+    if (!prefix.includes("[") || prefix.endsWith("]")) return prefix;
+    from = at + 1;
+  }
+}
+
+// XPASS lines of pytest 7 put the reason after a space (`XPASS id reason`): cut at the first space after `::name[...]`.
+function idBeforeReason(text: string): string {
+  const cut = splitPytestIdMessage(text);
+  if (cut !== text) return cut;
+  const lastColons = text.lastIndexOf("::");
+  const bracket = text.indexOf("[", lastColons);
+  const end = bracket === -1 ? text.indexOf(" ", lastColons) : text.indexOf("] ", bracket) + 1;
+  return end <= 0 ? text : text.slice(0, end);
+}
+
+/** Creates an incremental pytest output parser. */
+export function createPytestParser(): OutputParser {
+  const findings = new Findings();
+  const flags = new Map<string, number>();
+  const gates: GateFinding[] = [];
+  let section: Section = "header";
+  let inCapture = false;
+  let rootdir: string | null = null;
+  let summary: FinalSummary | null = null;
+  let summaryCount = 0;
+  let lineNo = 0;
+  // Output whose head was cut (`| tail -5`) can start inside the short summary: its result lines count
+  // only if no section header follows them (a header would mean they sat in an earlier section).
+  let sawSectionHeader = false;
+  const headless = new Map<string, number>();
+
+  const addId = (id: string, bits: number): void => {
+    flags.set(id, (flags.get(id) ?? 0) | bits);
+  };
+
+  const takeSummary = (counts: Record<string, number>, text: string): void => {
+    // Never the runner's own: a test printed it (with `-q -rN` this also hides pytest's summary: fail closed).
+    if (inCapture) {
+      findings.forge("summary-in-captured-output", lineNo, text);
+      return;
+    }
+    const found: FinalSummary = { counts, line: lineNo, text };
+    summaryCount += 1;
+    if (summaryCount > 1) findings.forge("multiple-summaries", lineNo, text);
+    summary = found;
+    if (counts.collected !== undefined && counts.passed === undefined && counts.failed === undefined) findings.mark("collect-only", lineNo, text);
+    const ran = (counts.passed ?? 0) + (counts.failed ?? 0) + (counts.errors ?? 0) + (counts.skipped ?? 0) + (counts.xfailed ?? 0) + (counts.xpassed ?? 0);
+    if (ran === 0 && counts.collected === undefined) findings.mark("no-tests-ran", lineNo, text);
+  };
+
+  const onVerboseLine = (line: string): boolean => {
+    const xdist = XDIST_RE.exec(line);
+    if (xdist !== null) {
+      if (inCapture) findings.forge("passed-in-captured-output", lineNo, line);
+      else addId(xdist[2]!.trimEnd(), STATUS_FLAGS[xdist[1]!]!);
+      return true;
+    }
+    if (!PERCENT_RE.test(line)) return false;
+    const body = line.replace(PERCENT_RE, "");
+    const match = VERBOSE_RE.exec(body);
+    if (match === null || match.index === 0) return false;
+    if (inCapture) findings.forge("passed-in-captured-output", lineNo, line);
+    else addId(body.slice(0, match.index), STATUS_FLAGS[match[1]!]!);
+    return true;
+  };
+
+  const onShortSummaryLine = (line: string, into: Map<string, number> = flags): void => {
+    const match = SHORT_RE.exec(line);
+    if (match === null) return;
+    const status = match[1]!;
+    // `SKIPPED [N] path:line: reason` is a count of skips, not a test id.
+    if (status === "SKIPPED" && match[2]!.startsWith("[")) return;
+    const id = status === "PASSED" ? match[2]! : status === "XPASS" || status === "XFAIL" ? idBeforeReason(match[2]!) : splitPytestIdMessage(match[2]!);
+    into.set(id, (into.get(id) ?? 0) | STATUS_FLAGS[status]!);
+  };
+
+  const onMarkerLine = (line: string): boolean => {
+    if (line.startsWith("INTERNALERROR>")) {
+      findings.mark("internal-error", lineNo, line);
+      return true;
+    }
+    for (const re of USAGE_RES) {
+      if (re.test(line)) {
+        findings.mark("usage-error", lineNo, line);
+        return true;
+      }
+    }
+    const bang = BANG_RE.exec(line);
+    if (bang !== null) {
+      const text = bang[1]!;
+      if (/^Interrupted: \d+ errors? during collection$/.test(text)) findings.mark("collection-error", lineNo, text);
+      else if (/^stopping after \d+ failures?$/.test(text)) findings.mark("stopped-early", lineNo, text);
+      else if (text.includes("KeyboardInterrupt") || text.startsWith("Interrupted") || text.includes("Exit")) findings.mark("interrupted", lineNo, text);
+      return true;
+    }
+    if (/^\+{3,} Timeout \+{3,}$/.test(line)) {
+      findings.mark("timeout", lineNo, line);
+      return true;
+    }
+    const gateFail = GATE_FAIL_RE.exec(line);
+    const gatePass = gateFail === null ? GATE_PASS_RE.exec(line) : null;
+    if (gateFail !== null || gatePass !== null) {
+      gates.push({ kind: "coverage", passed: gateFail === null, detail: line });
+      return true;
+    }
+    return false;
+  };
+
+  const onLine = (raw: string): void => {
+    lineNo += 1;
+    const line = stripAnsi(raw).trimEnd();
+    if (line === "") return;
+    // Hot path of a big -rA log: a result line inside the short summary needs none of the checks below.
+    if (section === "short-summary" && !inCapture && line.charCodeAt(0) >= 65 && line.charCodeAt(0) <= 90 && SHORT_RE.test(line)) {
+      onShortSummaryLine(line);
+      return;
+    }
+    const first = line[0];
+    const decorated = first === "=" ? DECORATED_RE.exec(line) : null;
+    if (decorated !== null) {
+      const title = decorated[1]!;
+      const counts = parsePytestSummaryBody(title);
+      inCapture = false;
+      if (counts === null) {
+        sawSectionHeader = true;
+        headless.clear();
+      }
+      if (counts !== null) {
+        takeSummary(counts, title);
+        section = "other";
+      } else if (title === "test session starts") section = "header";
+      else section = title === "short test summary info" ? "short-summary" : "other";
+      return;
+    }
+    if (first === "-" && CAPTURED_RE.test(line)) {
+      inCapture = true;
+      return;
+    }
+    if ((first === "_" && TEST_HEADER_RE.test(line)) || (first === "-" && DASHED_RE.test(line))) {
+      inCapture = false;
+      return;
+    }
+    const counts = (first !== undefined && first >= "0" && first <= "9") || first === "n" ? parsePytestSummaryBody(line) : null;
+    if (counts !== null) {
+      takeSummary(counts, line);
+      return;
+    }
+    if (onMarkerLine(line)) return;
+    if (section === "header" && !sawSectionHeader && SHORT_RE.test(line)) {
+      onShortSummaryLine(line, headless);
+      return;
+    }
+    if (section === "header") {
+      const root = ROOTDIR_RE.exec(line.trimStart());
+      if (root !== null && rootdir === null) rootdir = root[1]!;
+      if (COLLECTED_RE.test(line) || line.startsWith("collected ")) section = "progress";
+      else if (/^(?:gw\d+ \[\d+\]|\[gw\d+\] \[)/.test(line)) section = "progress";
+      if (section === "header") return;
+    }
+    if (section === "short-summary" && !inCapture) {
+      onShortSummaryLine(line);
+      return;
+    }
+    if (line.startsWith("PASSED ") && inCapture) {
+      findings.forge("passed-in-captured-output", lineNo, line);
+      return;
+    }
+    if (section === "progress" || inCapture) onVerboseLine(line);
+  };
+
+  const splitter = createLineSplitter(onLine);
+  return {
+    push: (chunk) => splitter.push(chunk),
+    end(): ParsedRunOutput {
+      splitter.end();
+      for (const [id, bits] of headless) addId(id, bits);
+      headless.clear();
+      const ids = classifyIds(flags);
+      const finalSummary: FinalSummary | null = summary;
+      if (finalSummary !== null && ids.passed.length > (finalSummary.counts.passed ?? 0)) {
+        findings.forge("ids-exceed-summary", finalSummary.line, `${ids.passed.length} passed ids, summary says ${finalSummary.counts.passed ?? 0}`);
+      }
+      return {
+        kind: "pytest",
+        ...ids,
+        summary: finalSummary,
+        summaryCount,
+        markers: findings.markers,
+        forgeries: findings.forgeries,
+        gates,
+        rootdir,
+        lines: lineNo,
+      };
+    },
+    get summaryCount() {
+      return summaryCount;
+    },
+    get lineCount() {
+      return lineNo;
+    },
+  };
+}
+
+/** Parses a whole pytest output at once (see {@link createPytestParser}). */
+export function parsePytest(text: string): ParsedRunOutput {
+  const parser = createPytestParser();
+  parser.push(text);
+  return parser.end();
+}

@@ -1,0 +1,194 @@
+// The parsers against what the real runners printed on the fixture projects, each case checked
+// against the independent truth (pytest hook records, go JSON events, the unittest result hook).
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseDjango, parseGoTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
+import type { Truth } from "../support/truth.js";
+
+beforeAll(async () => {
+  await ensureCaptured();
+});
+
+/** Which ids the output form prints. */
+type IdsShown =
+  /** every outcome, skips included (-v, -json, -v 2) */
+  | "all"
+  /** passes and failures, skips only as counts (-rA prints `SKIPPED [1] file:line`, not ids) */
+  | "pass-fail"
+  /** failures only (-q, plain go test, unittest dots) */
+  | "failed"
+  /** none */
+  | "none";
+
+interface Expectation {
+  ids: IdsShown;
+  markers?: MarkerKind[];
+  forgeries?: ForgeryKind[];
+  summaries?: number;
+  gates?: boolean[];
+}
+
+const FAKE_PRINTS: ForgeryKind[] = ["passed-in-captured-output", "summary-in-captured-output"];
+
+const PYTEST: [string, Expectation][] = [
+  ["py9-q-all", { ids: "failed", forgeries: FAKE_PRINTS }],
+  ["py9-v-all", { ids: "all", forgeries: FAKE_PRINTS }],
+  ["py9-rA-all", { ids: "pass-fail", forgeries: FAKE_PRINTS }],
+  ["py9-rA-v-all", { ids: "all", forgeries: FAKE_PRINTS }],
+  ["py9-vv-mixed", { ids: "all", forgeries: FAKE_PRINTS }],
+  ["py9-x-mixed", { ids: "failed", markers: ["stopped-early"], forgeries: FAKE_PRINTS }],
+  ["py9-k-pass", { ids: "all" }],
+  ["py9-collect-only-q", { ids: "none", markers: ["collect-only"] }],
+  ["py9-collect-only", { ids: "none", markers: ["collect-only"] }],
+  ["py9-color-rA", { ids: "all", forgeries: ["passed-in-captured-output"] }],
+  ["py9-color-v-mixed", { ids: "all", forgeries: FAKE_PRINTS }],
+  ["py9-color-q-mixed", { ids: "failed", forgeries: FAKE_PRINTS }],
+  ["py9-node-ids", { ids: "all" }],
+  ["py9-node-id-v", { ids: "all" }],
+  ["py9-rA-pass", { ids: "all", forgeries: ["passed-in-captured-output"] }],
+  ["py9-q-pass", { ids: "failed" }],
+  ["py9-plain-pass", { ids: "failed" }],
+  ["py9-tb-no-mixed", { ids: "pass-fail" }],
+  ["py9-collect-error-q", { ids: "all", markers: ["collection-error"] }],
+  ["py9-collect-error-rA", { ids: "all", markers: ["collection-error"] }],
+  ["py9-continue-collect-error", { ids: "all" }],
+  ["py9-deselect-all", { ids: "none", markers: ["no-tests-ran"] }],
+  ["py9-no-tests", { ids: "none", markers: ["no-tests-ran"] }],
+  ["py9-usage-error", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["py9-file-not-found", { ids: "none", markers: ["no-tests-ran", "usage-error"] }],
+  ["py9-node-not-found", { ids: "none", markers: ["no-tests-ran", "usage-error"] }],
+  ["py9-cd-sub-rA", { ids: "all" }],
+  ["py9-echo-done", { ids: "failed", forgeries: FAKE_PRINTS }],
+  ["py9-or-true", { ids: "failed", forgeries: FAKE_PRINTS }],
+  ["py9-and-echo", { ids: "failed" }],
+  ["py9-pipefail", { ids: "failed" }],
+  ["py9-q-tee", { ids: "failed" }],
+  ["py9-internal-error", { ids: "none", markers: ["internal-error"] }],
+  ["py9-interrupt", { ids: "all", markers: ["interrupted"] }],
+  ["py7-q-all", { ids: "failed", forgeries: FAKE_PRINTS }],
+  ["py7-v-all", { ids: "all", forgeries: FAKE_PRINTS }],
+  ["py7-rA-all", { ids: "pass-fail", forgeries: FAKE_PRINTS }],
+  ["py7-x-mixed", { ids: "failed", markers: ["stopped-early"], forgeries: FAKE_PRINTS }],
+  ["py7-k-pass", { ids: "all" }],
+  ["py7-collect-only-q", { ids: "none", markers: ["collect-only"] }],
+  ["py7-color-rA", { ids: "all", forgeries: ["passed-in-captured-output"] }],
+  ["py7-node-ids", { ids: "all" }],
+  ["py7-collect-error-q", { ids: "all", markers: ["collection-error"] }],
+  ["py7-deselect-all", { ids: "none", markers: ["no-tests-ran"] }],
+  ["py7-usage-error", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["py7-node-not-found", { ids: "none", markers: ["no-tests-ran", "usage-error"] }],
+  ["py7-xdist-rA", { ids: "pass-fail", forgeries: FAKE_PRINTS }],
+  ["py7-xdist-v", { ids: "all", forgeries: FAKE_PRINTS }],
+  ["py7-xdist-q", { ids: "failed" }],
+  ["py7-cov-gate", { ids: "failed", gates: [false] }],
+  ["py7-cov-gate-rA", { ids: "all", gates: [false], forgeries: ["passed-in-captured-output"] }],
+  ["py7-cov-ok", { ids: "failed", gates: [true] }],
+  ["py7-cd-sub-v", { ids: "all" }],
+  ["py7-interrupt", { ids: "failed", markers: ["interrupted"] }],
+];
+
+const GO: [string, Expectation][] = [
+  ["go-json-all", { ids: "all", markers: ["build-failure", "incomplete"], forgeries: ["result-without-run"] }],
+  ["go-text-all", { ids: "failed", markers: ["build-failure", "no-test-files"] }],
+  ["go-v-all", { ids: "all", markers: ["build-failure", "no-test-files"], forgeries: ["package-line-inside-test", "result-without-run"] }],
+  ["go-v-calc", { ids: "all" }],
+  ["go-json-calc", { ids: "all" }],
+  ["go-json-run", { ids: "all" }],
+  ["go-v-run-sub", { ids: "all" }],
+  ["go-v-failing", { ids: "all" }],
+  ["go-no-tests-to-run", { ids: "none", markers: ["no-tests-ran"] }],
+  ["go-json-no-tests-to-run", { ids: "none", markers: ["no-tests-ran"] }],
+  ["go-no-test-files", { ids: "none", markers: ["no-test-files"] }],
+  ["go-json-timeout", { ids: "all", markers: ["timeout"] }],
+  ["go-v-timeout", { ids: "all", markers: ["timeout"] }],
+  ["go-json-broken", { ids: "none", markers: ["build-failure"] }],
+  ["go-text-broken", { ids: "none", markers: ["build-failure"] }],
+  ["go-missing-dir", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["go-bad-flag", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+];
+
+const UNITTEST: [string, Expectation][] = [
+  ["dj-v2-all", { ids: "all", forgeries: ["result-after-summary"] }],
+  ["dj-v2-basic", { ids: "all" }],
+  ["dj-v2-mixed", { ids: "all", forgeries: ["result-after-summary"] }],
+  ["dj-v2-one", { ids: "all" }],
+  ["dj-dots-basic", { ids: "failed" }],
+  ["dj-dots-mixed", { ids: "failed", forgeries: ["result-after-summary"] }],
+  ["dj-v2-empty", { ids: "none", markers: ["no-tests-ran"] }],
+  ["dj-failfast", { ids: "all" }],
+  ["dj-v2-mixed-unbuffered", { ids: "all", forgeries: ["orphan-status"] }],
+  ["dj-v2-basic-unbuffered", { ids: "all" }],
+  ["ut-v-mixed", { ids: "all", forgeries: ["result-after-summary"] }],
+  ["ut-dots-mixed", { ids: "failed", forgeries: ["result-after-summary"] }],
+  ["ut-v-passing", { ids: "all" }],
+  ["ut310-v-mixed", { ids: "all", forgeries: ["result-after-summary"] }],
+  ["ut310-v-passing", { ids: "all" }],
+  ["ut310-v-mixed-unbuffered", { ids: "all", forgeries: ["orphan-status"] }],
+  ["ut312-v-empty", { ids: "none", markers: ["no-tests-ran"] }],
+  ["ut312-v-mixed", { ids: "all", forgeries: ["result-after-summary"] }],
+];
+
+function parseRun(run: CapturedRun): ParsedRunOutput {
+  switch (run.project) {
+    case "py":
+      return parsePytest(run.output);
+    case "go":
+      return parseGoTest(run.output);
+    case "django":
+      return parseDjango(run.output, run.line.includes("runtests.py") ? "django" : "unittest");
+  }
+}
+
+// pytest prints ids relative to the directory it was started in, while hooks record rootdir-relative node ids.
+function truthAsPrinted(run: CapturedRun): Truth {
+  const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
+  const cd = /^cd (\S+) && /.exec(run.line);
+  const prefix = run.project === "py" && cd !== null ? `${cd[1]!}/` : "";
+  const rebase = (ids: string[]): string[] => ids.map((id) => (id.startsWith(prefix) ? id.slice(prefix.length) : id)).sort();
+  return { passed: rebase(truth.passed), failed: rebase(truth.failed), skipped: rebase(truth.skipped) };
+}
+
+function expectedIds(truth: Truth, shown: IdsShown, parsed: ParsedRunOutput): { passed: string[]; failed: string[]; skipped: string[] } {
+  switch (shown) {
+    case "all":
+      return truth;
+    case "pass-fail":
+      // -rA lists XFAIL/XPASS ids but plain skips only as counts: whatever skips it names must be true ones.
+      return { passed: truth.passed, failed: truth.failed, skipped: parsed.skipped.filter((id) => truth.skipped.includes(id)) };
+    case "failed":
+      return { passed: [], failed: truth.failed, skipped: [] };
+    case "none":
+      return { passed: [], failed: [], skipped: [] };
+  }
+}
+
+function sortedIds(parsed: ParsedRunOutput): { passed: string[]; failed: string[]; skipped: string[] } {
+  return { passed: [...parsed.passed].sort(), failed: [...parsed.failed].sort(), skipped: [...parsed.skipped].sort() };
+}
+
+describe.each([
+  ["pytest", PYTEST],
+  ["go test", GO],
+  ["unittest and Django", UNITTEST],
+] as const)("%s on real captured output", (_label, table) => {
+  it.each(table)("%s: ids match the independent truth", (name, expectation) => {
+    const run = loadCapture(name);
+    const parsed = parseRun(run);
+    expect(sortedIds(parsed)).toEqual(expectedIds(truthAsPrinted(run), expectation.ids, parsed));
+  });
+
+  it.each(table)("%s: markers, forgery signals, summaries and gates", (name, expectation) => {
+    const parsed = parseRun(loadCapture(name));
+    expect({
+      markers: parsed.markers.map((m) => m.kind).sort(),
+      forgeries: parsed.forgeries.map((f) => f.kind).sort(),
+      summaries: parsed.summaryCount,
+      gates: parsed.gates.map((g) => g.passed),
+    }).toEqual({
+      markers: [...(expectation.markers ?? [])].sort(),
+      forgeries: [...(expectation.forgeries ?? [])].sort(),
+      summaries: expectation.summaries ?? 1,
+      gates: expectation.gates ?? [],
+    });
+  });
+});

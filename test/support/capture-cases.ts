@@ -1,0 +1,157 @@
+// The command forms the suite runs on the fixture projects, once per suite (see capture.ts).
+// Each line is typed the way an agent types it; the truth comes from hooks set in the environment,
+// never from the printed text the parsers read.
+
+/** Which fixture project a case runs in (copied under test/.captured/work/). */
+export type FixtureProject = "py" | "go" | "django";
+
+/** How the independent truth of a case is recorded. */
+export type TruthSource =
+  /** pytest: the ae_truth_plugin hook records (plus pytest's own --junitxml file). */
+  | "pytest-hooks"
+  /** go: the JSON events of the case's own `-json` run, or of `truthLine` for text runs. */
+  | "go-json"
+  /** unittest and Django: the sitecustomize result hook. */
+  | "unittest-hook"
+  /** Nothing ran, so there is nothing to record (usage errors, `-list`). */
+  | "none";
+
+/** One command form run on a fixture project. */
+export interface CaptureCase {
+  name: string;
+  project: FixtureProject;
+  /** Directory inside the project the line runs in ("" for the project root). */
+  cwd: string;
+  line: string;
+  truth: TruthSource;
+  /** go text runs: the equivalent `-json` line whose events are the truth. */
+  truthLine?: string;
+  env?: Record<string, string>;
+}
+
+const PY9 = "python3 -m pytest";
+const PY7 = "/usr/bin/python3 -m pytest";
+const DJ = "/usr/bin/python3 tests/runtests.py";
+const PY310 = "/root/.pyenv/versions/3.10.13/bin/python3";
+const PY312 = "/root/.pyenv/versions/3.12.1/bin/python3";
+
+function py(name: string, line: string, cwd = ""): CaptureCase {
+  return { name, project: "py", cwd, line, truth: "pytest-hooks" };
+}
+
+function go(name: string, line: string, truthLine?: string, env?: Record<string, string>): CaptureCase {
+  const base: CaptureCase = { name, project: "go", cwd: "", line, truth: truthLine === undefined && !line.includes("-json") ? "none" : "go-json" };
+  if (truthLine !== undefined) base.truthLine = truthLine;
+  if (env !== undefined) base.env = env;
+  return base;
+}
+
+function dj(name: string, line: string, cwd = ""): CaptureCase {
+  return { name, project: "django", cwd, line, truth: "unittest-hook" };
+}
+
+/** Every captured command form. Names are stable: tests refer to them. */
+export const CAPTURE_CASES: CaptureCase[] = [
+  // pytest 9 (the machine's python3)
+  py("py9-q-all", `${PY9} -q tests`),
+  py("py9-v-all", `${PY9} -v tests`),
+  py("py9-rA-all", `${PY9} -rA tests`),
+  py("py9-rA-v-all", `${PY9} -rA -v tests`),
+  py("py9-vv-mixed", `${PY9} -vv tests/test_mixed.py`),
+  py("py9-x-mixed", `${PY9} -x -q tests/test_mixed.py`),
+  py("py9-k-pass", `${PY9} -q -rA -k "add or zero" tests/test_pass.py`),
+  py("py9-collect-only-q", `${PY9} --collect-only -q tests`),
+  py("py9-collect-only", `${PY9} --collect-only tests/test_pass.py`),
+  py("py9-color-rA", `${PY9} --color=yes -rA tests/test_pass.py`),
+  py("py9-color-v-mixed", `${PY9} --color=yes -v tests/test_mixed.py`),
+  py("py9-color-q-mixed", `${PY9} --color=yes -q tests/test_mixed.py`),
+  py("py9-node-ids", `${PY9} -rA "tests/test_pass.py::TestAdd::test_zero" "tests/test_pass.py::test_param[a b-c]"`),
+  py("py9-node-id-v", `${PY9} -v "tests/test_pass.py::test_param[x - y]" tests/test_mixed.py::TestMixed`),
+  py("py9-rA-pass", `${PY9} -rA tests/test_pass.py tests/sub`),
+  py("py9-q-pass", `${PY9} -q tests/test_pass.py`),
+  py("py9-plain-pass", `${PY9} tests/test_pass.py`),
+  py("py9-tb-no-mixed", `${PY9} -q --tb=no -rA tests/test_mixed.py`),
+  py("py9-collect-error-q", `${PY9} -q tests_broken`),
+  py("py9-collect-error-rA", `${PY9} -rA tests_broken`),
+  py("py9-continue-collect-error", `${PY9} -rA --continue-on-collection-errors tests_broken`),
+  py("py9-deselect-all", `${PY9} -q -k nothing_matches tests/test_pass.py`),
+  py("py9-no-tests", `${PY9} -q calc`),
+  py("py9-usage-error", `${PY9} -q --no-such-flag tests`),
+  py("py9-file-not-found", `${PY9} -q tests/test_nope.py`),
+  py("py9-node-not-found", `${PY9} -q tests/test_pass.py::test_nope`),
+  py("py9-cd-sub-rA", `cd tests/sub && ${PY9} -rA`),
+  py("py9-rA-tail", `${PY9} -rA tests 2>&1 | tail -5`),
+  py("py9-v-head", `${PY9} -v tests | head -20`),
+  py("py9-q-tee", `${PY9} -q tests/test_pass.py 2>&1 | tee py9-q-tee.log`),
+  py("py9-echo-done", `${PY9} -q tests/test_mixed.py; echo done`),
+  py("py9-or-true", `${PY9} -q tests/test_mixed.py || true`),
+  py("py9-and-echo", `${PY9} -q tests/test_pass.py && echo ok`),
+  py("py9-pipefail", `set -o pipefail; ${PY9} -q tests/test_pass.py | tail -3`),
+  py("py9-timeout", `timeout 1 ${PY9} -q tests_slow`),
+  py("py9-internal-error", `${PY9} -rA tests_internal`),
+  py("py9-interrupt", `${PY9} -rA tests_interrupt`),
+  py("py9-two-runs", `${PY9} -q tests/sub; ${PY9} -q tests/test_mixed.py`),
+  // pytest 7 (Debian), with pytest-cov and xdist
+  py("py7-q-all", `${PY7} -q tests`),
+  py("py7-v-all", `${PY7} -v tests`),
+  py("py7-rA-all", `${PY7} -rA tests`),
+  py("py7-x-mixed", `${PY7} -x -q tests/test_mixed.py`),
+  py("py7-k-pass", `${PY7} -q -rA -k "add or zero" tests/test_pass.py`),
+  py("py7-collect-only-q", `${PY7} --collect-only -q tests`),
+  py("py7-color-rA", `${PY7} --color=yes -rA tests/test_pass.py`),
+  py("py7-node-ids", `${PY7} -rA "tests/test_pass.py::TestAdd::test_zero" "tests/test_pass.py::test_param[a b-c]"`),
+  py("py7-collect-error-q", `${PY7} -q tests_broken`),
+  py("py7-deselect-all", `${PY7} -q -k nothing_matches tests/test_pass.py`),
+  py("py7-usage-error", `${PY7} -q --no-such-flag tests`),
+  py("py7-node-not-found", `${PY7} -q tests/test_pass.py::test_nope`),
+  py("py7-xdist-rA", `${PY7} -n 2 -rA tests`),
+  py("py7-xdist-v", `${PY7} -n 2 -v tests`),
+  py("py7-xdist-q", `${PY7} -n 2 -q tests/test_pass.py`),
+  py("py7-cov-gate", `${PY7} -q --cov=calc --cov-fail-under=100 tests/test_pass.py`),
+  py("py7-cov-gate-rA", `${PY7} -rA --cov=calc --cov-report=term-missing --cov-fail-under=100 tests/test_pass.py tests/sub`),
+  py("py7-cov-ok", `${PY7} -q --cov=calc --cov-fail-under=10 tests/test_pass.py`),
+  py("py7-cd-sub-v", `cd tests/sub && ${PY7} -v`),
+  py("py7-interrupt", `${PY7} -q tests_interrupt`),
+  // go 1.19
+  go("go-json-all", "go test -json ./..."),
+  go("go-text-all", "go test ./...", "go test -json ./..."),
+  go("go-v-all", "go test -v ./...", "go test -json ./..."),
+  go("go-v-calc", "go test -v ./calc", "go test -json ./calc"),
+  go("go-json-calc", "go test -json ./calc"),
+  go("go-json-run", "go test -json -run TestShout ./strs"),
+  go("go-v-run-sub", "go test -v -run 'TestAdd/small' ./calc", "go test -json -run 'TestAdd/small' ./calc"),
+  go("go-no-tests-to-run", "go test -run TestNope ./calc", "go test -json -run TestNope ./calc"),
+  go("go-json-no-tests-to-run", "go test -json -run TestNope ./calc"),
+  go("go-no-test-files", "go test ./notests", "go test -json ./notests"),
+  go("go-json-timeout", "go test -json -timeout 1s ./slow", undefined, { AE_SLOW: "1" }),
+  go("go-v-timeout", "go test -v -timeout 1s ./slow", "go test -json -timeout 1s ./slow", { AE_SLOW: "1" }),
+  go("go-cached", "go test ./calc; go test ./calc", "go test -json ./calc", { GOFLAGS: "" }),
+  go("go-json-broken", "go test -json ./broken"),
+  go("go-text-broken", "go test ./broken", "go test -json ./broken"),
+  go("go-list", "go test -list . ./calc"),
+  go("go-missing-dir", "go test ./nope"),
+  go("go-bad-flag", "go test -nosuchflag ./calc"),
+  go("go-json-tail", "go test -json ./... 2>&1 | tail -5", "go test -json ./..."),
+  go("go-v-failing", "go test -v ./failing", "go test -json ./failing"),
+  // Django's DiscoverRunner (Debian Django 3.2) and unittest
+  dj("dj-v2-all", `${DJ} -v 2`),
+  dj("dj-v2-basic", `${DJ} -v 2 basic`),
+  dj("dj-v2-mixed", `${DJ} -v 2 mixed`),
+  dj("dj-v2-one", `${DJ} -v 2 basic.tests.BasicTests.test_with_docstring`),
+  dj("dj-dots-basic", `${DJ} basic`),
+  dj("dj-dots-mixed", `${DJ} mixed`),
+  dj("dj-v2-empty", `${DJ} -v 2 empty`),
+  dj("dj-failfast", `${DJ} -v 2 --failfast mixed`),
+  dj("dj-v2-tail", `${DJ} -v 2 basic 2>&1 | tail -4`),
+  dj("ut-v-mixed", "/usr/bin/python3 -m unittest -v mixed.tests", "tests"),
+  dj("ut-dots-mixed", "/usr/bin/python3 -m unittest mixed.tests", "tests"),
+  dj("ut-v-passing", "python3 -m unittest -v mixed.tests.PassingOnly", "tests"),
+  dj("ut310-v-mixed", `${PY310} -m unittest -v mixed.tests`, "tests"),
+  dj("ut310-v-passing", `${PY310} -m unittest -v mixed.tests.PassingOnly`, "tests"),
+  dj("ut312-v-empty", `${PY312} -m unittest -v empty.tests`, "tests"),
+  dj("ut312-v-mixed", `${PY312} -m unittest -v mixed.tests`, "tests"),
+  // Unbuffered stdout puts a test's prints between ` ... ` and its status, as a terminal shows them.
+  dj("dj-v2-mixed-unbuffered", `PYTHONUNBUFFERED=1 ${DJ} -v 2 mixed`),
+  dj("dj-v2-basic-unbuffered", `PYTHONUNBUFFERED=1 ${DJ} -v 2 basic`),
+  dj("ut310-v-mixed-unbuffered", `PYTHONUNBUFFERED=1 ${PY310} -m unittest -v mixed.tests`, "tests"),
+];

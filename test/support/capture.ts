@@ -1,0 +1,230 @@
+// Runs the real runners on the fixture projects in every command form of capture-cases.ts, once per
+// suite, and stores output, exit status and independent truth under test/.captured/ (gitignored).
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
+import { readGoTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+/** Where captures live (gitignored). */
+export const CAPTURED_DIR = join(ROOT, "test/.captured");
+const WORK_DIR = join(CAPTURED_DIR, "work");
+const RUNS_DIR = join(CAPTURED_DIR, "runs");
+const MANIFEST = join(CAPTURED_DIR, "manifest.json");
+const LOCK = join(CAPTURED_DIR, ".lock");
+const PY_SUPPORT = join(ROOT, "test/support/python");
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", go: "go-project", django: "django-project" };
+const CASE_TIMEOUT_MS = 60_000;
+
+/** One captured run: what the runner printed (stdout and stderr merged), its status and the truth. */
+export interface CapturedRun {
+  name: string;
+  line: string;
+  project: FixtureProject;
+  /** Absolute directory the line ran in. */
+  cwd: string;
+  /** Absolute project root (pytest's rootdir, the go module, the Django tree). */
+  projectRoot: string;
+  exitCode: number;
+  durationMs: number;
+  output: string;
+  truth: Truth | null;
+  /** pytest's own --junitxml report, when it wrote one. */
+  junitXml: string | null;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === "__pycache__") return [];
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+// Captures are reused only while every input that shapes them is unchanged.
+function inputsHash(): string {
+  const hash = createHash("sha256");
+  const inputs = [
+    ...Object.values(PROJECT_DIRS).flatMap((dir) => filesUnder(join(ROOT, "test/fixtures", dir))),
+    ...filesUnder(join(ROOT, "test/support")),
+  ].sort();
+  for (const file of inputs) hash.update(relative(ROOT, file)).update(readFileSync(file));
+  return hash.digest("hex");
+}
+
+function runLine(line: string, cwd: string, env: NodeJS.ProcessEnv, outFile: string, mergeStderr: boolean): Promise<{ exitCode: number; durationMs: number }> {
+  const fd = openSync(outFile, "w");
+  const started = Date.now();
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("bash", ["-c", line], { cwd, env, stdio: ["ignore", fd, mergeStderr ? fd : "ignore"], detached: true });
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    }, CASE_TIMEOUT_MS);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      closeSync(fd);
+      resolvePromise({ exitCode: code ?? (signal === null ? -1 : 128 + 9), durationMs: Date.now() - started });
+    });
+  });
+}
+
+function readIfExists(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+// Several text runs share one `-json` truth line: run each distinct line (and environment) once.
+const goTruthRuns = new Map<string, Promise<Truth>>();
+
+function goTruth(line: string, cwd: string, env: NodeJS.ProcessEnv, outFile: string, extraEnv: Record<string, string> | undefined): Promise<Truth> {
+  const key = `${cwd}|${line}|${JSON.stringify(extraEnv ?? {})}`;
+  let run = goTruthRuns.get(key);
+  if (run === undefined) {
+    run = runLine(line, cwd, env, outFile, false).then(() => readGoTruth(readFileSync(outFile, "utf8")));
+    goTruthRuns.set(key, run);
+  }
+  return run;
+}
+
+async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promise<CapturedRun> {
+  const projectRoot = join(WORK_DIR, spec.project);
+  const cwd = join(projectRoot, spec.cwd);
+  const base = join(RUNS_DIR, spec.name);
+  const truthFile = `${base}.truth.jsonl`;
+  const junitFile = `${base}.junit.xml`;
+  const env: NodeJS.ProcessEnv = { ...shared, AE_TRUTH_FILE: truthFile, COVERAGE_FILE: `${base}.coverage`, ...spec.env };
+  if (spec.project === "py") {
+    // Plugins the machine's pytest 9 autoloads but the fixtures never use cost a second of import each.
+    env.PYTEST_ADDOPTS = `-p ae_truth_plugin -p no:cacheprovider -p no:hypothesispytest -p no:benchmark --junitxml=${junitFile} -o junit_family=xunit1`;
+  }
+  const { exitCode, durationMs } = await runLine(spec.line, cwd, env, `${base}.out`, true);
+  let truth: Truth | null = null;
+  switch (spec.truth) {
+    case "pytest-hooks":
+      truth = readPytestTruth(readIfExists(truthFile) ?? "");
+      break;
+    case "unittest-hook":
+      truth = readUnittestTruth(readIfExists(truthFile) ?? "");
+      break;
+    case "go-json": {
+      if (spec.truthLine === undefined) {
+        truth = readGoTruth(readFileSync(`${base}.out`, "utf8"));
+      } else {
+        truth = await goTruth(spec.truthLine, cwd, env, `${base}.gotruth.jsonl`, spec.env);
+      }
+      break;
+    }
+    case "none":
+      break;
+    default: {
+      const never: never = spec.truth;
+      throw new Error(`unknown truth source ${String(never)}`);
+    }
+  }
+  return {
+    name: spec.name,
+    line: spec.line,
+    project: spec.project,
+    cwd,
+    projectRoot,
+    exitCode,
+    durationMs,
+    output: readFileSync(`${base}.out`, "utf8"),
+    truth,
+    junitXml: readIfExists(junitFile),
+  };
+}
+
+async function captureEverything(hash: string): Promise<void> {
+  rmSync(WORK_DIR, { recursive: true, force: true });
+  rmSync(RUNS_DIR, { recursive: true, force: true });
+  mkdirSync(RUNS_DIR, { recursive: true });
+  for (const [project, dir] of Object.entries(PROJECT_DIRS)) {
+    cpSync(join(ROOT, "test/fixtures", dir), join(WORK_DIR, project), { recursive: true, filter: (src) => !src.includes("__pycache__") });
+  }
+  const temp = join(CAPTURED_DIR, "tmp");
+  goTruthRuns.clear();
+  const shared: NodeJS.ProcessEnv = {
+    PATH: `${pythonBinDir()}:${process.env.PATH ?? ""}`,
+    HOME: process.env.HOME,
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    PYTHONPATH: PY_SUPPORT,
+    PYTHONDONTWRITEBYTECODE: "1",
+    GOCACHE: join(temp, "gocache"),
+    GOPATH: join(temp, "gopath"),
+    GOTOOLCHAIN: "local",
+    GOFLAGS: "-count=1",
+    GOPROXY: "off",
+    COLUMNS: "100",
+  };
+  mkdirSync(join(temp, "gocache"), { recursive: true });
+  const queue = [...CAPTURE_CASES];
+  const results: CapturedRun[] = [];
+  // Go cases first: their first build fills the shared GOCACHE while Python cases keep the other worker busy.
+  queue.sort((a, b) => Number(b.project === "go") - Number(a.project === "go"));
+  const workers = Math.max(2, Math.min(3, availableParallelism()));
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let spec = queue.shift(); spec !== undefined; spec = queue.shift()) results.push(await captureCase(spec, shared));
+    }),
+  );
+  for (const run of results) writeFileSync(join(RUNS_DIR, `${run.name}.json`), JSON.stringify(run, null, 1));
+  writeFileSync(MANIFEST, JSON.stringify({ hash, cases: results.map((r) => r.name).sort() }));
+}
+
+// `python3` resolves to the real interpreter rather than a version-manager shim (pyenv's adds seconds under load).
+function pythonBinDir(): string {
+  const prefix = execFileSync("python3", ["-c", "import sys; print(sys.prefix)"], { encoding: "utf8" }).trim();
+  return join(prefix, "bin");
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function manifestHash(): string | null {
+  const text = readIfExists(MANIFEST);
+  return text === null ? null : (JSON.parse(text) as { hash: string }).hash;
+}
+
+/**
+ * Makes sure test/.captured holds captures of the current fixtures and harness. `fresh` (the
+ * globalSetup) always recaptures; otherwise captures with a matching inputs hash are reused. A lock
+ * directory keeps parallel test files from capturing twice.
+ */
+export async function ensureCaptured(options: { fresh?: boolean } = {}): Promise<void> {
+  mkdirSync(CAPTURED_DIR, { recursive: true });
+  const hash = inputsHash();
+  for (;;) {
+    if (options.fresh !== true && manifestHash() === hash) return;
+    try {
+      mkdirSync(LOCK);
+    } catch {
+      // Another worker is capturing; a lock older than the whole capture budget is abandoned.
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 300_000) rmSync(LOCK, { recursive: true, force: true });
+      await sleep(250);
+      if (options.fresh === true) options = {};
+      continue;
+    }
+    try {
+      if (options.fresh === true || manifestHash() !== hash) {
+        rmSync(MANIFEST, { force: true });
+        await captureEverything(hash);
+      }
+      return;
+    } finally {
+      rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Loads one captured run by case name (after {@link ensureCaptured}). */
+export function loadCapture(name: string): CapturedRun {
+  const path = join(RUNS_DIR, `${name}.json`);
+  if (!existsSync(path)) throw new Error(`no captured run named ${name}; known: ${CAPTURE_CASES.map((c) => c.name).join(", ")}`);
+  return JSON.parse(readFileSync(path, "utf8")) as CapturedRun;
+}

@@ -1,0 +1,127 @@
+// Independent truth readers: each reads what a runner's hooks or event stream recorded, never the
+// printed text the parsers under test read. Deliberately simple and separate from src/observers.
+
+/** The outcome of every test that ran, by id in the runner's own id form. */
+export interface Truth {
+  passed: string[];
+  failed: string[];
+  skipped: string[];
+  /** go only: package import path -> package-level result. */
+  packages?: Record<string, "pass" | "fail" | "skip">;
+}
+
+interface PytestHookRecord {
+  kind: "test" | "collect";
+  nodeid: string;
+  when?: "setup" | "call" | "teardown";
+  outcome: "passed" | "failed" | "skipped";
+  wasxfail?: boolean;
+}
+
+function jsonLines<T>(text: string): T[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as T);
+}
+
+function sortedTruth(passed: Set<string>, failed: Set<string>, skipped: Set<string>): Truth {
+  return { passed: [...passed].sort(), failed: [...failed].sort(), skipped: [...skipped].sort() };
+}
+
+/** Reads ae_truth_plugin.py records: an error in any phase fails the test; xfail and xpass are skips. */
+export function readPytestTruth(text: string): Truth {
+  const failed = new Set<string>();
+  const called = new Map<string, "passed" | "skipped">();
+  for (const record of jsonLines<PytestHookRecord>(text)) {
+    if (record.kind === "collect" || record.outcome === "failed") {
+      failed.add(record.nodeid);
+    } else if (record.when === "call" && record.outcome === "passed" && record.wasxfail !== true) {
+      called.set(record.nodeid, "passed");
+    } else if (record.outcome === "skipped" || record.wasxfail === true) {
+      called.set(record.nodeid, "skipped");
+    }
+  }
+  const passed = new Set<string>();
+  const skipped = new Set<string>();
+  for (const [id, outcome] of called) {
+    if (failed.has(id)) continue;
+    (outcome === "passed" ? passed : skipped).add(id);
+  }
+  return sortedTruth(passed, failed, skipped);
+}
+
+interface GoEvent {
+  Action?: string;
+  Package?: string;
+  Test?: string;
+}
+
+/**
+ * Reads go's JSON events. A test counts only if it had a `run` event (Go 1.19's test2json turns a
+ * printed `--- PASS: X` into a pass event for a test that never ran); a test that ran with no
+ * terminal event in a failed package failed.
+ */
+export function readGoTruth(text: string): Truth {
+  const ran = new Set<string>();
+  const terminal = new Map<string, string>();
+  const packages: Record<string, "pass" | "fail" | "skip"> = {};
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    const event = JSON.parse(line) as GoEvent;
+    if (event.Package === undefined || event.Action === undefined) continue;
+    if (event.Test === undefined) {
+      if (event.Action === "pass" || event.Action === "fail" || event.Action === "skip") packages[event.Package] = event.Action;
+      continue;
+    }
+    const id = `${event.Package}::${event.Test}`;
+    if (event.Action === "run") ran.add(id);
+    if (event.Action === "pass" || event.Action === "fail" || event.Action === "skip") terminal.set(id, event.Action);
+  }
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  const skipped = new Set<string>();
+  for (const id of ran) {
+    const action = terminal.get(id);
+    const pkg = id.slice(0, id.indexOf("::"));
+    if (action === "pass") passed.add(id);
+    else if (action === "skip") skipped.add(id);
+    else if (action === "fail" || packages[pkg] === "fail") failed.add(id);
+  }
+  return { ...sortedTruth(passed, failed, skipped), packages };
+}
+
+interface UnittestHookRecord {
+  outcome: "passed" | "failed" | "error" | "skipped" | "expected-failure" | "unexpected-success" | "subtest-failed";
+  id: string;
+}
+
+/** Reads the sitecustomize result hook: errors, unexpected successes and failed subtests fail a test. */
+export function readUnittestTruth(text: string): Truth {
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  const skipped = new Set<string>();
+  for (const record of jsonLines<UnittestHookRecord>(text)) {
+    switch (record.outcome) {
+      case "passed":
+        passed.add(record.id);
+        break;
+      case "skipped":
+      case "expected-failure":
+        skipped.add(record.id);
+        break;
+      case "failed":
+      case "error":
+      case "unexpected-success":
+      case "subtest-failed":
+        failed.add(record.id);
+        break;
+      default: {
+        const never: never = record.outcome;
+        throw new Error(`unknown unittest outcome ${String(never)}`);
+      }
+    }
+  }
+  for (const id of failed) passed.delete(id);
+  return sortedTruth(passed, failed, skipped);
+}
