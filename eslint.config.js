@@ -32,6 +32,6 @@ export default tseslint.config(
   {
     files: ["**/*.mjs", "**/*.js"],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
+    languageOptions: { globals: Object.fromEntries(["process", "console", "URL", "Buffer", "performance", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "globalThis", "structuredClone", "TextDecoder", "TextEncoder"].map((name) => [name, "readonly"])) },
   },
 );
