@@ -1,0 +1,174 @@
+// Walks a parsed line: every simple command in line order, its read-only class, and each test-runner
+// invocation with the directory it runs in.
+import { posix } from "node:path";
+import { numberSimpleCommands, someCommand } from "./flatten.js";
+import { isReadOnlyCommand } from "./read-only.js";
+import { recognizeRunner } from "./recognize-runner.js";
+import { readRunnerArguments } from "./runner-options.js";
+import { findShadowing, type Shadowing } from "./shadowing.js";
+import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement, TestInvocation } from "./types.js";
+import { applyDirectoryCommand, isDirectoryCommand, normalizeStart, resolveDirectory, type DirectoryState } from "./workspace.js";
+import { basename, stripWrappers } from "./wrappers.js";
+
+/** Options for analysing a command line. */
+export interface AnalyzeOptions {
+  /** The directory the line starts in (default "."); workspaces are joined onto it with POSIX rules. */
+  cwd?: string;
+}
+
+interface Walk {
+  order: Map<SimpleCommand, number>;
+  shadowing: Shadowing;
+  commands: AnalyzedCommand[];
+  stashed: boolean;
+  opaque: boolean;
+}
+
+interface Scope {
+  /** Inside a loop or a function body: may run zero or several times. */
+  repeated: boolean;
+}
+
+/**
+ * Analyses a parsed line (pure).
+ * @example analyzeParsed(parseCommandLine("cd pkg && pytest -q", bashParser), { cwd: "/repo" }).invocations[0].workspace // "/repo/pkg"
+ */
+export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
+  const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque };
+  walkStatements(parsed.statements, { cwd: normalizeStart(options.cwd), stack: [] }, { repeated: false }, walk);
+  const commands = walk.commands.filter((command) => command !== undefined);
+  if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false });
+  const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
+  return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations };
+}
+
+function copyState(state: DirectoryState): DirectoryState {
+  return { cwd: state.cwd, stack: [...state.stack] };
+}
+
+function walkStatements(statements: readonly Statement[], state: DirectoryState, scope: Scope, walk: Walk): void {
+  for (const statement of statements) {
+    // A background list runs in a subshell: its `cd` does not move the rest of the line.
+    walkList(statement.list, statement.background ? copyState(state) : state, scope, walk);
+  }
+}
+
+// `cd a && x` runs x in a; after the list, only a leading chain of `cd ... &&` moves the line for sure.
+function walkList(list: AndOrList, state: DirectoryState, scope: Scope, walk: Walk): void {
+  let current = copyState(state);
+  let moved = false;
+  let leading = true;
+  let after: DirectoryState | null | undefined;
+  list.pipelines.forEach((pipeline, i) => {
+    const connector = i > 0 ? list.connectors[i - 1] : undefined;
+    if (connector === "||" && moved) current = { cwd: null, stack: current.stack };
+    if (connector !== undefined && connector !== "&&") leading = false;
+    const run = copyState(current);
+    let changed = false;
+    if (pipeline.commands.length === 1) changed = walkNode(pipeline.commands[0]!, run, scope, walk);
+    else for (const command of pipeline.commands) walkNode(command, copyState(current), scope, walk);
+    if (changed) {
+      moved = true;
+      current = run;
+      after = leading ? copyState(run) : null;
+    } else leading = false;
+  });
+  if (after === undefined) return;
+  state.cwd = after === null ? null : after.cwd;
+  state.stack = after === null ? [] : after.stack;
+}
+
+// Returns true when the node changed the directory of the shell it runs in.
+function walkNode(node: CommandNode, state: DirectoryState, scope: Scope, walk: Walk): boolean {
+  const before = state.cwd;
+  switch (node.type) {
+    case "simple":
+      analyzeSimple(node, state, scope, walk);
+      return isDirectoryCommand(node);
+    case "subshell":
+      walkStatements(node.body, copyState(state), scope, walk);
+      return false;
+    case "group":
+      walkStatements(node.body, state, scope, walk);
+      return state.cwd !== before || someCommand(node.body, isDirectoryCommand);
+    case "compound": {
+      const inner = node.kind === "for" || node.kind === "while" || node.kind === "until" || node.kind === "function" ? { repeated: true } : scope;
+      walkStatements(node.body, copyState(state), inner, walk);
+      if (!someCommand(node.body, isDirectoryCommand)) return false;
+      state.cwd = null;
+      return true;
+    }
+    default: {
+      const never: never = node;
+      throw new Error(`unknown command node ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Scope, walk: Walk): void {
+  const index = walk.order.get(command) ?? walk.commands.length;
+  const stripped = stripWrappers(command.words);
+  const nameIndex = stripped.start < command.words.length ? stripped.start : 0;
+  const entry: AnalyzedCommand = {
+    index,
+    text: command.text,
+    name: command.words.length === 0 ? "" : basename(command.words[nameIndex]!),
+    words: command.words,
+    readOnly: !walk.opaque && isReadOnlyCommand(command, nameIndex),
+  };
+  if (!walk.opaque) {
+    const invocation = recognizeInvocation(command, index, state, scope, walk);
+    if (invocation !== null) {
+      entry.invocation = invocation;
+      entry.readOnly = false;
+    }
+  }
+  walk.commands[index] = entry;
+  trackStash(command, walk);
+  if (isDirectoryCommand(command)) applyDirectoryCommand(command, state);
+  if (command.nested !== undefined) walkStatements(command.nested.statements, copyState(state), scope, walk);
+}
+
+function recognizeInvocation(command: SimpleCommand, index: number, state: DirectoryState, scope: Scope, walk: Walk): TestInvocation | null {
+  const match = recognizeRunner(command.words, state.cwd === null ? null : posix.basename(state.cwd));
+  if (match === null) return null;
+  const parsed = readRunnerArguments(match.syntax, match.args);
+  let workspace = state.cwd;
+  for (const dir of [...match.directories, ...parsed.directories]) workspace = resolveDirectory(workspace, dir);
+  const pathPrepend = command.assignments.some((a) => a.name === "PATH") || match.env.some((a) => a.name === "PATH");
+  return {
+    kind: match.kind,
+    runner: renderWords(match.runnerWords),
+    args: match.args,
+    targets: parsed.targets,
+    filtered: parsed.filtered,
+    runsTests: parsed.runsTests,
+    shadowed: walk.shadowing.pathPrepend || pathPrepend || match.programs.some((program) => walk.shadowing.names.has(program)),
+    workspace,
+    reportFiles: parsed.reportFiles,
+    json: parsed.json,
+    verbose: parsed.verbose,
+    repeated: scope.repeated,
+    afterStash: walk.stashed,
+    commandIndex: index,
+    text: command.text,
+  };
+}
+
+// `git stash` / `git stash push|save ...` hides the change until `git stash pop|apply`.
+function trackStash(command: SimpleCommand, walk: Walk): void {
+  const words = stripWrappers(command.words);
+  const rest = command.words.slice(words.start);
+  if (basename(rest[0] ?? "") !== "git") return;
+  let i = 1;
+  while (i < rest.length && rest[i]!.startsWith("-")) i += ["-C", "-c", "--git-dir", "--work-tree"].includes(rest[i]!) ? 2 : 1;
+  if (rest[i] !== "stash") return;
+  const sub = rest[i + 1];
+  if (sub === undefined || sub === "push" || sub === "save" || sub.startsWith("-")) walk.stashed = true;
+  else if (sub === "pop" || sub === "apply") walk.stashed = false;
+}
+
+/** Joins words back into a command text, quoting only words that need it. */
+export function renderWords(words: readonly string[]): string {
+  return words.map((word) => (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(" ");
+}

@@ -1,0 +1,185 @@
+// Says, for each invocation in an analysed line, what the line's exit status tells about that runner.
+import { simulate, TooComplexError, writesStdoutToFile, type SimContext, type SimState } from "./exit-simulation.js";
+import { numberSimpleCommands } from "./flatten.js";
+import type { CommandAnalysis, CommandNode, ExitAttribution, SimpleCommand, Statement, TestInvocation } from "./types.js";
+
+/** Options for exit-status attribution. */
+export interface AttributeOptions {
+  /** The output the line printed: `&& echo OK` / `|| echo BROKEN` markers are looked up in it. */
+  output?: string;
+}
+
+interface Marker {
+  id: number;
+  text: string;
+}
+
+/** Where the runner sits, innermost frame first. */
+interface Frame {
+  statements: readonly Statement[];
+  statementIndex: number;
+  pipelineIndex: number;
+  stageIndex: number;
+  /** The node whose body holds `statements` (undefined at the top or in a nested script). */
+  owner: CommandNode | undefined;
+}
+
+/**
+ * One attribution per invocation, in order: `trusted`, `success-implied`, `failure-implied` or `masked`.
+ * @example attributeExit(analyzeCommand("pytest -q 2>&1 | tail -3"), 0)[0].status // "masked"
+ */
+export function attributeExit(analysis: CommandAnalysis, exitCode: number | null | undefined, options: AttributeOptions = {}): ExitAttribution[] {
+  const byIndex = new Map<number, SimpleCommand>();
+  for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
+  const markers = findMarkers(analysis.parsed.statements);
+  const seen = options.output === undefined ? null : visibleLines(options.output);
+  return analysis.invocations.map((invocation) => attributeOne(analysis, invocation, byIndex, markers, exitCode ?? null, seen));
+}
+
+function attributeOne(
+  analysis: CommandAnalysis,
+  invocation: TestInvocation,
+  byIndex: Map<number, SimpleCommand>,
+  markers: Map<SimpleCommand, Marker>,
+  exitCode: number | null,
+  seen: Set<string> | null,
+): ExitAttribution {
+  if (analysis.opaque) return masked("opaque-line");
+  if (invocation.shadowed) return masked("shadowed-runner");
+  const target = byIndex.get(invocation.commandIndex);
+  const path = target === undefined ? null : findPath(analysis.parsed.statements, target, undefined);
+  if (target === undefined || path === null) return masked("runner-not-found");
+  for (const frame of path) {
+    if (frame.statements[frame.statementIndex]!.background) return masked("background");
+    const owner = frame.owner;
+    if (owner?.type === "compound") {
+      if (owner.kind === "function") return masked("inside-function");
+      if (owner.kind === "for" || owner.kind === "while" || owner.kind === "until") return masked("inside-loop");
+      return masked("inside-compound");
+    }
+  }
+  const markerIds = new Map<SimpleCommand, number>();
+  for (const [command, marker] of markers) markerIds.set(command, marker.id);
+  const outcomes: { runner: 0 | 1; state: SimState }[] = [];
+  const pipefailAtTarget = new Set<boolean>();
+  try {
+    for (const runner of [0, 1] as const) {
+      const ctx: SimContext = { target, runnerStatus: runner, markerIds, budget: { states: 0 }, pipefailAtTarget };
+      const start: SimState = { status: 0, fromRunner: false, ran: false, exited: false, errexit: false, pipefail: false, markers: "" };
+      for (const state of simulate(analysis.parsed.statements, start, ctx)) outcomes.push({ runner, state });
+    }
+  } catch (error) {
+    if (error instanceof TooComplexError) return masked("too-complex");
+    throw error;
+  }
+  const byExit = outcomes.filter(({ state }) => exitCode === null || state.status === (exitCode === 0 ? 0 : 1));
+  const useMarkers = seen !== null && markers.size > 0;
+  const consistent = useMarkers ? byExit.filter(({ state }) => markersAgree(state, markers, seen)) : byExit;
+  if (consistent.length === 0) return masked(exitCode === null && !useMarkers ? "no-exit-status" : "inconsistent-evidence");
+  const allRan = consistent.every(({ state }) => state.ran);
+  if (exitCode !== null && allRan && consistent.every(({ state }) => state.fromRunner)) return { status: "trusted", runnerExit: exitCode, reason: "runner-status" };
+  const decidedWithoutMarkers = (runner: 0 | 1): boolean => byExit.length > 0 && byExit.every((o) => o.state.ran && o.runner === runner);
+  if (allRan && consistent.every((o) => o.runner === 0)) {
+    return { status: "success-implied", runnerExit: 0, reason: decidedWithoutMarkers(0) ? "exit-0-implies-runner-0" : "and-marker-seen" };
+  }
+  if (allRan && consistent.every((o) => o.runner === 1)) {
+    return { status: "failure-implied", runnerExit: null, reason: decidedWithoutMarkers(1) ? "exit-implies-runner-failed" : "or-marker-seen" };
+  }
+  return masked(exitCode === null && !useMarkers ? "no-exit-status" : maskReason(path, pipefailAtTarget));
+}
+
+function masked(reason: string): ExitAttribution {
+  return { status: "masked", runnerExit: null, reason };
+}
+
+// The strongest thing on the runner's path that can hide its status.
+function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>): string {
+  const checks: ((frame: Frame, statement: Statement) => string | null)[] = [
+    (frame, statement) => {
+      const pipeline = statement.list.pipelines[frame.pipelineIndex]!;
+      if (frame.stageIndex < pipeline.commands.length - 1) return pipefailAtTarget.has(false) ? "pipe-without-pipefail" : "pipefail-later-stage-may-fail";
+      return pipeline.commands.length > 1 ? "pipefail-later-stage-may-fail" : null;
+    },
+    (frame, statement) => (statement.list.connectors.slice(frame.pipelineIndex).includes("||") ? "or-connector" : null),
+    (frame, statement) => (statement.list.connectors.length > frame.pipelineIndex ? "later-command-may-have-failed" : null),
+    (frame) => (frame.statementIndex < frame.statements.length - 1 ? "later-statement" : null),
+    (frame) => (frame.pipelineIndex > 0 ? "may-not-have-run" : null),
+    (frame, statement) => (statement.list.pipelines[frame.pipelineIndex]!.negated ? "negated" : null),
+  ];
+  for (const check of checks) {
+    for (const frame of path) {
+      const reason = check(frame, frame.statements[frame.statementIndex]!);
+      if (reason !== null) return reason;
+    }
+  }
+  return "ambiguous";
+}
+
+function findPath(statements: readonly Statement[], target: SimpleCommand, owner: CommandNode | undefined): Frame[] | null {
+  for (let s = 0; s < statements.length; s++) {
+    const pipelines = statements[s]!.list.pipelines;
+    for (let p = 0; p < pipelines.length; p++) {
+      const commands = pipelines[p]!.commands;
+      for (let c = 0; c < commands.length; c++) {
+        const node = commands[c]!;
+        const frame: Frame = { statements, statementIndex: s, pipelineIndex: p, stageIndex: c, owner };
+        if (node === target) return [frame];
+        const inner = node.type === "simple" ? (node.nested === undefined ? null : findPath(node.nested.statements, target, undefined)) : findPath(node.body, target, node);
+        if (inner !== null) return [...inner, frame];
+      }
+    }
+  }
+  return null;
+}
+
+// Markers are `echo`/`printf` of literal text whose output reaches the line's output.
+function findMarkers(statements: readonly Statement[]): Map<SimpleCommand, Marker> {
+  const markers = new Map<SimpleCommand, Marker>();
+  const visit = (list: readonly Statement[], visible: boolean): void => {
+    for (const statement of list) {
+      for (const pipeline of statement.list.pipelines) {
+        const shown = visible && !statement.background && pipeline.commands.length === 1;
+        for (const node of pipeline.commands) {
+          if (node.type === "compound") continue;
+          if (node.type !== "simple") {
+            visit(node.body, shown && !writesStdoutToFile(node.redirects));
+            continue;
+          }
+          if (node.nested !== undefined) visit(node.nested.statements, shown && !writesStdoutToFile(node.redirects));
+          const text = markerText(node);
+          if (text !== null && shown) markers.set(node, { id: markers.size, text });
+        }
+      }
+    }
+  };
+  visit(statements, true);
+  return markers;
+}
+
+function markerText(command: SimpleCommand): string | null {
+  if (command.hasExpansion || command.hasSubstitution || writesStdoutToFile(command.redirects) || command.assignments.length > 0) return null;
+  const [name, ...args] = command.words;
+  let text: string | null = null;
+  if (name === "echo") {
+    const start = args.findIndex((a) => !/^-[neE]+$/.test(a));
+    text = start < 0 ? "" : args.slice(start).join(" ");
+  } else if (name === "printf" && args.length === 1 && !args[0]!.includes("%")) {
+    text = args[0]!.replace(/(\\n)+$/, "");
+    if (text.includes("\\")) return null;
+  }
+  text = text?.trim() ?? null;
+  return text !== null && /[A-Za-z0-9]/.test(text) ? text : null;
+}
+
+function markersAgree(state: SimState, markers: Map<SimpleCommand, Marker>, seen: Set<string>): boolean {
+  const printed = new Set(state.markers === "" ? [] : state.markers.split(",").map(Number));
+  const byText = new Map<string, boolean>();
+  for (const marker of markers.values()) byText.set(marker.text, (byText.get(marker.text) ?? false) || printed.has(marker.id));
+  for (const [text, printedAny] of byText) if (printedAny !== seen.has(text)) return false;
+  return true;
+}
+
+function visibleLines(output: string): Set<string> {
+  // eslint-disable-next-line no-control-regex
+  return new Set(output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split(/\r?\n|\r/).map((line) => line.trim()));
+}

@@ -1,0 +1,32 @@
+// The shell analysis, pure: parse a bash command line, find test-runner invocations, attribute exit statuses.
+export { parseCommandLine, MAX_NESTED_SHELLS } from "./parse-command-line.js";
+export type { BashParser } from "./parse-command-line.js";
+export { analyzeParsed, renderWords } from "./analyze-parsed.js";
+export type { AnalyzeOptions } from "./analyze-parsed.js";
+export { attributeExit } from "./attribute-exit.js";
+export type { AttributeOptions } from "./attribute-exit.js";
+export { stripWrappers, basename } from "./wrappers.js";
+export type { StrippedWrappers } from "./wrappers.js";
+export { isReadOnlyCommand } from "./read-only.js";
+export { recognizeRunner } from "./recognize-runner.js";
+export type { RunnerMatch } from "./recognize-runner.js";
+export { readRunnerArguments, PYTEST_OPTIONS, GO_OPTIONS, DJANGO_RUNTESTS_OPTIONS, DJANGO_MANAGE_OPTIONS, UNITTEST_OPTIONS } from "./runner-options.js";
+export type { ArgumentSyntax, RunnerArguments } from "./runner-options.js";
+export type { OptionTable } from "./option-scanner.js";
+export type {
+  AndOrList,
+  AnalyzedCommand,
+  CommandAnalysis,
+  CommandNode,
+  Compound,
+  ExitAttribution,
+  ExitAttributionStatus,
+  Group,
+  ParsedLine,
+  Pipeline,
+  Redirect,
+  SimpleCommand,
+  Statement,
+  Subshell,
+  TestInvocation,
+} from "./types.js";

@@ -1,0 +1,65 @@
+// Directory arithmetic for workspaces: `cd DIR`, `pushd`, `popd` and wrapper options that change directory.
+import { posix } from "node:path";
+import type { SimpleCommand } from "./types.js";
+
+/** The shell's directory state while a line is walked; null means unknown. */
+export interface DirectoryState {
+  cwd: string | null;
+  stack: (string | null)[];
+}
+
+/** Joins `dir` onto `cwd` (an absolute `dir` replaces it); unknown stays unknown. */
+export function resolveDirectory(cwd: string | null, dir: string): string | null {
+  if (dir === "" || dir.startsWith("~") || dir === "-" || /[$`]/.test(dir)) return null;
+  if (dir.startsWith("/")) return trimSlash(posix.normalize(dir));
+  if (cwd === null) return null;
+  return trimSlash(posix.normalize(posix.join(cwd, dir)));
+}
+
+/** Normalises the starting directory (`"."` when none is given). */
+export function normalizeStart(cwd: string | undefined): string {
+  return cwd === undefined || cwd === "" ? "." : trimSlash(posix.normalize(cwd));
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
+
+/** True for `cd`, `pushd` and `popd`. */
+export function isDirectoryCommand(command: SimpleCommand): boolean {
+  const name = command.words[0];
+  return name === "cd" || name === "pushd" || name === "popd";
+}
+
+/** Applies a `cd`/`pushd`/`popd` command to `state`. */
+export function applyDirectoryCommand(command: SimpleCommand, state: DirectoryState): void {
+  const [name, ...args] = command.words;
+  const dynamic = command.hasExpansion || command.hasSubstitution;
+  const operands: string[] = [];
+  const flags: string[] = [];
+  let optionsDone = false;
+  for (const arg of args) {
+    if (!optionsDone && arg === "--") optionsDone = true;
+    else if (!optionsDone && /^-[LPe@n]+$/.test(arg)) flags.push(arg);
+    else operands.push(arg);
+  }
+  const target = (): string | null => (dynamic || operands.length !== 1 ? null : resolveDirectory(state.cwd, operands[0]!));
+  switch (name) {
+    case "cd":
+      state.cwd = target();
+      return;
+    case "pushd":
+      if (flags.some((f) => f.includes("n"))) {
+        state.stack.push(target());
+        return;
+      }
+      state.stack.push(state.cwd);
+      state.cwd = operands.length === 1 && /^[+-]\d+$/.test(operands[0]!) ? null : target();
+      return;
+    case "popd":
+      state.cwd = operands.length > 0 || flags.length > 0 ? null : (state.stack.pop() ?? null);
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,203 @@
+// Strips the launchers agents put in front of a command (env, timeout, uv run, ...) to find the real one.
+
+/** The result of stripping wrappers from a command's words. */
+export interface StrippedWrappers {
+  /** Index of the first word after the wrappers (the real command's name). */
+  start: number;
+  /** Basenames of the wrappers passed, in order (`env`, `timeout`, `uv`, ...). */
+  wrappers: string[];
+  /** `NAME=value` pairs set through `env`. */
+  env: { name: string; value: string }[];
+  /** Directory changes made by wrapper options (`uv --directory D`, `env -C D`), in order. */
+  directories: string[];
+  /** False when a wrapper's own syntax was not understood; the command is then never a runner. */
+  ok: boolean;
+}
+
+const MAX_WRAPPERS = 8;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const DURATION = /^\d+(\.\d+)?[smhd]?$/;
+
+/** The text after the last `/` (`.venv/bin/pytest` -> `pytest`). */
+export function basename(word: string): string {
+  const slash = word.lastIndexOf("/");
+  return slash < 0 ? word : word.slice(slash + 1);
+}
+
+/** Strips leading wrappers; `words[start]` is then the real command (or `start === words.length`). */
+export function stripWrappers(words: readonly string[]): StrippedWrappers {
+  const result: StrippedWrappers = { start: 0, wrappers: [], env: [], directories: [], ok: true };
+  for (let depth = 0; depth < MAX_WRAPPERS && result.start < words.length; depth++) {
+    const name = basename(words[result.start]!);
+    const next = stripOne(name, words, result.start + 1, result);
+    if (next === null) return result;
+    if (next < 0) return { ...result, ok: false };
+    result.wrappers.push(name);
+    result.start = next;
+  }
+  if (result.start < words.length && stripOne(basename(words[result.start]!), words, result.start + 1, { ...result, env: [], directories: [] }) !== null) {
+    return { ...result, ok: false };
+  }
+  return result;
+}
+
+// Returns the index after this wrapper, null when `name` is no wrapper, -1 when its syntax is not understood.
+function stripOne(name: string, words: readonly string[], at: number, into: StrippedWrappers): number | null {
+  switch (name) {
+    case "env":
+      return stripEnv(words, at, into);
+    case "timeout":
+      return stripTimeout(words, at);
+    case "time":
+      return skipOptions(words, at, new Set(["-p", "-v", "-a", "--portability", "--verbose", "--append"]), new Set(["-o", "-f", "--output", "--format"]));
+    case "nice":
+      return stripNice(words, at);
+    case "stdbuf":
+      return skipOptions(words, at, new Set(), new Set(["-i", "-o", "-e", "--input", "--output", "--error"]), /^-[ioe].+$/);
+    case "uv":
+      return stripRunSubcommand(words, at, UV_VALUE_OPTIONS, into, new Set(["--directory"]), new Set(["-m", "--module", "-s", "--script", "--gui-script"]));
+    case "poetry":
+      return stripRunSubcommand(words, at, new Set(["-C", "--directory", "-P", "--project"]), into, new Set(["-C", "--directory"]), new Set());
+    case "pipenv":
+    case "rye":
+      return stripRunSubcommand(words, at, new Set(), into, new Set(), new Set());
+    case "pdm":
+      return stripRunSubcommand(words, at, new Set(["-p", "--project", "--venv"]), into, new Set(), new Set(["-l", "--list", "-j", "--json"]));
+    case "hatch":
+      return stripHatch(words, at);
+    default:
+      return null;
+  }
+}
+
+const UV_VALUE_OPTIONS = new Set([
+  "--with", "--with-editable", "--with-requirements", "--python", "-p", "--extra", "--no-extra", "--group", "--only-group",
+  "--no-group", "--package", "--env-file", "--directory", "--project", "--index", "--default-index", "--index-url",
+  "--extra-index-url", "--find-links", "-f", "--index-strategy", "--keyring-provider", "--resolution", "--prerelease",
+  "--exclude-newer", "--link-mode", "--config-setting", "-C", "--no-binary-package", "--no-build-package",
+  "--reinstall-package", "--upgrade-package", "-P", "--refresh-package", "--cache-dir", "--config-file", "--color",
+  "--python-preference", "--allow-insecure-host", "--python-platform",
+]);
+
+function stripEnv(words: readonly string[], at: number, into: StrippedWrappers): number {
+  let i = at;
+  while (i < words.length) {
+    const word = words[i]!;
+    if (word === "--") return i + 1;
+    if (ASSIGNMENT.test(word)) {
+      const eq = word.indexOf("=");
+      into.env.push({ name: word.slice(0, eq), value: word.slice(eq + 1) });
+      i++;
+    } else if (word === "-i" || word === "-" || word === "--ignore-environment") i++;
+    else if (word === "-u" || word === "--unset") i += 2;
+    else if (word.startsWith("--unset=") || /^-u./.test(word)) i++;
+    else if (word === "-C" || word === "--chdir") {
+      if (words[i + 1] === undefined) return -1;
+      into.directories.push(words[i + 1]!);
+      i += 2;
+    } else if (word.startsWith("--chdir=")) {
+      into.directories.push(word.slice("--chdir=".length));
+      i++;
+    } else if (word.startsWith("-")) return -1;
+    else return i;
+  }
+  return i;
+}
+
+function stripTimeout(words: readonly string[], at: number): number {
+  let i = at;
+  while (i < words.length) {
+    const word = words[i]!;
+    if (word === "--") {
+      i++;
+      break;
+    }
+    if (word === "--preserve-status" || word === "--foreground" || word === "-v" || word === "--verbose") i++;
+    else if (word === "-s" || word === "-k" || word === "--signal" || word === "--kill-after") i += 2;
+    else if (/^-[sk]./.test(word) || word.startsWith("--signal=") || word.startsWith("--kill-after=")) i++;
+    else if (word.startsWith("-")) return -1;
+    else break;
+  }
+  const duration = words[i];
+  return duration !== undefined && DURATION.test(duration) ? i + 1 : -1;
+}
+
+function stripNice(words: readonly string[], at: number): number {
+  let i = at;
+  while (i < words.length) {
+    const word = words[i]!;
+    if (word === "--") return i + 1;
+    if (word === "-n" || word === "--adjustment") i += 2;
+    else if (/^-n-?\d+$/.test(word) || /^-\d+$/.test(word) || word.startsWith("--adjustment=")) i++;
+    else if (word.startsWith("-")) return -1;
+    else return i;
+  }
+  return i;
+}
+
+// Options are skipped: `valued` take the next word, `joined` matches a self-contained option with its value.
+function skipOptions(words: readonly string[], at: number, flags: Set<string>, valued: Set<string>, joined?: RegExp): number {
+  let i = at;
+  while (i < words.length) {
+    const word = words[i]!;
+    if (word === "--") return i + 1;
+    if (!word.startsWith("-") || word === "-") return i;
+    if (valued.has(word)) i += 2;
+    else if (flags.has(word) || (joined?.test(word) ?? false) || (word.startsWith("--") && word.includes("="))) i++;
+    else return -1;
+  }
+  return i;
+}
+
+// `<tool> [global options] run [options] [--] CMD`: unknown options are taken as flags without a value.
+function stripRunSubcommand(
+  words: readonly string[],
+  at: number,
+  valued: Set<string>,
+  into: StrippedWrappers,
+  directoryOptions: Set<string>,
+  refused: Set<string>,
+): number {
+  let i = at;
+  let sawRun = false;
+  while (i < words.length) {
+    const word = words[i]!;
+    if (!sawRun) {
+      if (word === "run") {
+        sawRun = true;
+        i++;
+        continue;
+      }
+      if (!word.startsWith("-")) return -1;
+    } else if (word === "--") return i + 1;
+    else if (!word.startsWith("-")) return i;
+    if (refused.has(word)) return -1;
+    const eq = word.indexOf("=");
+    const option = eq > 0 ? word.slice(0, eq) : word;
+    if (directoryOptions.has(option)) {
+      const value = eq > 0 ? word.slice(eq + 1) : words[i + 1];
+      if (value === undefined) return -1;
+      into.directories.push(value);
+    }
+    i += eq < 0 && valued.has(word) ? 2 : 1;
+  }
+  return sawRun ? i : -1;
+}
+
+// `hatch [-e ENV] run [ENV:]CMD`: the `ENV:` prefix of the command word is handled by the caller.
+function stripHatch(words: readonly string[], at: number): number {
+  let i = at;
+  while (i < words.length && words[i] !== "run") {
+    const word = words[i]!;
+    if (word === "-e" || word === "--env" || word === "-p" || word === "--project" || word === "--data-dir" || word === "--cache-dir") i += 2;
+    else if (word.startsWith("-")) i++;
+    else return -1;
+  }
+  return i < words.length ? i + 1 : -1;
+}
+
+/** `hatch run test:pytest` -> `pytest`: the environment prefix of a hatch command word. */
+export function stripHatchEnvironment(word: string): string {
+  const match = /^[A-Za-z0-9_.+-]+:(.+)$/.exec(word);
+  return match !== null && !match[1]!.startsWith(":") ? match[1]! : word;
+}
