@@ -1,0 +1,33 @@
+// `agent-evidence triage [FILE]`: the pytest log marker extractor on a file or stdin.
+import { readFile } from "node:fs/promises";
+import type { Command } from "commander";
+import { parsePytestLog } from "../audit/parse-pytest-log.js";
+import { UsageError } from "./program.js";
+
+/** Registers `agent-evidence triage [FILE]`. */
+export function registerTriageCommand(program: Command): void {
+  program
+    .command("triage")
+    .description("Print FAILED / E / AssertionError lines of a pytest log as JSON (triage, not a verdict; zero matches prove nothing).")
+    .argument("[file]", "pytest log to read (default: stdin)")
+    .action(async (file: string | undefined) => {
+      const log = file === undefined ? await readStdin() : await readLog(file);
+      const { failed, errors, assertions, failureCount } = parsePytestLog(log);
+      process.stdout.write(`${JSON.stringify({ failed, errors, assertions, failureCount })}\n`);
+    });
+}
+
+async function readLog(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
+    throw new UsageError(`triage: cannot read ${file} (${reason})`);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
