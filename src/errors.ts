@@ -7,7 +7,12 @@ export type EvidenceErrorCode =
   | "E_INPUT_TOO_LARGE"
   | "E_GRAMMAR"
   | "E_IO"
-  | "E_INTERNAL";
+  | "E_INTERNAL"
+  | "E_CANDIDATE_SOURCE"
+  | "E_CANDIDATE_CAPTURE"
+  | "E_CANDIDATE_TRACKING"
+  | "E_CANDIDATE_ADOPT"
+  | "E_CANDIDATE_RUN";
 
 /** The one error class of agent-evidence: a string `code` plus one sentence naming the bad input. */
 export class EvidenceError extends Error {

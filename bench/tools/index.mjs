@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+// bench/tools: the native bash tool against raw execa, built code from dist/.
+//   1. A command printing 1 GB: the tool's peak RSS must stay under 200 MB while the model-visible text
+//      stays bounded (measured in a fresh worker process so nothing else inflates the peak).
+//   2. 200 short commands through the tool and through raw execa, interleaved: median overhead and ratio.
+// Build first: npx tsc -p tsconfig.build.json   Run: node bench/tools/index.mjs [--quick]
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(import.meta.url);
+const dist = new URL("../../dist/tools/index.js", import.meta.url).href;
+const distSandbox = new URL("../../dist/tools/sandbox.js", import.meta.url).href;
+const GB = 1_000_000_000;
+const RSS_LIMIT = 200 * 1024 * 1024;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function worker(kind, bytes) {
+  const { createBashTool } = await import(dist);
+  const ws = mkdtempSync(join(tmpdir(), "ae-bench-tools-"));
+  try {
+    const tool = createBashTool({ cwd: ws, headless: false, tempDir: ws });
+    const command = kind === "big" ? `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${bytes}` : "true";
+    const started = performance.now();
+    const result = await tool.execute({ command, timeoutMs: 600_000 });
+    const ms = performance.now() - started;
+    process.stdout.write(
+      JSON.stringify({
+        maxRss: process.resourceUsage().maxRSS * 1024,
+        ms,
+        textLength: result.text.length,
+        bytes: result.data.stdout.bytes,
+        loggedBytes: result.data.stdout.loggedBytes,
+        truncated: result.data.truncated,
+        exitCode: result.data.exitCode,
+      }),
+    );
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+function runWorker(kind, bytes) {
+  const child = spawnSync(process.execPath, [here, "--worker", kind, String(bytes)], { encoding: "utf8", maxBuffer: 1024 * 1024 });
+  if (child.status !== 0) throw new Error(`worker ${kind} failed: ${child.stderr}`);
+  return JSON.parse(child.stdout);
+}
+
+async function shortCommands(count) {
+  const { createBashTool } = await import(dist);
+  const { bubblewrapArgs } = await import(distSandbox);
+  const { execa } = await import("execa");
+  const ws = mkdtempSync(join(tmpdir(), "ae-bench-tools-"));
+  const sandboxTmp = mkdtempSync(join(tmpdir(), "ae-bench-sandbox-"));
+  try {
+    const layout = { bwrapPath: "bwrap", workspace: ws, tempDir: sandboxTmp, writablePaths: [], network: false };
+    // Each mode against the raw execa call that does the same work: plain bash, or bash in the same bwrap sandbox.
+    const modes = [
+      { mode: "unsandboxed", tool: createBashTool({ cwd: ws, headless: false, tempDir: ws }), raw: (command) => execa("bash", ["-c", command], { cwd: ws, reject: false }) },
+      {
+        mode: "bubblewrap",
+        tool: createBashTool({ cwd: ws, headless: true, tempDir: ws }),
+        raw: (command) => execa("bwrap", bubblewrapArgs(layout, ws, ["bash", "-c", command]), { cwd: ws, reject: false }),
+      },
+    ];
+    const rows = [];
+    for (const { mode, tool, raw } of modes) {
+      const commands = Array.from({ length: count }, (_, i) => (i % 2 === 0 ? `echo call ${i}` : `printf '%s\\n' ${i} >&2; exit ${i % 3}`));
+      // Warm up both paths (module loading, the sandbox probe, the log directory).
+      await tool.execute({ command: "true" });
+      await raw("true");
+      const toolMs = [];
+      const rawMs = [];
+      for (const command of commands) {
+        let started = performance.now();
+        await raw(command);
+        rawMs.push(performance.now() - started);
+        started = performance.now();
+        await tool.execute({ command });
+        toolMs.push(performance.now() - started);
+      }
+      rows.push({ mode, count, rawMedian: median(rawMs), toolMedian: median(toolMs) });
+    }
+    return rows;
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+    rmSync(sandboxTmp, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const quick = process.argv.includes("--quick");
+  const bytes = quick ? 100_000_000 : GB;
+  const count = quick ? 40 : 200;
+  let failed = false;
+
+  const baseline = runWorker("true", 0);
+  const big = runWorker("big", bytes);
+  const bounded = big.textLength <= 2 * 8_000 + 400;
+  const underLimit = big.maxRss < RSS_LIMIT;
+  console.log(`1) ${bytes.toLocaleString("en")} bytes of output through the bash tool (maxOutputChars 8,000, raw cap 64 MiB)`);
+  console.log(`   peak RSS ${mb(big.maxRss)} (limit 200 MB: ${underLimit ? "ok" : "EXCEEDED"}); same worker running \`true\`: ${mb(baseline.maxRss)}`);
+  console.log(`   peak RSS / output size = ${(big.maxRss / big.bytes).toFixed(4)}; extra RSS over the \`true\` run / output size = ${((big.maxRss - baseline.maxRss) / big.bytes).toFixed(4)}`);
+  console.log(`   model-visible text ${big.textLength} chars (${bounded ? "bounded" : "NOT BOUNDED"}); log kept ${big.loggedBytes.toLocaleString("en")} bytes, truncated=${big.truncated}; ${(big.ms / 1000).toFixed(1)} s`);
+  failed ||= !bounded || !underLimit || big.bytes !== bytes;
+
+  console.log(`2) ${count} short commands, raw execa (same bash, same sandbox) vs the bash tool (interleaved, medians)`);
+  for (const row of await shortCommands(count)) {
+    const overhead = row.toolMedian - row.rawMedian;
+    console.log(
+      `   ${row.mode.padEnd(11)} raw ${row.rawMedian.toFixed(2)} ms, tool ${row.toolMedian.toFixed(2)} ms: overhead ${overhead.toFixed(2)} ms, ratio ${(row.toolMedian / row.rawMedian).toFixed(2)}x`,
+    );
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+if (process.argv[2] === "--worker") await worker(process.argv[3], Number(process.argv[4]));
+else await main();

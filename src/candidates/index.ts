@@ -1,0 +1,9 @@
+// Candidate workspaces (one Git worktree per candidate agent), capture, adoption and comparison.
+export { createCandidateWorkspace, CANDIDATE_BASE_REF } from "./workspace.js";
+export type { CandidateWorkspace, CandidateWorkspaceOptions, CandidateBase } from "./workspace.js";
+export { runCandidate } from "./run-candidate.js";
+export type { RunCandidateOptions, RunCandidateResult, CandidateToolset, CandidateEvidence, CreateCandidateToolset } from "./run-candidate.js";
+export { compareCandidates, recordColour } from "./compare.js";
+export type { CandidateKey, ComparableCandidate, CandidateComparisonResult } from "./compare.js";
+export { CandidateSourceError, CandidateCaptureError, CandidateWorkspaceTrackingError, CandidateAdoptError, CandidateRunError } from "./errors.js";
+export type { SubmoduleChange } from "./submodule-guard.js";

@@ -1,0 +1,55 @@
+// `agent-evidence run`: a fail-closed test verdict for CI or an agent's test tool.
+import type { Command } from "commander";
+import { quote } from "shell-quote";
+import { runVerdict } from "../verdict/run-verdict.js";
+import { verdictExitCode } from "../verdict/schema.js";
+import { UsageError } from "./program.js";
+
+interface RunFlags {
+  cmd?: string;
+  junit?: string;
+  log?: string;
+  out?: string;
+  cwd?: string;
+  timeout?: string;
+  instrument: boolean;
+}
+
+/** Registers `agent-evidence run`. */
+export function registerRunCommand(program: Command): void {
+  program
+    .command("run")
+    .description("run a test suite, keep the complete log, and write a fail-closed verdict.json")
+    .usage("[options] -- COMMAND...  |  run --cmd \"COMMAND STRING\" [options]")
+    .option("--cmd <command>", "the command line as one string")
+    .option("--junit <file>", "JUnit XML report to read (default: report.xml when the run wrote it)")
+    .option("--log <file>", "where to keep the complete output", "suite.log")
+    .option("--out <file>", "where to write the verdict", "verdict.json")
+    .option("--cwd <dir>", "directory to run in")
+    .option("--timeout <seconds>", "kill the whole process group after this many seconds")
+    .option("--no-instrument", "do not add --junitxml to a pytest command")
+    .argument("[command...]", "the command and its arguments (after --)")
+    .action(async (words: string[], flags: RunFlags) => {
+      if (flags.cmd !== undefined && words.length > 0) throw new UsageError("give the command either with --cmd or after --, not both");
+      const command = flags.cmd ?? (words.length > 0 ? quote(words) : undefined);
+      if (command === undefined || command.trim() === "") throw new UsageError("missing command: agent-evidence run [options] -- COMMAND...");
+      let timeoutSeconds: number | undefined;
+      if (flags.timeout !== undefined) {
+        timeoutSeconds = Number(flags.timeout);
+        if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got ${JSON.stringify(flags.timeout)}`);
+      }
+      const verdict = await runVerdict({
+        command,
+        cwd: flags.cwd,
+        junit: flags.junit,
+        log: flags.log,
+        out: flags.out,
+        timeoutSeconds,
+        instrument: flags.instrument,
+        echo: (chunk) => process.stderr.write(chunk),
+        progress: process.stderr,
+      });
+      process.stdout.write(JSON.stringify(verdict) + "\n");
+      process.exitCode = verdictExitCode(verdict);
+    });
+}

@@ -1,0 +1,16 @@
+// `agent-evidence verify-verdict`: does a verdict still match the files on disk?
+import type { Command } from "commander";
+import { verifyVerdictFile } from "../verdict/verify.js";
+
+/** Registers `agent-evidence verify-verdict`. */
+export function registerVerifyVerdictCommand(program: Command): void {
+  program
+    .command("verify-verdict")
+    .description("re-hash the log and report a verdict names; exit 0 when they still match, 1 when not")
+    .argument("<verdict>", "path to verdict.json")
+    .action((path: string) => {
+      const result = verifyVerdictFile(path);
+      process.stdout.write(JSON.stringify({ ok: result.ok, problems: result.problems, status: result.verdict?.status ?? null }) + "\n");
+      process.exitCode = result.ok ? 0 : 1;
+    });
+}

@@ -1,0 +1,195 @@
+// BashEvidence: decorates any bash tool of the tool shape with the evidence ledger. Transparent:
+// the same schema, the same command and timeout passed through, the same result returned.
+import { readFile } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { dirname, basename, join, resolve as resolvePath } from "node:path";
+import type { CommandAnalysis } from "../shell/types.js";
+import type { Tool, ToolContext, ToolResult } from "../tools/tool.js";
+import type { VerificationRecord } from "../types.js";
+import { EvidenceError } from "../errors.js";
+import { analyzeCommand } from "../grammar/analyze-command.js";
+import { judge } from "./judge.js";
+import { EvidenceLedger, type CommandResult, type EditObservation, type LedgerJournal, type LineJudge } from "./ledger.js";
+import { createFileJournal, readJournal } from "./journal.js";
+
+/** The input every bash tool takes. */
+export interface BashLikeInput {
+  command: string;
+  timeoutMs?: number | null | undefined;
+}
+
+/** The context BashEvidence hands to the wrapped tool: a tool that calls `onCommandStart` right
+ * before it spawns lets the ledger skip commands it refused (policy, sandbox). */
+export interface ObservedToolContext extends ToolContext {
+  onCommandStart?: () => void;
+}
+
+/** Turns a wrapped tool's result into the complete command result (or null: the command did not run). */
+export type ResultExtractor = (result: ToolResult<unknown>) => Promise<CommandResult | null> | CommandResult | null;
+
+/** Options of {@link BashEvidence}. */
+export interface BashEvidenceOptions {
+  /** The workspace the ledger resolves targets against (the bash tool's cwd). */
+  workspace: string | null;
+  /** Canonicalise paths through symlinks (default true for an absolute local workspace). */
+  realpath?: boolean;
+  /** Records kept in memory (the journal keeps all). */
+  maxRecords?: number;
+  /** Append every record and transition to this JSONL file, flushed before the call returns. */
+  journal?: string;
+  /** How to read the complete output from the wrapped tool's result (default: the native bash tool's data, else the text). */
+  extract?: ResultExtractor;
+  /** Replace the judge (tests, custom runners). */
+  judge?: LineJudge;
+}
+
+/** Marks tools that call `onCommandStart` before spawning (the native bash tool does). */
+export const START_HOOK = Symbol.for("agent-evidence.start-hook");
+
+/**
+ * Wraps a bash tool and keeps verification records of every test run it observes.
+ * @example
+ * const bash = new BashEvidence(createBashTool({ cwd: repo }), { workspace: repo });
+ * await bash.execute({ command: "python -m pytest -rA tests" });
+ * bash.verifiedTargets; // ["tests", "tests/test_a.py::test_x"]
+ */
+export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = unknown> implements Tool<TInput, TData> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Tool<TInput, TData>["inputSchema"];
+  readonly #inner: Tool<TInput, TData>;
+  readonly #ledger: EvidenceLedger;
+  readonly #extract: ResultExtractor;
+  readonly #journal: (LedgerJournal & { close(): void }) | undefined;
+
+  constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
+    if (typeof tool !== "object" || tool === null || typeof tool.execute !== "function") {
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence needs a tool with an execute function; got ${typeof tool}.`);
+    }
+    if (typeof options !== "object" || options === null || (options.workspace !== null && typeof options.workspace !== "string")) {
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "workspace" must be a path string or null.`);
+    }
+    this.#inner = tool;
+    this.name = tool.name;
+    this.description = tool.description;
+    this.inputSchema = tool.inputSchema;
+    this.#extract = options.extract ?? extractNativeResult;
+    this.#journal = options.journal === undefined ? undefined : createFileJournal(options.journal);
+    const workspace = options.workspace === null ? null : resolvePath(options.workspace);
+    const useRealpath = options.realpath ?? workspace !== null;
+    this.#ledger = new EvidenceLedger({
+      workspace: workspace !== null && useRealpath ? realpathOrSelf(workspace) : workspace,
+      judge: options.judge ?? judgeLine,
+      resolvePath: useRealpath ? realpathOrSelf : undefined,
+      maxRecords: options.maxRecords,
+      journal: this.#journal,
+    });
+  }
+
+  /** Restores a BashEvidence from its journal (and keeps appending to it). */
+  static fromJournal<I extends BashLikeInput, D>(path: string, tool: Tool<I, D>, options: Omit<BashEvidenceOptions, "journal">): BashEvidence<I, D> {
+    const state = readJournal(path);
+    const restored = new BashEvidence(tool, { ...options, journal: path });
+    restored.#ledger.restore(state.records, state.verified);
+    return restored;
+  }
+
+  /** Every observed test run's records (copies). */
+  get verificationRecords(): VerificationRecord[] {
+    return this.#ledger.verificationRecords;
+  }
+
+  /** Targets proven passing on the code as it is now, and the ids that prove them (sorted). */
+  get verifiedTargets(): string[] {
+    return this.#ledger.verifiedTargets;
+  }
+
+  /** The ledger (shared with the edit tools that report to it). */
+  get ledger(): EvidenceLedger {
+    return this.#ledger;
+  }
+
+  /** Reports a completed edit from a native edit tool. */
+  observeEdit(edit: EditObservation): void {
+    this.#ledger.observeEdit(edit);
+  }
+
+  /** Runs the wrapped tool unchanged, observing the command. Never throws more than the tool does. */
+  async execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
+    const command = typeof input?.command === "string" ? input.command : "";
+    let analysis: CommandAnalysis | undefined;
+    try {
+      analysis = analyzeCommand(command, { cwd: this.#ledger.workspace ?? undefined });
+    } catch {
+      analysis = undefined;
+    }
+    const observed = analysis ?? opaqueAnalysis(command);
+    const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
+    let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
+    const begin = (): void => {
+      ticket ??= this.#ledger.beginCommand(command, observed);
+    };
+    if (!supportsHook) begin();
+    let result: ToolResult<TData>;
+    try {
+      const innerCtx: ObservedToolContext = { ...ctx, onCommandStart: begin };
+      result = await this.#inner.execute(input, innerCtx);
+    } catch (error) {
+      if (ticket !== undefined) this.#ledger.abandonCommand(ticket);
+      throw error;
+    }
+    if (ticket === undefined) return result;
+    try {
+      const complete = await this.#extract(result);
+      if (complete === null) this.#ledger.abandonCommand(ticket);
+      else this.#ledger.finishCommand(ticket, complete);
+    } catch {
+      // Observation never breaks the tool call: an unreadable result is recorded as unknown.
+      this.#ledger.finishCommand(ticket, { exitCode: null, output: "", truncated: true, timedOut: false });
+    }
+    return result;
+  }
+
+  /** Closes the journal file. */
+  close(): void {
+    this.#journal?.close();
+  }
+}
+
+const judgeLine: LineJudge = (input) => judge({ command: input.command, output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated });
+
+function opaqueAnalysis(command: string): CommandAnalysis {
+  return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [] };
+}
+
+// The native bash tool reports its raw logs in `data`; a foreign tool's text is all we have.
+async function extractNativeResult(result: ToolResult<unknown>): Promise<CommandResult | null> {
+  const data = result.data as Record<string, unknown> | undefined;
+  if (data !== undefined && data.status === "not-run") return null;
+  if (data !== undefined && data.status === "completed" && typeof data.exitCode === "number") {
+    const streams = data as { stdout?: { logPath?: string }; stderr?: { logPath?: string }; truncated?: boolean; timedOut?: boolean };
+    const [stdout, stderr] = await Promise.all([readLog(streams.stdout?.logPath), readLog(streams.stderr?.logPath)]);
+    return {
+      exitCode: data.exitCode,
+      output: stderr === "" ? stdout : `${stdout}${stdout.endsWith("\n") || stdout === "" ? "" : "\n"}${stderr}`,
+      truncated: streams.truncated === true,
+      timedOut: streams.timedOut === true,
+    };
+  }
+  const exit = /(?:^|\n)Exit code: (-?\d+)\s*$/.exec(result.text);
+  return { exitCode: exit?.[1] === undefined ? null : Number(exit[1]), output: result.text, truncated: false, timedOut: false };
+}
+
+async function readLog(path: string | undefined): Promise<string> {
+  return path === undefined ? "" : readFile(path, "utf8");
+}
+
+// realpath of the longest existing prefix, so a file that does not exist yet still resolves.
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realpathOrSelf(parent), basename(path));
+  }
+}

@@ -1,0 +1,285 @@
+// The native bash tool: policy check, isolation check, then `bash -c` in its own process group with
+// the raw output streamed to log files and a bounded head + tail shown to the model.
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { checkCommandPolicy, type BlockRule, type ConfirmRule } from "./bash-policy.js";
+import { renderBashText, renderStream } from "./bash-render.js";
+import { runProcessGroup, shellExitCode } from "./bash-run.js";
+import { OutputCapture, type StreamFacts } from "./output-capture.js";
+import {
+  booleanOption,
+  directoryListOption,
+  directoryOption,
+  functionOption,
+  optionsObject,
+  positiveIntegerOption,
+  rejectUnknownOptions,
+  stringOption,
+  stringRecordOption,
+} from "./options.js";
+import { trackTempDir } from "./process-registry.js";
+import { bubblewrapArgs, probeSandbox, type SandboxLayout, type SandboxProbe } from "./sandbox.js";
+import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
+
+/** What the confirm callback is asked about a risky command. */
+export interface ConfirmRequest {
+  tool: string;
+  command: string;
+  rule: ConfirmRule;
+  reason: string;
+}
+
+/** Approves (true) or refuses (false) a risky command; a throw counts as a refusal. */
+export type ConfirmCallback = (request: ConfirmRequest) => boolean | Promise<boolean>;
+
+/** Options of {@link createBashTool}. Only `cwd` is required. */
+export interface BashToolOptions {
+  /** The workspace: commands run here, and it is the only writable tree in the sandbox. */
+  cwd: string;
+  /** Tool name (default `bash`). */
+  name?: string;
+  /** Require process isolation (bubblewrap on Linux); default true. */
+  headless?: boolean;
+  /** Keep network access inside the sandbox; default false. */
+  network?: boolean;
+  /** The bubblewrap executable; default `bwrap` from PATH. */
+  bwrapPath?: string;
+  /** Extra host directories the sandbox may write (at the same path). */
+  writablePaths?: string[];
+  /** Default timeout per call in ms (default 120,000); the model may override it per call. */
+  timeoutMs?: number;
+  /** Time between SIGTERM and SIGKILL when a group is killed (default 2,000 ms). */
+  killGraceMs?: number;
+  /** Characters of each stream the model sees, as head + tail (default 8,000). */
+  maxOutputChars?: number;
+  /** Bytes of each stream kept in its raw log; past it the call is `truncated` (default 64 MiB). */
+  rawCapBytes?: number;
+  /** Where the tool keeps its files, in a fresh subdirectory: the raw logs and the sandbox's /tmp (default: the OS temp dir). */
+  tempDir?: string;
+  /** How many finished calls keep their logs; older ones are deleted (default 16). */
+  logRetention?: number;
+  /** Extra environment variables for every command. */
+  env?: Record<string, string>;
+  /** Asked before a risky command runs; without it risky commands run. */
+  confirm?: ConfirmCallback;
+}
+
+/** Input of the bash tool. */
+export interface BashInput {
+  command: string;
+  timeoutMs?: number | null | undefined;
+}
+
+/** Why a command did not run. */
+export type BashNotRunReason = "policy-blocked" | "policy-declined" | "sandbox-unavailable" | "aborted-before-start" | "spawn-failed";
+
+/** `data` of a bash call that ran: everything the evidence ledger needs. */
+export interface BashRunData {
+  status: "completed";
+  command: string;
+  cwd: string;
+  /** The shell's exit code; 124 on a timeout, 130 on an abort, 128+N when signal N ended the shell. */
+  exitCode: number;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** True when either raw log hit `rawCapBytes`: the output is incomplete and proves nothing. */
+  truncated: boolean;
+  timeoutMs: number;
+  durationMs: number;
+  sandbox: "bubblewrap" | "none";
+  /** The process group the command ran in (its leader's pid); gone when the call returns. */
+  processGroup: number;
+  stdout: StreamFacts;
+  stderr: StreamFacts;
+}
+
+/** `data` of a bash call that never started (so it changed nothing). */
+export interface BashNotRunData {
+  status: "not-run";
+  command: string;
+  reason: BashNotRunReason;
+  rule: BlockRule | ConfirmRule | null;
+}
+
+/** `data` of every bash call. */
+export type BashData = BashRunData | BashNotRunData;
+
+/** The input schema of the bash tool. */
+export const bashInputSchema = z.object({
+  command: z.string().min(1).describe("The bash command line to run in the workspace."),
+  timeoutMs: z.number().int().positive().max(2_147_483_647).nullish().describe("Timeout in milliseconds for this call."),
+});
+
+const OPTION_KEYS = [
+  "cwd", "name", "headless", "network", "bwrapPath", "writablePaths", "timeoutMs", "killGraceMs",
+  "maxOutputChars", "rawCapBytes", "tempDir", "logRetention", "env", "confirm",
+] as const;
+
+/** Reads both raw logs of a completed call (the complete output unless `truncated`). */
+export async function readBashOutput(data: BashRunData): Promise<{ stdout: string; stderr: string }> {
+  const [stdout, stderr] = await Promise.all([readFile(data.stdout.logPath, "utf8"), readFile(data.stderr.logPath, "utf8")]);
+  return { stdout, stderr };
+}
+
+function notRun(command: string, reason: BashNotRunReason, rule: BlockRule | ConfirmRule | null, text: string): ToolResult<BashData> {
+  return { text, isError: true, data: { status: "not-run", command, reason, rule } };
+}
+
+/** Creates the native bash tool. Throws an EvidenceError for a wrong option. */
+export function createBashTool(options: BashToolOptions): Tool<BashInput, BashData> {
+  const tool = "createBashTool";
+  optionsObject(tool, options);
+  rejectUnknownOptions(tool, options, OPTION_KEYS);
+  const workspace = directoryOption(tool, "cwd", options.cwd);
+  const name = stringOption(tool, "name", options.name, "bash");
+  const headless = booleanOption(tool, "headless", options.headless, true);
+  const network = booleanOption(tool, "network", options.network, false);
+  const bwrapPath = stringOption(tool, "bwrapPath", options.bwrapPath, "bwrap");
+  const writablePaths = directoryListOption(tool, "writablePaths", options.writablePaths);
+  const defaultTimeoutMs = positiveIntegerOption(tool, "timeoutMs", options.timeoutMs, 120_000, 2_147_483_647);
+  const killGraceMs = positiveIntegerOption(tool, "killGraceMs", options.killGraceMs, 2_000, 600_000);
+  const maxOutputChars = positiveIntegerOption(tool, "maxOutputChars", options.maxOutputChars, 8_000, 10_000_000);
+  const rawCapBytes = positiveIntegerOption(tool, "rawCapBytes", options.rawCapBytes, 64 * 1024 * 1024);
+  const tempBase = options.tempDir === undefined ? tmpdir() : directoryOption(tool, "tempDir", options.tempDir);
+  const logRetention = positiveIntegerOption(tool, "logRetention", options.logRetention, 16);
+  const confirm = functionOption<ConfirmCallback>(tool, "confirm", options.confirm);
+  const env = stringRecordOption(tool, "env", options.env);
+
+  let home: Promise<string> | undefined;
+  let sandbox: Promise<{ layout: SandboxLayout; probe: SandboxProbe }> | undefined;
+  const finishedCalls: string[] = [];
+  let calls = 0;
+
+  // One directory per tool instance: `logs/<call>/` for raw output, `tmp/` for the sandbox's /tmp.
+  const homeDir = (): Promise<string> =>
+    (home ??= mkdtemp(join(tempBase, "agent-evidence-bash-")).then(async (dir) => {
+      trackTempDir(dir);
+      await Promise.all([mkdir(join(dir, "logs")), mkdir(join(dir, "tmp"))]);
+      return dir;
+    }));
+
+  const prepareSandbox = async (): Promise<{ layout: SandboxLayout; probe: SandboxProbe }> => {
+    const layout: SandboxLayout = { bwrapPath, workspace, tempDir: join(await homeDir(), "tmp"), writablePaths, network };
+    return { layout, probe: await probeSandbox(layout) };
+  };
+
+  const callDir = async (): Promise<string> => {
+    // Numbered before the await so parallel calls get distinct directories.
+    calls += 1;
+    const call = String(calls);
+    const dir = join(await homeDir(), "logs", call);
+    await mkdir(dir);
+    return dir;
+  };
+
+  const retire = async (dir: string): Promise<void> => {
+    finishedCalls.push(dir);
+    while (finishedCalls.length > logRetention) {
+      const oldest = finishedCalls.shift();
+      if (oldest !== undefined) await rm(oldest, { recursive: true, force: true });
+    }
+  };
+
+  const bashTool = defineTool<BashInput, BashData>({
+    name,
+    description:
+      `Run a bash command in the workspace (${workspace})` +
+      (headless ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}. ` : ". ") +
+      `Each output stream is shown as head and tail, at most ${maxOutputChars} characters, followed by "Exit code: N". ` +
+      `Default timeout ${defaultTimeoutMs} ms (set timeoutMs to change it); on timeout the whole process group is killed and the exit code is 124.`,
+    inputSchema: bashInputSchema,
+    async run(input, ctx) {
+      const { command } = input;
+      const timeoutMs = input.timeoutMs ?? defaultTimeoutMs;
+      const decision = checkCommandPolicy(command);
+      switch (decision.action) {
+        case "allow":
+          break;
+        case "block":
+          return notRun(command, "policy-blocked", decision.rule, `Error: command refused by the safety policy (${decision.reason}); it was not run.`);
+        case "confirm": {
+          if (confirm === undefined) break;
+          let approved: boolean;
+          try {
+            approved = (await confirm({ tool: name, command, rule: decision.rule, reason: decision.reason })) === true;
+          } catch (error) {
+            return notRun(command, "policy-declined", decision.rule, `Error: the confirmation of a risky command failed (${errorMessage(error)}); it was not run.`);
+          }
+          if (!approved) {
+            return notRun(command, "policy-declined", decision.rule, `Error: command not approved (${decision.reason}); it was not run.`);
+          }
+          break;
+        }
+        default: {
+          const never: never = decision;
+          throw new Error(`unhandled policy decision ${JSON.stringify(never)}`);
+        }
+      }
+
+      let argv = { file: "bash", args: ["-c", command] };
+      let runEnv = env;
+      if (headless) {
+        sandbox ??= prepareSandbox();
+        const { layout, probe } = await sandbox;
+        if (!probe.available) return notRun(command, "sandbox-unavailable", null, `Error: ${probe.reason}`);
+        argv = { file: bwrapPath, args: bubblewrapArgs(layout, workspace, ["bash", "-c", command]) };
+        // $HOME is read-only in the sandbox: build caches (go, pip, ...) go to the private /tmp instead.
+        runEnv = { XDG_CACHE_HOME: "/tmp/.cache", ...env, TMPDIR: "/tmp" };
+      }
+      if (ctx.signal?.aborted === true) return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");
+
+      const dir = await callDir();
+      const windowBytes = maxOutputChars * 4;
+      const stdout = new OutputCapture(join(dir, "stdout.log"), rawCapBytes, windowBytes);
+      const stderr = new OutputCapture(join(dir, "stderr.log"), rawCapBytes, windowBytes);
+      await Promise.all([stdout.openLog(), stderr.openLog()]);
+      // The command really starts now: an observer (BashEvidence) makes its transitions here, so a
+      // refused command never touches the evidence.
+      (ctx as { onCommandStart?: () => void }).onCommandStart?.();
+      const outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr });
+      if (!outcome.started) {
+        await Promise.all([stdout.closeLog(), stderr.closeLog()]);
+        await rm(dir, { recursive: true, force: true });
+        return notRun(command, "spawn-failed", null, `Error: the command could not start (${outcome.error}).`);
+      }
+      await retire(dir);
+      const exitCode = outcome.timedOut ? 124 : outcome.aborted ? 130 : shellExitCode(outcome.code, outcome.signal);
+      const stdoutFacts = stdout.facts();
+      const stderrFacts = stderr.facts();
+      const truncated = stdoutFacts.truncated || stderrFacts.truncated;
+      const notes: string[] = [];
+      if (outcome.timedOut) notes.push(`Command timed out after ${timeoutMs} ms; its process group was killed.`);
+      if (outcome.aborted) notes.push("Command aborted; its process group was killed.");
+      if (truncated) notes.push(`[the raw output exceeded ${rawCapBytes} bytes; the log kept only the first ${rawCapBytes} bytes of each stream]`);
+      const text = renderBashText({
+        stdout: renderStream(stdout.windows(), maxOutputChars, "stdout"),
+        stderr: renderStream(stderr.windows(), maxOutputChars, "stderr"),
+        exitCode,
+        note: notes.length > 0 ? notes.join("\n") : undefined,
+      });
+      const data: BashRunData = {
+        status: "completed",
+        command,
+        cwd: workspace,
+        exitCode,
+        signal: outcome.signal,
+        timedOut: outcome.timedOut,
+        aborted: outcome.aborted,
+        truncated,
+        timeoutMs,
+        durationMs: outcome.durationMs,
+        sandbox: headless ? "bubblewrap" : "none",
+        processGroup: outcome.pid,
+        stdout: stdoutFacts,
+        stderr: stderrFacts,
+      };
+      return { text, data };
+    },
+  });
+  // Tells BashEvidence that this tool calls onCommandStart right before it spawns.
+  Object.defineProperty(bashTool, Symbol.for("agent-evidence.start-hook"), { value: true });
+  return bashTool;
+}

@@ -1,0 +1,179 @@
+// evidenceTools(): fresh native tools composed with one evidence ledger. bash is wrapped in
+// BashEvidence; the edit tools report their completed changes to the same ledger.
+import { EvidenceError } from "../errors.js";
+import { BashEvidence } from "../evidence/bash-evidence.js";
+import { EvidenceLedger } from "../evidence/ledger.js";
+import type { VerificationRecord } from "../types.js";
+import { createApplyPatchTool } from "./apply-patch.js";
+import { createBashTool, type BashToolOptions, type ConfirmCallback } from "./bash.js";
+import { createFileReadTool } from "./file-read.js";
+import { createFileWriteTool } from "./file-write.js";
+import { createGitDiffTool } from "./git-diff.js";
+import { createGrepTool } from "./grep.js";
+import type { Tool, ToolContext, ToolResult } from "./tool.js";
+
+/** The native tools evidenceTools can build. */
+export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff"] as const;
+
+/** A native tool name. */
+export type EvidenceToolName = (typeof EVIDENCE_TOOL_NAMES)[number];
+
+/** Options of {@link evidenceTools}. */
+export interface EvidenceToolsOptions {
+  /** The workspace every tool works in (default: the process's directory). */
+  cwd?: string;
+  /** Run bash under process isolation (bubblewrap); default true. */
+  headless?: boolean;
+  /** Let file_write create new files; default false. */
+  allowFileCreation?: boolean;
+  /** Per-tool limits, e.g. `{ bash: { maxOutputChars: 4000, timeoutMs: 60000 } }`. */
+  limits?: Partial<Record<EvidenceToolName, Record<string, unknown>>>;
+  /** Records kept in memory (the journal keeps all). */
+  maxRecords?: number;
+  /** Append every record and transition to this JSONL file. */
+  journal?: string;
+  /** Asked before risky bash commands. */
+  confirm?: ConfirmCallback;
+  /** Allow network inside the bash sandbox; default false. */
+  network?: boolean;
+}
+
+/** The read side of the evidence: always present, empty when bash was not selected. */
+export interface EvidenceView {
+  readonly verificationRecords: VerificationRecord[];
+  readonly verifiedTargets: string[];
+}
+
+/** What {@link evidenceTools} returns. */
+export interface EvidenceToolset {
+  tools: Tool<never, unknown>[];
+  evidence: EvidenceView;
+}
+
+const OPTION_KEYS = new Set(["cwd", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "confirm", "network"]);
+
+/**
+ * Builds fresh native tools observed by one evidence ledger.
+ * @example
+ * const { tools, evidence } = evidenceTools(["bash", "file_read", "file_write"], { cwd: repo });
+ * // give `tools` to an agent ...
+ * evidence.verifiedTargets;
+ */
+export function evidenceTools(names: readonly string[], options: EvidenceToolsOptions = {}): EvidenceToolset {
+  const selected = validateNames(names);
+  validateOptions(options, selected);
+  const cwd = options.cwd ?? process.cwd();
+  const limits = options.limits ?? {};
+  const tools: Tool<never, unknown>[] = [];
+  let bash: BashEvidence | undefined;
+  if (selected.includes("bash")) {
+    const bashOptions: BashToolOptions = { ...(limits.bash ?? {}), cwd, headless: options.headless ?? true, network: options.network ?? false, confirm: options.confirm };
+    bash = new BashEvidence(createBashTool(bashOptions), { workspace: cwd, maxRecords: options.maxRecords, journal: options.journal });
+  }
+  const ledger: EvidenceLedger | undefined = bash?.ledger;
+  for (const name of selected) {
+    const tool = buildTool(name, cwd, options, limits, bash);
+    tools.push((ledger !== undefined && (name === "file_write" || name === "apply_patch") ? observeEdits(tool, ledger) : tool) as Tool<never, unknown>);
+  }
+  return { tools, evidence: bash === undefined ? emptyEvidence() : evidenceOf(bash) };
+}
+
+// Without bash nothing is observed, but callers still read the same shape.
+function emptyEvidence(): EvidenceView {
+  return {
+    get verificationRecords(): VerificationRecord[] {
+      return [];
+    },
+    get verifiedTargets(): string[] {
+      return [];
+    },
+  };
+}
+
+function evidenceOf(bash: BashEvidence): EvidenceView {
+  return {
+    get verificationRecords() {
+      return bash.verificationRecords;
+    },
+    get verifiedTargets() {
+      return bash.verifiedTargets;
+    },
+  };
+}
+
+function buildTool(name: EvidenceToolName, cwd: string, options: EvidenceToolsOptions, limits: NonNullable<EvidenceToolsOptions["limits"]>, bash: BashEvidence | undefined): Tool<unknown, unknown> {
+  const own = limits[name] ?? {};
+  switch (name) {
+    case "bash":
+      return bash as unknown as Tool<unknown, unknown>;
+    case "file_read":
+      return createFileReadTool({ ...own, cwd });
+    case "file_write":
+      return createFileWriteTool({ ...own, cwd, allowFileCreation: options.allowFileCreation ?? false });
+    case "apply_patch":
+      return createApplyPatchTool({ ...own, cwd });
+    case "grep":
+      return createGrepTool({ ...own, cwd });
+    case "git_diff":
+      return createGitDiffTool({ ...own, cwd });
+    default: {
+      const never: never = name;
+      return never;
+    }
+  }
+}
+
+// Reports completed edits to the ledger; the tool's result is returned unchanged.
+function observeEdits(tool: Tool<unknown, unknown>, ledger: EvidenceLedger): Tool<unknown, unknown> {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    async execute(input: unknown, ctx?: ToolContext): Promise<ToolResult<unknown>> {
+      const result = await tool.execute(input, ctx);
+      const data = result.data as { completed?: unknown; changed?: unknown; path?: unknown; paths?: unknown; changedPaths?: unknown } | undefined;
+      if (data !== undefined && data.completed === true) {
+        const changed = data.changed === true ? true : data.changed === false ? false : null;
+        const paths = [data.changedPaths, data.paths, data.path].flatMap((value) => (Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : typeof value === "string" ? [value] : []));
+        ledger.observeEdit({ completed: true, changed, paths: [...new Set(paths)] });
+      }
+      return result;
+    },
+  };
+}
+
+function validateNames(names: readonly string[]): EvidenceToolName[] {
+  const list: unknown = names;
+  if (!Array.isArray(list)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools needs an array of tool names; got ${typeof list}.`);
+  const seen = new Set<string>();
+  for (const name of list as unknown[]) {
+    if (typeof name !== "string" || !(EVIDENCE_TOOL_NAMES as readonly string[]).includes(name)) {
+      throw new EvidenceError("E_UNKNOWN_TOOL", `evidenceTools: unknown tool ${JSON.stringify(name)}; accepted: ${EVIDENCE_TOOL_NAMES.join(", ")}.`);
+    }
+    if (seen.has(name)) throw new EvidenceError("E_DUPLICATE_TOOL", `evidenceTools: tool ${JSON.stringify(name)} is listed twice.`);
+    seen.add(name);
+  }
+  return names as EvidenceToolName[];
+}
+
+function validateOptions(options: EvidenceToolsOptions, selected: EvidenceToolName[]): void {
+  if (typeof options !== "object" || options === null) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools options must be an object; got ${options === null ? "null" : typeof options}.`);
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.has(key)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools: unknown option ${JSON.stringify(key)}; accepted: ${[...OPTION_KEYS].join(", ")}.`);
+  }
+  for (const key of ["headless", "allowFileCreation", "network"] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "boolean") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a boolean; got ${JSON.stringify(value)}.`);
+  }
+  if (options.cwd !== undefined && typeof options.cwd !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "cwd" must be a path string; got ${JSON.stringify(options.cwd)}.`);
+  if (options.journal !== undefined && typeof options.journal !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "journal" must be a file path; got ${JSON.stringify(options.journal)}.`);
+  if (options.maxRecords !== undefined && (!Number.isInteger(options.maxRecords) || options.maxRecords <= 0)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "maxRecords" must be a positive integer; got ${JSON.stringify(options.maxRecords)}.`);
+  if (options.confirm !== undefined && typeof options.confirm !== "function") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "confirm" must be a function; got ${typeof options.confirm}.`);
+  if (options.limits !== undefined) {
+    if (typeof options.limits !== "object" || options.limits === null || Array.isArray(options.limits)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "limits" must be an object keyed by tool name; got ${JSON.stringify(options.limits)}.`);
+    for (const [name, value] of Object.entries(options.limits)) {
+      if (!selected.includes(name as EvidenceToolName)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools: limits for ${JSON.stringify(name)}, which is not selected; selected: ${selected.join(", ") || "none"}.`);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools: limits.${name} must be an object; got ${JSON.stringify(value)}.`);
+    }
+  }
+}

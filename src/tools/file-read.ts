@@ -1,0 +1,165 @@
+// file_read: a text file inside the workspace, whole or by line range, with line numbers. Binary
+// files and files over the size cap (without a range) are refused; the text shown is bounded.
+import { createReadStream } from "node:fs";
+import { open, readFile, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
+import { defineTool, type Tool } from "./tool.js";
+import { resolveInWorkspace } from "./workspace-path.js";
+
+/** Options of {@link createFileReadTool}. */
+export interface FileReadToolOptions {
+  /** The workspace: only files inside it (after symlinks) can be read. */
+  cwd: string;
+  /** Tool name (default `file_read`). */
+  name?: string;
+  /** Files larger than this need a line range (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Characters of file text shown per call (default 50,000); the rest is named with the line to continue from. */
+  maxOutputChars?: number;
+}
+
+/** Input of file_read. */
+export interface FileReadInput {
+  path: string;
+  startLine?: number | null | undefined;
+  endLine?: number | null | undefined;
+}
+
+/** `data` of file_read. */
+export type FileReadData =
+  | { status: "read"; path: string; startLine: number; endLine: number; totalLines: number | null; bytes: number; clipped: boolean }
+  | { status: "refused"; path: string; reason: FileReadRefusal };
+
+/** Why file_read showed nothing. */
+export type FileReadRefusal = "outside-workspace" | "not-found" | "directory" | "binary" | "too-large" | "bad-range";
+
+/** The input schema of file_read. */
+export const fileReadInputSchema = z.object({
+  path: z.string().min(1).describe("File path, relative to the workspace (or absolute inside it)."),
+  startLine: z.number().int().positive().nullish().describe("First line to show (1-based)."),
+  endLine: z.number().int().positive().nullish().describe("Last line to show (inclusive)."),
+});
+
+const SNIFF_BYTES = 8_192;
+
+/** True when the first bytes of a file hold a NUL byte (the test git and grep use). */
+export async function looksBinary(path: string): Promise<boolean> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+    return buffer.subarray(0, bytesRead).includes(0);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Lines `start..end` (1-based, inclusive) of a file, streamed and stopped once `budget` characters are
+ * collected; `total` is the file's line count when the file ended within the range.
+ */
+async function readLineRange(path: string, start: number, end: number, budget: number): Promise<{ lines: string[]; total: number | null }> {
+  const lines: string[] = [];
+  let number = 0;
+  let collected = 0;
+  const reader = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  try {
+    for await (const line of reader) {
+      number += 1;
+      if (number >= start) {
+        lines.push(line);
+        collected += line.length + 1;
+      }
+      if (number >= end || collected > budget) return { lines, total: null };
+    }
+  } finally {
+    reader.close();
+  }
+  return { lines, total: number };
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** Creates the file_read tool. Throws an EvidenceError for a wrong option. */
+export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadInput, FileReadData> {
+  const tool = "createFileReadTool";
+  optionsObject(tool, options);
+  rejectUnknownOptions(tool, options, ["cwd", "name", "maxFileBytes", "maxOutputChars"]);
+  const workspace = directoryOption(tool, "cwd", options.cwd);
+  const name = stringOption(tool, "name", options.name, "file_read");
+  const maxFileBytes = positiveIntegerOption(tool, "maxFileBytes", options.maxFileBytes, 1024 * 1024);
+  const maxOutputChars = positiveIntegerOption(tool, "maxOutputChars", options.maxOutputChars, 50_000);
+
+  return defineTool<FileReadInput, FileReadData>({
+    name,
+    description:
+      `Read a text file inside the workspace (${workspace}). Lines are shown as "N<TAB>text". ` +
+      `Use startLine/endLine for a part; files over ${maxFileBytes} bytes need a range. At most ${maxOutputChars} characters per call.`,
+    inputSchema: fileReadInputSchema,
+    async run(input) {
+      const refuse = (reason: FileReadRefusal, text: string, path = input.path) => ({
+        text,
+        isError: true,
+        data: { status: "refused" as const, path, reason },
+      });
+      const start = input.startLine ?? 1;
+      const end = input.endLine ?? undefined;
+      if (end !== undefined && end < start) return refuse("bad-range", `Error: endLine (${end}) is before startLine (${start}).`);
+      const resolved = await resolveInWorkspace(workspace, input.path);
+      if (!resolved.ok) return refuse("outside-workspace", resolved.message);
+      if (!resolved.exists) return refuse("not-found", `Error: ${resolved.relative} does not exist.`, resolved.relative);
+      const info = await stat(resolved.absolute);
+      if (info.isDirectory()) return refuse("directory", `Error: ${resolved.relative} is a directory; list it with bash (ls) or grep.`, resolved.relative);
+      if (await looksBinary(resolved.absolute)) {
+        return refuse("binary", `Error: ${resolved.relative} is a binary file (${info.size} bytes); it is not shown.`, resolved.relative);
+      }
+      const ranged = input.startLine != null || input.endLine != null;
+      if (info.size > maxFileBytes && !ranged) {
+        return refuse(
+          "too-large",
+          `Error: ${resolved.relative} is ${info.size} bytes, over the ${maxFileBytes}-byte cap; pass startLine and endLine to read part of it.`,
+          resolved.relative,
+        );
+      }
+      let lines: string[];
+      let totalLines: number | null;
+      if (info.size > maxFileBytes) {
+        const part = await readLineRange(resolved.absolute, start, end ?? Number.MAX_SAFE_INTEGER, maxOutputChars);
+        lines = part.lines;
+        totalLines = part.total;
+      } else {
+        const all = splitLines(await readFile(resolved.absolute, "utf8"));
+        totalLines = all.length;
+        lines = all.slice(start - 1, end);
+      }
+      const width = String(start + Math.max(lines.length - 1, 0)).length;
+      const shown: string[] = [];
+      let used = 0;
+      let clipped = false;
+      for (const [index, line] of lines.entries()) {
+        const numbered = `${String(start + index).padStart(width)}\t${line}`;
+        if (used + numbered.length + 1 > maxOutputChars) {
+          if (shown.length === 0) shown.push(`${numbered.slice(0, maxOutputChars)} [... line clipped ...]`);
+          clipped = true;
+          break;
+        }
+        shown.push(numbered);
+        used += numbered.length + 1;
+      }
+      const last = start + shown.length - 1;
+      let text = shown.join("\n");
+      if (lines.length === 0) text = totalLines === null ? "(no lines in this range)" : `(the file has ${totalLines} lines; none in this range)`;
+      if (clipped) text += `\n[... output clipped after line ${last}; pass startLine ${last + 1} to continue ...]`;
+      return {
+        text,
+        data: { status: "read", path: resolved.relative, startLine: start, endLine: Math.max(last, start - 1), totalLines, bytes: info.size, clipped },
+      };
+    },
+  });
+}

@@ -1,0 +1,105 @@
+// The fail-closed verdict rule: `passed` only when every source of evidence agrees on a complete
+// observation. Pure: takes the facts, returns status, reasons and counts.
+import type { JunitReport } from "../observers/junit.js";
+import type { GateFinding, RunEvidence } from "../types.js";
+import type { Verdict } from "./schema.js";
+
+/** Everything the rule looks at. */
+export interface VerdictFacts {
+  /** The judge's line verdict on the complete log. */
+  judged: { verdict: "passed" | "failed" | "unknown"; reasons: string[]; runs: RunEvidence[] };
+  runnerExit: number | null;
+  timedOut: boolean;
+  /** A host clipping marker in the log. */
+  clippingMarker: boolean;
+  /** The log is non-empty and does not end with a newline. */
+  missingFinalNewline: boolean;
+  /** The JUnit state and, when readable, the report. */
+  junit: Verdict["junit"];
+  report: JunitReport | null;
+}
+
+/** The decided part of a verdict. */
+export interface VerdictDecision {
+  status: Verdict["status"];
+  reasons: string[];
+  truncatedLog: boolean;
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  gates: GateFinding[];
+}
+
+/** Decides the verdict status from the facts (see docs/verdict.md for the table). */
+export function decideVerdict(facts: VerdictFacts): VerdictDecision {
+  const reasons: string[] = [];
+  const gates = facts.judged.runs.flatMap((run) => run.gates);
+  const truncatedLog = facts.clippingMarker || facts.missingFinalNewline || facts.judged.reasons.includes("truncated") || facts.judged.runs.some((r) => r.reasons.includes("truncated"));
+  if (facts.clippingMarker) reasons.push("clipping-marker");
+  if (facts.missingFinalNewline) reasons.push("no-final-newline");
+  if (facts.timedOut) reasons.push("timeout");
+
+  const counts = countTests(facts);
+  const report = facts.report?.status === "ok" ? facts.report : null;
+  const reportFailed = report !== null && report.failed.length > 0;
+  const logFailed = facts.judged.verdict === "failed";
+
+  // A failure the runner itself reported is a failure, whatever else is missing.
+  if (logFailed || reportFailed) {
+    for (const reason of facts.judged.reasons) if (!reasons.includes(reason)) reasons.push(reason);
+    if (reportFailed && !logFailed) reasons.push("junit-reports-failures");
+    if (logFailed || (reportFailed && facts.judged.verdict !== "passed")) {
+      return { status: "failed", reasons: unique(["tests-failed", ...reasons]), truncatedLog, ...counts, gates };
+    }
+    // The report fails tests the log calls passed: the sources disagree.
+    return { status: "incomplete", reasons: unique([...reasons, "sources-disagree"]), truncatedLog, ...counts, gates };
+  }
+
+  if (facts.judged.verdict !== "passed") reasons.push(...facts.judged.reasons, ...facts.judged.runs.flatMap((r) => r.reasons));
+  if (facts.judged.runs.length === 0) reasons.push("not-a-test-command");
+  switch (facts.junit) {
+    case "ok":
+      if (report !== null && report.countMismatch) reasons.push("junit-count-mismatch");
+      if (report !== null && report.passed.length === 0) reasons.push("junit-no-passed-tests");
+      break;
+    case "not_applicable":
+      break;
+    case "missing_junit":
+    case "malformed_junit":
+    case "no_testsuite":
+    case "empty_suite":
+    case "stale_junit":
+      reasons.push(facts.junit.replace(/_/g, "-"));
+      break;
+    default: {
+      const never: never = facts.junit;
+      return never;
+    }
+  }
+  const exitOk = facts.runnerExit === 0 || (facts.runnerExit !== null && gates.some((g) => !g.passed));
+  if (!exitOk) reasons.push(facts.runnerExit === null ? "no-exit-status" : "nonzero-exit");
+  if (truncatedLog && !reasons.includes("truncated")) reasons.push("truncated");
+  const status = reasons.length === 0 && facts.judged.verdict === "passed" ? "passed" : "incomplete";
+  return { status, reasons: unique(reasons), truncatedLog, ...counts, gates };
+}
+
+function countTests(facts: VerdictFacts): Pick<VerdictDecision, "tests" | "failures" | "errors" | "skipped"> {
+  const report = facts.report?.status === "ok" ? facts.report : null;
+  if (report !== null) {
+    // Cases only say failed; the suites' error count splits them when the counts are consistent.
+    const failedCases = report.cases.filter((c) => c.outcome === "failed").length;
+    const errors = report.countMismatch ? 0 : Math.min(report.totals.errors, failedCases);
+    const skipped = report.cases.filter((c) => c.outcome === "skipped").length;
+    return { tests: report.cases.length, failures: failedCases - errors, errors, skipped };
+  }
+  const runs = facts.judged.runs;
+  const passed = runs.reduce((n, r) => n + r.passed.length, 0);
+  const failed = runs.reduce((n, r) => n + r.failed.length, 0);
+  const skipped = runs.reduce((n, r) => n + r.skipped.length, 0);
+  return { tests: passed + failed + skipped, failures: failed, errors: 0, skipped };
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

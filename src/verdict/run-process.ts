@@ -1,0 +1,109 @@
+// Runs a suite command through bash in its own process group and streams the combined output,
+// complete and uncapped, to the log file and to listeners. A timeout kills the whole group.
+import { spawn } from "node:child_process";
+import { createWriteStream } from "node:fs";
+import { createHash } from "node:crypto";
+import { StringDecoder } from "node:string_decoder";
+
+/** Options of {@link runSuiteProcess}. */
+export interface SuiteProcessOptions {
+  command: string;
+  cwd: string;
+  logPath: string;
+  /** Seconds; undefined or 0 means no timeout. */
+  timeoutSeconds?: number;
+  /** Grace period between SIGTERM and SIGKILL, ms. */
+  killGraceMs?: number;
+  /** Receives every decoded chunk of output, in order (terminal echo, parsers, progress). */
+  onOutput?: (chunk: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What the run produced. */
+export interface SuiteProcessResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  bytes: number;
+  logSha256: string;
+  durationMs: number;
+}
+
+/** Exit status reported for a run killed by the timeout (as `timeout(1)` does). */
+export const TIMEOUT_EXIT = 124;
+
+/** Runs the command; resolves when the process group leader exits and the log is flushed. */
+export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProcessResult> {
+  const started = Date.now();
+  const log = createWriteStream(options.logPath);
+  const hash = createHash("sha256");
+  const decoder = new StringDecoder("utf8");
+  let bytes = 0;
+  let timedOut = false;
+  // The outer bash merges stderr into stdout on one pipe (order kept), then execs the inner
+  // `bash -c COMMAND` so the command runs exactly as given.
+  const child = spawn("bash", ["-c", 'exec bash -c "$1" 2>&1', "bash", options.command], {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const killGroup = (signal: NodeJS.Signals): void => {
+    if (child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let killTimer: NodeJS.Timeout | undefined;
+  if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) {
+    timer = setTimeout(() => {
+      timedOut = true;
+      killGroup("SIGTERM");
+      killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs ?? 2000);
+    }, options.timeoutSeconds * 1000);
+  }
+  child.stdout.on("data", (chunk: Buffer) => {
+    bytes += chunk.length;
+    hash.update(chunk);
+    if (!log.write(chunk)) {
+      child.stdout.pause();
+      log.once("drain", () => child.stdout.resume());
+    }
+    const text = decoder.write(chunk);
+    if (text !== "") options.onOutput?.(text);
+  });
+  return new Promise((resolve, reject) => {
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      log.end();
+      reject(error);
+    });
+    // When the leader exits, no member of its group may outlive it or hold the pipe open.
+    child.on("exit", () => killGroup("SIGKILL"));
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      const rest = decoder.end();
+      if (rest !== "") options.onOutput?.(rest);
+      log.end(() => {
+        resolve({
+          exitCode: timedOut ? TIMEOUT_EXIT : code ?? (signal === null ? null : 128 + signalNumber(signal)),
+          signal,
+          timedOut,
+          bytes,
+          logSha256: hash.digest("hex"),
+          durationMs: Date.now() - started,
+        });
+      });
+    });
+  });
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGPIPE: 13 };
+  return numbers[signal] ?? 0;
+}
