@@ -1,7 +1,192 @@
 /**
  * agent-evidence: the public API. Everything exported here, by name, is public and stable;
  * nothing else is. Importing this module loads the bash grammar once (top-level await), so the
- * synchronous functions below never meet an uninitialised parser.
+ * synchronous functions below (`analyzeCommand`, `judge`, `hasPassEvidence`) never meet an
+ * uninitialised parser. Framework adapters are subpath exports (`agent-evidence/ai-sdk`,
+ * `/openai-agents`, `/langchain`, `/mcp`), so this entry pulls in no framework.
  */
+
+// Shapes and errors
+export type { Outcome, RunnerKind, GateFinding, RunEvidence, Applicability, VerificationRecord } from "./types.js";
 export { EvidenceError, isEvidenceError } from "./errors.js";
 export type { EvidenceErrorCode } from "./errors.js";
+
+// Shell analysis
+export { analyzeCommand } from "./grammar/analyze-command.js";
+export { parseCommandLine, analyzeParsed, attributeExit, stripWrappers, recognizeRunner, isReadOnlyCommand } from "./shell/index.js";
+export type {
+  AnalyzeOptions,
+  AttributeOptions,
+  BashParser,
+  AndOrList,
+  AnalyzedCommand,
+  CommandAnalysis,
+  CommandNode,
+  Compound,
+  ExitAttribution,
+  ExitAttributionStatus,
+  Group,
+  ParsedLine,
+  Pipeline,
+  Redirect,
+  SimpleCommand,
+  Statement,
+  Subshell,
+  TestInvocation,
+} from "./shell/index.js";
+
+// Runner observers
+export {
+  stripAnsi,
+  createPytestParser,
+  parsePytest,
+  createGoTestParser,
+  parseGoTest,
+  createDjangoParser,
+  parseDjango,
+  createJunitParser,
+  parseJunit,
+  isStaleReport,
+  pytestTargetCovers,
+  goTargetCovers,
+  unittestTargetCovers,
+  builtinObservers,
+  createObserverRegistry,
+  defaultObserverRegistry,
+  pytestObserver,
+  goTestObserver,
+  djangoObserver,
+  unittestObserver,
+} from "./observers/index.js";
+export type {
+  FinalSummary,
+  ForgeryKind,
+  ForgerySignal,
+  MarkerKind,
+  OutputParser,
+  ParsedRunOutput,
+  RunMarker,
+  JunitCase,
+  JunitReport,
+  JunitReportInvalid,
+  JunitReportOk,
+  JunitTiming,
+  JunitTotals,
+  ObservedInvocation,
+  ObserverRegistry,
+  RunnerObserver,
+} from "./observers/index.js";
+
+// Judging
+export { judge, judgeAnalyzed, createJudgeStream } from "./evidence/judge.js";
+export type { JudgeInput, JudgeJunitXml, JudgeReport, JudgeResult, JudgeStream, JudgeStreamOptions } from "./evidence/judge.js";
+export { hasPassEvidence } from "./evidence/has-pass-evidence.js";
+export type { HasPassEvidenceOptions } from "./evidence/has-pass-evidence.js";
+
+// The evidence ledger
+export { EvidenceLedger } from "./evidence/ledger.js";
+export type { CommandResult, EditObservation, EvidenceLedgerOptions, LedgerEvent, LedgerJournal, LineJudge, VerifiedEntry } from "./evidence/ledger.js";
+export { BashEvidence, START_HOOK } from "./evidence/bash-evidence.js";
+export type { BashEvidenceOptions, BashLikeInput, ObservedToolContext, ResultExtractor } from "./evidence/bash-evidence.js";
+export { readJournal, replayJournal, createFileJournal } from "./evidence/journal.js";
+export type { JournalState } from "./evidence/journal.js";
+
+// Native tools
+export {
+  evidenceTools,
+  EVIDENCE_TOOL_NAMES,
+  defineTool,
+  createBashTool,
+  createFileReadTool,
+  createFileWriteTool,
+  createApplyPatchTool,
+  createGrepTool,
+  createGitDiffTool,
+  readBashOutput,
+  checkCommandPolicy,
+} from "./tools/index.js";
+export type {
+  EvidenceToolsOptions,
+  EvidenceToolset,
+  EvidenceToolName,
+  EvidenceView,
+  Tool,
+  ToolContext,
+  ToolResult,
+  BashToolOptions,
+  BashInput,
+  BashData,
+  BashRunData,
+  BashNotRunData,
+  ConfirmCallback,
+  ConfirmRequest,
+  FileReadToolOptions,
+  FileReadInput,
+  FileReadData,
+  FileWriteToolOptions,
+  FileWriteInput,
+  FileWriteData,
+  ApplyPatchToolOptions,
+  ApplyPatchInput,
+  ApplyPatchData,
+  GrepToolOptions,
+  GrepInput,
+  GrepData,
+  GitDiffToolOptions,
+  GitDiffInput,
+  GitDiffData,
+} from "./tools/index.js";
+
+// Git diffs
+export {
+  splitPatchBlocks,
+  decodeGitCPath,
+  encodeGitCPath,
+  decodeGitBytes,
+  encodeGitBytes,
+  gitHeaderTokens,
+  gitDiffEndpoint,
+  diffTargetPath,
+  normalizePatchPath,
+  patchEntries,
+  patchPaths,
+  patchBlockTargetPath,
+  parsePatch,
+  createPatchParser,
+} from "./patches/index.js";
+export type { FilePatch, FilePatchStatus, PatchHunk, PatchEntry, PatchParser } from "./patches/index.js";
+
+// Verdicts
+export { runVerdict } from "./verdict/run-verdict.js";
+export type { RunVerdictOptions } from "./verdict/run-verdict.js";
+export { verdictSchema, verdictExitCode } from "./verdict/schema.js";
+export type { Verdict } from "./verdict/schema.js";
+export { verifyVerdictFile } from "./verdict/verify.js";
+export type { VerifyVerdictResult } from "./verdict/verify.js";
+
+// Audit
+export { parsePytestLog } from "./audit/parse-pytest-log.js";
+export type { PytestLogTriageResult } from "./audit/parse-pytest-log.js";
+export { createParsePytestLogTool } from "./audit/parse-pytest-log-tool.js";
+export type { ParsePytestLogInput, ParsePytestLogToolOptions } from "./audit/parse-pytest-log-tool.js";
+export { detectClaims, isDisclosure } from "./audit/claims.js";
+export type { ClaimSentence, ClaimKind, ClaimScope } from "./audit/claims.js";
+export { readTranscript, detectTranscriptFormat } from "./audit/transcripts/read-transcript.js";
+export type { ReadTranscriptOptions } from "./audit/transcripts/read-transcript.js";
+export type { TranscriptEvent, ShellEvent, EditEvent, AssistantMessageEvent, TranscriptFormat, TranscriptProblem, TranscriptReadResult } from "./audit/transcripts/types.js";
+
+// Candidates
+export { createCandidateWorkspace, runCandidate, compareCandidates } from "./candidates/index.js";
+export { CandidateSourceError, CandidateCaptureError, CandidateWorkspaceTrackingError, CandidateAdoptError, CandidateRunError } from "./candidates/index.js";
+export type {
+  CandidateWorkspace,
+  CandidateWorkspaceOptions,
+  CandidateBase,
+  RunCandidateOptions,
+  RunCandidateResult,
+  CandidateToolset,
+  CreateCandidateToolset,
+  CandidateKey,
+  ComparableCandidate,
+  CandidateComparisonResult,
+} from "./candidates/index.js";

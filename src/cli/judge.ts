@@ -1,0 +1,124 @@
+// `agent-evidence judge`: judge a captured command output from a file or stdin; one JSON object out.
+// Exit status 0 passed, 1 failed, 2 unknown, 64 usage error (the CLI contract of issue 3).
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import type { Command } from "commander";
+import { createJudgeStream } from "../evidence/judge.js";
+import type { JudgeReport, JudgeResult } from "../evidence/judge-types.js";
+import { analyzeCommand } from "../grammar/analyze-command.js";
+import type { Outcome } from "../types.js";
+import { UsageError } from "./program.js";
+
+interface JudgeCliOptions {
+  command: string;
+  cwd?: string;
+  exitCode?: string;
+  truncated?: boolean;
+  output?: string;
+  junit?: string;
+  startedAt?: string;
+}
+
+/** The exit status the CLI gives each verdict. */
+export function verdictExitStatus(verdict: Outcome): number {
+  switch (verdict) {
+    case "passed":
+      return 0;
+    case "failed":
+      return 1;
+    case "unknown":
+      return 2;
+    default: {
+      const never: never = verdict;
+      return never;
+    }
+  }
+}
+
+/** The JSON the CLI prints: exactly the fields of the contract, in its order. */
+export function renderJudgeJson(result: JudgeResult): string {
+  const runs = result.runs.map((run) => ({
+    kind: run.kind,
+    runner: run.runner,
+    targets: run.targets,
+    workspace: run.workspace,
+    filtered: run.filtered,
+    baseline: run.baseline,
+    outcome: run.outcome,
+    passed: run.passed,
+    failed: run.failed,
+    skipped: run.skipped,
+    reasons: run.reasons,
+    gates: run.gates,
+  }));
+  return JSON.stringify({ schemaVersion: result.schemaVersion, verdict: result.verdict, reasons: result.reasons, runs });
+}
+
+/** Registers `agent-evidence judge`. */
+export function registerJudgeCommand(program: Command): void {
+  program
+    .command("judge")
+    .description("Judge a captured test command output from FILE or stdin; prints one JSON object (exit 0 passed, 1 failed, 2 unknown).")
+    .requiredOption("--command <cmd>", "the command line that produced the output")
+    .option("--cwd <dir>", "the directory the command ran in (used as text)")
+    .option("--exit-code <n>", "the command line's exit status")
+    .option("--truncated", "the output was clipped")
+    .option("--output <file>", "read the output from FILE (default: stdin)")
+    .option("--junit <file>", "a JUnit XML report the run wrote")
+    .option("--started-at <iso>", "when the run started: an older --junit file is stale")
+    .action(async (options: JudgeCliOptions) => {
+      const exitCode = parseExitCode(options.exitCode);
+      const startedAt = parseStartedAt(options.startedAt);
+      const reports: JudgeReport[] = options.junit === undefined ? [] : [await readJunit(options.junit, startedAt)];
+      const analysis = analyzeCommand(options.command, options.cwd === undefined ? {} : { cwd: options.cwd });
+      const stream = createJudgeStream(analysis, { exitCode, outputTruncated: options.truncated === true, reports, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+      const input = options.output === undefined ? process.stdin : openOutput(options.output);
+      await feed(input, (chunk) => stream.push(chunk), options.output);
+      const result = stream.end();
+      process.stdout.write(`${renderJudgeJson(result)}\n`);
+      process.exitCode = verdictExitStatus(result.verdict);
+    });
+}
+
+function parseExitCode(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`judge: --exit-code must be an integer, got ${JSON.stringify(text)}`);
+  return Number(text.trim());
+}
+
+function parseStartedAt(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (Number.isNaN(Date.parse(text))) throw new UsageError(`judge: --started-at must be an ISO date-time, got ${JSON.stringify(text)}`);
+  return text;
+}
+
+async function readJunit(path: string, startedAt: string | undefined): Promise<JudgeReport> {
+  try {
+    const [xml, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
+    // Staleness is judged only when the caller says when the run started.
+    return startedAt === undefined ? { kind: "junit", xml, path } : { kind: "junit", xml, path, mtime: info.mtime, startedAt };
+  } catch (error) {
+    throw new UsageError(`judge: cannot read --junit ${path} (${errorCode(error)})`);
+  }
+}
+
+function openOutput(path: string): Readable {
+  return createReadStream(path);
+}
+
+// Streams the output in chunks (a multi-gigabyte log is never held whole); UTF-8 split safely.
+async function feed(input: Readable, push: (chunk: string) => void, path: string | undefined): Promise<void> {
+  const decoder = new StringDecoder("utf8");
+  try {
+    for await (const chunk of input) push(typeof chunk === "string" ? chunk : decoder.write(chunk as Buffer));
+  } catch (error) {
+    throw new UsageError(`judge: cannot read --output ${path ?? "-"} (${errorCode(error)})`);
+  }
+  push(decoder.end());
+}
+
+function errorCode(error: unknown): string {
+  return error instanceof Error && "code" in error ? String(error.code) : "unreadable";
+}

@@ -1,0 +1,228 @@
+// Splits one command line's output between its runs, in line order, without keeping the text:
+// each run owns the output up to and including its own final summary; a loop's run owns every
+// summary it prints (one parser per iteration). Only the unfinished line is held in memory.
+import { stripAnsi } from "../observers/lines.js";
+import { goPackageMatches } from "../observers/coverage.js";
+import type { OutputParser, ParsedRunOutput } from "../observers/types.js";
+import type { TestInvocation } from "../shell/types.js";
+import type { SignalScanner } from "./judge-signals.js";
+
+/** A held partial line is handed on once it grows past this (no runner's status line is this long). */
+const MAX_HELD_LINE = 64 * 1024;
+/** Test lines of a go package held back while their owner is not known yet. */
+const MAX_PENDING_GO = 8 * 1024 * 1024;
+const UNITTEST_VERDICT_RE = /^(?:OK(?: \(.*\))?|FAILED \(.*\)|NO TESTS RAN)$/;
+const GO_PACKAGE_LINE_RE = /^(?:ok|FAIL|\?)\s+(\S+)\s+\S/;
+const GO_PACKAGE_EVENT_RE = /"Action":"(?:pass|fail|skip)"/;
+
+/** One run's share of the output: one parse per loop iteration (exactly one for a run outside a loop). */
+export interface RoutedRun {
+  segments: RoutedSegment[];
+}
+
+/** One parser's share: what it read, whether it held any text, and its last non-blank line. */
+export interface RoutedSegment {
+  parsed: ParsedRunOutput;
+  nonBlank: boolean;
+  /** The last non-blank line (ANSI kept, at most 256 characters): go prints a bare `FAIL` there when a package failed. */
+  lastLine: string;
+}
+
+/** Routes output to the runs' parsers. */
+export interface OutputRouter {
+  push(chunk: string): void;
+  /** Ends every parser; `runs[i]` belongs to `invocations[i]`. */
+  end(): RoutedRun[];
+}
+
+interface Slot {
+  invocation: TestInvocation;
+  createParser: () => OutputParser;
+  done: RoutedSegment[];
+}
+
+// The package a go output line settles (a text result line, or a package-level JSON event), or null.
+function goPackageOf(line: string): string | null {
+  if (line.startsWith("{")) {
+    if (!GO_PACKAGE_EVENT_RE.test(line) || line.includes('"Test":')) return null;
+    try {
+      const event = JSON.parse(line) as { Package?: unknown };
+      return typeof event.Package === "string" ? event.Package : null;
+    } catch {
+      return null;
+    }
+  }
+  const match = GO_PACKAGE_LINE_RE.exec(stripAnsi(line));
+  return match === null ? null : match[1]!;
+}
+
+function goNames(invocation: TestInvocation, pkg: string): boolean {
+  return invocation.targets.some((target) => goPackageMatches(target, pkg));
+}
+
+/**
+ * Creates the router. With one run outside a loop, chunks go straight to its parser (the fast path
+ * for big logs); otherwise output is read line by line to find where each run's share ends.
+ */
+export function createOutputRouter(slotsIn: { invocation: TestInvocation; createParser: () => OutputParser }[], scanner: SignalScanner): OutputRouter {
+  const slots: Slot[] = slotsIn.map((s) => ({ ...s, done: [] }));
+  // The stash window closes when the first stashed run ends, which only line mode can tell.
+  const watchesStash = slots.some((s) => s.invocation.afterStash);
+  const lineMode = slots.length > 1 || slots.some((s) => s.invocation.repeated) || watchesStash;
+  let current = 0;
+  let parser: OutputParser | null = slots.length > 0 ? slots[0]!.createParser() : null;
+  let nonBlank = false;
+  let lastLine = "";
+  let settled = new Set<string>();
+  let held = "";
+  let midLine = false;
+
+  const endSegment = (): void => {
+    const slot = slots[current]!;
+    slot.done.push({ parsed: parser!.end(), nonBlank, lastLine });
+    if (slot.invocation.afterStash) scanner.closeStashWindow();
+    nonBlank = false;
+    lastLine = "";
+    settled = new Set();
+    if (!slot.invocation.repeated) current += 1;
+    parser = current < slots.length ? slots[current]!.createParser() : null;
+  };
+
+  // Later runs exist, so this run's share may end here (a loop's run never hands over: fail closed).
+  const mayHandOver = (): boolean => current < slots.length - 1 && !slots[current]!.invocation.repeated;
+  const splits = (): boolean => current < slots.length - 1 || slots[current]!.invocation.repeated;
+
+  // go prints a package's test lines before the line that names the package: while a later go run
+  // may take over, hold those lines (bounded) until that line says whose they are.
+  const pendingGo: string[] = [];
+  let pendingGoSize = 0;
+
+  const goHandOver = (pkg: string): boolean => {
+    const slot = slots[current]!;
+    // A package settled twice, or one only a later run names, starts the next run's share.
+    const later = slots.slice(current + 1).some((s) => s.invocation.kind === "go" && goNames(s.invocation, pkg));
+    return settled.has(pkg) || (mayHandOver() && later && !goNames(slot.invocation, pkg));
+  };
+
+  const afterLine = (line: string, summariesBefore: number): void => {
+    const slot = slots[current]!;
+    if (!splits()) return;
+    switch (slot.invocation.kind) {
+      case "go":
+        return;
+      case "django":
+      case "unittest":
+        if (parser!.summaryCount > 0 && UNITTEST_VERDICT_RE.test(stripAnsi(line).trim())) endSegment();
+        return;
+      case "pytest":
+        if (parser!.summaryCount > summariesBefore) endSegment();
+        return;
+      default: {
+        const never: never = slot.invocation.kind;
+        return never;
+      }
+    }
+  };
+
+  const feed = (line: string, complete: boolean): void => {
+    if (parser === null) return;
+    scanner.scan(line, current);
+    if (line.trim() !== "") {
+      nonBlank = true;
+      lastLine = line.slice(0, 256);
+    }
+    const summariesBefore = parser.summaryCount;
+    parser.push(complete ? `${line}\n` : line);
+    if (complete) afterLine(line, summariesBefore);
+  };
+
+  const flushGo = (): void => {
+    for (const line of pendingGo) feed(line, true);
+    pendingGo.length = 0;
+    pendingGoSize = 0;
+  };
+
+  const onLine = (line: string, complete: boolean): void => {
+    if (parser === null) return;
+    const slot = slots[current]!;
+    if (!complete || midLine || slot.invocation.kind !== "go" || !splits()) {
+      flushGo();
+      feed(line, complete);
+      return;
+    }
+    const pkg = goPackageOf(line);
+    if (pkg === null) {
+      pendingGo.push(line);
+      pendingGoSize += line.length;
+      if (pendingGoSize > MAX_PENDING_GO) flushGo();
+      return;
+    }
+    if (goHandOver(pkg)) endSegment();
+    flushGo();
+    feed(line, true);
+    settled.add(pkg);
+  };
+
+  const pushLines = (chunk: string): void => {
+    let start = 0;
+    for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", start)) {
+      const piece = chunk.slice(start, newline);
+      const line = held === "" ? piece : held + piece;
+      held = "";
+      onLine(line, true);
+      midLine = false;
+      start = newline + 1;
+    }
+    held += chunk.slice(start);
+    if (held.length > MAX_HELD_LINE) {
+      // A huge line: hand its start to the current parser and keep reading it there.
+      onLine(held, false);
+      held = "";
+      midLine = true;
+    }
+  };
+
+  // Fast path: scan complete lines in blocks for the line-level signals, parse the chunk as it is.
+  let carry = "";
+  const pushFast = (chunk: string): void => {
+    if (parser === null) return;
+    parser.push(chunk);
+    const newline = chunk.lastIndexOf("\n");
+    if (newline === -1) {
+      carry += chunk;
+      if (carry.length > MAX_HELD_LINE) carry = carry.slice(-MAX_HELD_LINE);
+      return;
+    }
+    const block = carry === "" ? chunk.slice(0, newline) : carry + chunk.slice(0, newline);
+    scanner.scan(block, current);
+    const trimmed = block.trimEnd();
+    if (trimmed !== "") lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1).slice(0, 256);
+    carry = chunk.slice(newline + 1);
+    if (carry.length > MAX_HELD_LINE) carry = carry.slice(-MAX_HELD_LINE);
+  };
+
+  return {
+    push(chunk: string): void {
+      if (chunk === "") return;
+      if (lineMode) pushLines(chunk);
+      else pushFast(chunk);
+    },
+    end(): RoutedRun[] {
+      if (lineMode && held !== "") onLine(held, false);
+      flushGo();
+      if (!lineMode && carry !== "") {
+        scanner.scan(carry, current);
+        if (carry.trim() !== "") lastLine = carry.trimEnd().slice(0, 256);
+      }
+      held = "";
+      carry = "";
+      if (parser !== null) {
+        const slot = slots[current]!;
+        slot.done.push({ parsed: parser.end(), nonBlank: lineMode ? nonBlank : true, lastLine });
+        parser = null;
+      }
+      // Runs that got no output still get an (empty) parse.
+      return slots.map((slot) => ({ segments: slot.done.length > 0 ? slot.done : [{ parsed: slot.createParser().end(), nonBlank: false, lastLine: "" }] }));
+    },
+  };
+}

@@ -1,0 +1,201 @@
+// The rule table of issue 3: one run's outcome from its invocation, its exit attribution, what its
+// parser read and the line's signals. The first rule that applies decides.
+import { stripAnsi } from "../observers/lines.js";
+import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
+import type { RunnerObserver } from "../observers/registry.js";
+import type { ExitAttribution, TestInvocation } from "../shell/types.js";
+import type { GateFinding, RunEvidence } from "../types.js";
+import type { RunSignals } from "./judge-signals.js";
+import type { ReportFacts } from "./judge-reports.js";
+import { selectionTargets, uncoveredTargets } from "./judge-targets.js";
+
+/** Everything known about one run when it is judged. */
+export interface RunFacts {
+  invocation: TestInvocation;
+  attribution: ExitAttribution;
+  observer: RunnerObserver | undefined;
+  /** What the run's parser read (for a loop: one iteration's share; see judge.ts). */
+  parsed: ParsedRunOutput;
+  /** The last non-blank line of the run's share of the output. */
+  lastLine: string;
+  signals: RunSignals;
+  /** The output was clipped by the tool host. */
+  clipped: boolean;
+  baseline: boolean;
+  reports: ReportFacts;
+  /** The run's share of the output could not be told apart from another run's. */
+  notAttributable: boolean;
+}
+
+/** What a runner's exit status means when it is known and no summary says otherwise. */
+type ExitMeaning = "ok" | "failed" | "usage-error" | "interrupted" | "timeout" | "internal-error" | "no-tests-ran" | "other";
+
+const TIMEOUT_WRAPPER_RE = /(?:^|\s|\/)timeout\s/;
+
+function exitMeaning(invocation: TestInvocation, code: number): ExitMeaning {
+  const wrappedInTimeout = TIMEOUT_WRAPPER_RE.test(invocation.text);
+  if (code === 0) return "ok";
+  if (code === 1) return "failed";
+  if (code === 124 && wrappedInTimeout) return "timeout";
+  if (code === 126 || code === 127) return "usage-error";
+  if (code === 130) return "interrupted";
+  if (code === 137 || code === 143) return wrappedInTimeout ? "timeout" : "interrupted";
+  switch (invocation.kind) {
+    case "pytest":
+      return ({ 2: "interrupted", 3: "internal-error", 4: "usage-error", 5: "no-tests-ran" } as const)[code as 2 | 3 | 4 | 5] ?? "other";
+    case "go":
+      return code === 2 ? "usage-error" : "other";
+    case "django":
+    case "unittest":
+      return code === 5 ? "no-tests-ran" : "other";
+    default: {
+      const never: never = invocation.kind;
+      return never;
+    }
+  }
+}
+
+function hasMarker(parsed: ParsedRunOutput, kind: MarkerKind): boolean {
+  return parsed.markers.some((m) => m.kind === kind);
+}
+
+/** Failures and errors the final summary counts, whatever the runner calls them. */
+function summaryFailures(parsed: ParsedRunOutput): number {
+  const counts = parsed.summary?.counts ?? {};
+  const keys = ["failed", "errors", "failures", "unexpected successes", "packages failed"];
+  return keys.reduce((sum, key) => sum + (counts[key] ?? 0), 0);
+}
+
+/** Tests (or, for plain `go test`, packages) the final summary shows passed. */
+function summaryPasses(parsed: ParsedRunOutput): number {
+  const counts = parsed.summary?.counts ?? {};
+  if (parsed.kind === "go") {
+    // `ok pkg [no tests to run]` is a passing package with no test in it.
+    if (hasMarker(parsed, "no-tests-ran") && parsed.passed.length === 0) return 0;
+    return Math.max(counts.passed ?? 0, counts["packages passed"] ?? 0);
+  }
+  return counts.passed ?? 0;
+}
+
+function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boolean {
+  return invocation.args.some((a) => a === "--collect-only" || a === "--co") || hasMarker(parsed, "collect-only");
+}
+
+/** Judges one run: the first rule of the table that applies decides its outcome. */
+export function decideRun(facts: RunFacts): RunEvidence {
+  const { invocation, attribution, parsed, signals, reports } = facts;
+  const base: RunEvidence = {
+    kind: invocation.kind,
+    runner: invocation.runner,
+    targets: selectionTargets(invocation),
+    workspace: invocation.workspace,
+    filtered: invocation.filtered,
+    baseline: facts.baseline,
+    outcome: "unknown",
+    passed: [],
+    failed: [],
+    skipped: [],
+    reasons: [],
+    gates: [],
+  };
+  if (invocation.kind === "pytest") base.rootdir = parsed.rootdir;
+  const unknown = (...reasons: string[]): RunEvidence => ({ ...base, outcome: "unknown", reasons });
+
+  // 1. The word is not the real runner: nothing it printed is evidence.
+  if (invocation.shadowed) return unknown("shadowed-runner");
+  // 2. A mode that runs no test.
+  if (!invocation.runsTests || isCollectOnly(invocation, parsed)) return unknown(isCollectOnly(invocation, parsed) ? "collect-only" : "not-a-run");
+
+  // An id failed in any source is failed; a skip is never a pass (sets: a big -rA log has millions of ids).
+  const failedSet = new Set([...parsed.failed, ...reports.failed]);
+  const failedIds = [...failedSet];
+  const passedIds = unique([...parsed.passed, ...reports.passed]).filter((id) => !failedSet.has(id));
+  const passedSet = new Set(passedIds);
+  const skippedIds = unique([...parsed.skipped, ...reports.skipped]).filter((id) => !failedSet.has(id) && !passedSet.has(id));
+  const gates: GateFinding[] = [...parsed.gates];
+  const judged = { ...base, passed: passedIds, failed: failedIds, skipped: skippedIds, gates };
+  const withReasons = (outcome: RunEvidence["outcome"], reasons: string[]): RunEvidence => ({ ...judged, outcome, reasons: unique(reasons) });
+
+  const trustedExit = attribution.status === "trusted" ? attribution.runnerExit : null;
+  const meaning = trustedExit === null ? null : exitMeaning(invocation, trustedExit);
+  const exitSaysFailed = (trustedExit !== null && trustedExit !== 0) || attribution.status === "failure-implied";
+  const noSummary = parsed.summary === null && !reports.provesPass && !reports.failedTests;
+  // `go test` ends with a bare `FAIL` line when any package failed, even when `| tail` cut the package lines.
+  const goFinalFail = invocation.kind === "go" && stripAnsi(facts.lastLine).trim() === "FAIL";
+  const outputFailure =
+    failedIds.length > 0 ||
+    summaryFailures(parsed) > 0 ||
+    hasMarker(parsed, "collection-error") ||
+    hasMarker(parsed, "build-failure") ||
+    reports.failedTests ||
+    goFinalFail;
+
+  // 3. The runner never got to run tests (a usage error it printed, or one the shell printed).
+  const usage = hasMarker(parsed, "usage-error") || signals.startError !== null || (meaning === "usage-error" && noSummary);
+  if (usage && !outputFailure) return withReasons("unknown", ["usage-error"]);
+
+  // 4. The runner's own failures; with no output at all, a failing exit of the runner itself.
+  const nothingExplains = ["no-tests-ran", "no-test-files", "interrupted", "timeout", "internal-error", "incomplete"].every((k) => !hasMarker(parsed, k as MarkerKind));
+  const exitOnlyFailure =
+    noSummary && parsed.passed.length === 0 && nothingExplains && !signals.hostTimeout && (meaning === "failed" || attribution.status === "failure-implied");
+  if (outputFailure || exitOnlyFailure) {
+    const reasons = [outputFailure ? failureReason(parsed, reports) : "runner-exit-nonzero"];
+    if (facts.clipped) reasons.push("truncated");
+    return withReasons("failed", reasons);
+  }
+
+  // 5. Clipped output (a clipped go stream ends with packages still open).
+  if (facts.clipped || hasMarker(parsed, "incomplete")) return withReasons("unknown", ["truncated"]);
+
+  // 6. The run did not finish.
+  if (hasMarker(parsed, "timeout") || signals.hostTimeout || meaning === "timeout") return withReasons("unknown", ["timeout"]);
+  if (hasMarker(parsed, "interrupted") || (meaning === "interrupted" && noSummary)) return withReasons("unknown", ["interrupted"]);
+  if (hasMarker(parsed, "internal-error") || (meaning === "internal-error" && noSummary)) return withReasons("unknown", ["internal-error"]);
+
+  // 7. Nothing ran.
+  const passes = summaryPasses(parsed);
+  const nothingRan =
+    hasMarker(parsed, "no-tests-ran") ||
+    (meaning === "no-tests-ran" && noSummary) ||
+    (parsed.summary !== null && passes === 0 && !reports.provesPass) ||
+    (parsed.kind === "go" && hasMarker(parsed, "no-test-files") && passes === 0);
+  if (nothingRan) return withReasons("unknown", ["no-tests-ran"]);
+
+  // 8. The runner's own status says it failed although no failure is shown (a coverage gate excepted).
+  const gateExplains = gates.some((g) => g.kind === "coverage" && !g.passed) && (trustedExit === 1 || attribution.status === "failure-implied");
+  if (exitSaysFailed && !gateExplains) return withReasons("unknown", ["spoof-suspect"]);
+
+  // 9 and 10. Exactly one summary of the runner's own, a pass in it, every target covered.
+  if (noSummary) return withReasons("unknown", [attribution.status === "masked" ? "masked-exit-no-summary" : "no-summary"]);
+  if (parsed.summaryCount > 1) return withReasons("unknown", ["multiple-summaries"]);
+  // More passes than the summary counts: some were printed by tests, so none of them is proof.
+  if (parsed.forgeries.some((f) => f.kind === "ids-exceed-summary")) return { ...withReasons("unknown", ["spoof-suspect"]), passed: [] };
+  const blockers = [...reports.blockers, ...(facts.notAttributable ? ["output-not-attributable"] : [])];
+  if (blockers.length > 0) return withReasons("unknown", blockers);
+  const summaryProves = (parsed.summary !== null && passes > 0) || reports.provesPass;
+  const uncovered = uncoveredTargets({
+    targets: judged.targets,
+    passed: passedIds,
+    observer: facts.observer,
+    kind: invocation.kind,
+    workspace: invocation.workspace,
+    rootdir: parsed.rootdir,
+    summaryProves,
+  });
+  if (!summaryProves || uncovered.length > 0) return withReasons("unknown", ["target-not-proven"]);
+  // go prints one line per package and no total: a `./...` pattern is proven only when the runner's exit 0 is known.
+  const exitZeroKnown = trustedExit === 0 || attribution.status === "success-implied";
+  if (invocation.kind === "go" && judged.targets.some((t) => t.includes("...")) && !exitZeroKnown) return withReasons("unknown", ["target-not-proven"]);
+  return withReasons("passed", []);
+}
+
+function failureReason(parsed: ParsedRunOutput, reports: ReportFacts): string {
+  if (hasMarker(parsed, "build-failure")) return "build-failure";
+  if (hasMarker(parsed, "collection-error")) return "collection-error";
+  if (parsed.failed.length > 0 || summaryFailures(parsed) > 0) return "tests-failed";
+  return reports.failedTests ? "report-failed" : "tests-failed";
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}

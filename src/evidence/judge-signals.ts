@@ -1,0 +1,161 @@
+// Signals in the output that no runner parser reads: the tool host's clipping and timeout notes,
+// `git stash` messages, a runner that never started, and `echo` markers. Found by substring search
+// so a gigabyte log costs one indexOf pass per needle, not a regex per line.
+import { stripAnsi } from "../observers/lines.js";
+import type { CommandAnalysis } from "../shell/types.js";
+
+// A tool host's clipping note. pytest's own `...Full output truncated (N lines hidden)` is not one.
+const CLIPPING_RES = [
+  /\[output truncated\]/i,
+  /\[\s*(?:\.\.\.\s*)?\d[\d,]* (?:more )?(?:characters?|chars|bytes|lines|tokens) (?:truncated|omitted)(?:\s*\.\.\.)?\s*\]/i,
+  /\[truncated(?: \d[\d,]* (?:characters?|chars|bytes|lines))?\]/i,
+  /<truncated \d[\d,]* (?:characters?|chars|bytes|lines)>/i,
+  /^\.\.\. ?\(?output truncated\)?/i,
+];
+const PYTEST_OWN_TRUNCATION_RE = /Full output truncated \(\d+ lines? hidden\)/;
+const HOST_TIMEOUT_RE = /^(?:Error: )?Command timed out after \d/;
+// The runner never started: the shell or the interpreter could not find it.
+const START_ERROR_RES = [
+  /^(?:\S+: )?(?:line \d+: )?\S+: command not found$/,
+  /: No module named (?:pytest|django|unittest)$/,
+  /: can't open file '[^']*': \[Errno \d+\]/,
+  /^(?:\S+: )?(?:line \d+: )?\S+: No such file or directory$/,
+  /^(?:\S+: )?(?:line \d+: )?cd: .*: No such file or directory$/,
+];
+const STASH_NOTHING = "No local changes to save";
+const STASH_ERROR_RES = [/^error: pathspec '.*' did not match/, /^fatal: /, /^error: /, /^Cannot save the current (?:index|worktree) state/, /^You do not have the initial commit yet/];
+
+/** What the scanner found that concerns the whole line. */
+export interface LineSignals {
+  /** A clipping note of the tool host. */
+  clipped: boolean;
+  /** `git stash` said `No local changes to save` before the first stashed run finished. */
+  stashSavedNothing: boolean;
+  /** `git stash` failed (a pathspec error, `fatal:`) before the first stashed run finished. */
+  stashFailed: boolean;
+  /** Echo-marker texts seen as whole lines. */
+  markersSeen: Set<string>;
+}
+
+/** What the scanner found inside one run's share of the output. */
+export interface RunSignals {
+  /** A line saying the runner could not start (`command not found`, `No module named pytest`), or null. */
+  startError: string | null;
+  /** The tool host's timeout note. */
+  hostTimeout: boolean;
+}
+
+/** Scans complete lines for the signals above. */
+export interface SignalScanner {
+  readonly line: LineSignals;
+  /** Signals of run `index` (created on first use). */
+  run(index: number): RunSignals;
+  /** Scans a block of complete lines (one or many, `\n`-separated) that belongs to run `runIndex`. */
+  scan(block: string, runIndex: number): void;
+  /** Stops reading stash messages (the first stashed run has its summary). */
+  closeStashWindow(): void;
+}
+
+/** The texts `echo`/`printf` commands of the line may print: the markers exit attribution looks for. */
+export function collectMarkerTexts(analysis: CommandAnalysis): string[] {
+  const texts = new Set<string>();
+  for (const command of analysis.commands) {
+    const [name, ...args] = command.words;
+    if (name === "echo") {
+      const start = args.findIndex((a) => !/^-[neE]+$/.test(a));
+      const text = start < 0 ? "" : args.slice(start).join(" ").trim();
+      if (/[A-Za-z0-9]/.test(text)) texts.add(text);
+    } else if (name === "printf" && args.length >= 1) {
+      const text = args[0]!.replace(/(\\n)+$/, "").trim();
+      if (/[A-Za-z0-9]/.test(text)) texts.add(text);
+    }
+  }
+  return [...texts];
+}
+
+/** Creates a scanner; `watchStash` when a run of the line follows `git stash`. */
+export function createSignalScanner(options: { markerTexts: readonly string[]; watchStash: boolean }): SignalScanner {
+  const line: LineSignals = { clipped: false, stashSavedNothing: false, stashFailed: false, markersSeen: new Set() };
+  const runs = new Map<number, RunSignals>();
+  let stashOpen = options.watchStash;
+  const runSignals = (index: number): RunSignals => {
+    let found = runs.get(index);
+    if (found === undefined) runs.set(index, (found = { startError: null, hostTimeout: false }));
+    return found;
+  };
+
+  // Each needle is searched in the whole block; a hit hands its full line to the check.
+  const needles: { text: string; check: (text: string, runIndex: number) => void }[] = [
+    {
+      text: "runcated",
+      check: (text) => {
+        if (!PYTEST_OWN_TRUNCATION_RE.test(text) && CLIPPING_RES.some((re) => re.test(text))) line.clipped = true;
+      },
+    },
+    {
+      text: "timed out after",
+      check: (text, runIndex) => {
+        if (HOST_TIMEOUT_RE.test(text)) runSignals(runIndex).hostTimeout = true;
+      },
+    },
+    ...["command not found", "No module named", "can't open file", "No such file or directory"].map((needle) => ({
+      text: needle,
+      check: (text: string, runIndex: number) => {
+        const signals = runSignals(runIndex);
+        if (signals.startError === null && START_ERROR_RES.some((re) => re.test(text))) signals.startError = text;
+      },
+    })),
+    ...options.markerTexts.map((marker) => ({
+      text: marker,
+      check: (text: string) => {
+        if (text.trim() === marker) line.markersSeen.add(marker);
+      },
+    })),
+  ];
+  const stashNeedles = [STASH_NOTHING, "error: ", "fatal: ", "Cannot save the current", "You do not have the initial commit"];
+
+  const lineAround = (block: string, at: number): { text: string; end: number } => {
+    const start = block.lastIndexOf("\n", at) + 1;
+    const newline = block.indexOf("\n", at);
+    const end = newline === -1 ? block.length : newline;
+    return { text: stripAnsi(block.slice(start, end)).replace(/\r$/, ""), end };
+  };
+
+  const checkStash = (text: string): void => {
+    if (text.trim() === STASH_NOTHING) line.stashSavedNothing = true;
+    else if (STASH_ERROR_RES.some((re) => re.test(text))) line.stashFailed = true;
+  };
+
+  // One alternation regex per needle set: a single pass over a block, however many needles there are.
+  const byText = new Map(needles.map((needle) => [needle.text, needle.check]));
+  const needleRe = new RegExp([...byText.keys()].map(escapeRegExp).join("|"), "g");
+  const stashRe = new RegExp(stashNeedles.map(escapeRegExp).join("|"), "g");
+
+  const eachHit = (block: string, re: RegExp, onLine: (text: string, hit: string) => void): void => {
+    re.lastIndex = 0;
+    for (let match = re.exec(block); match !== null; match = re.exec(block)) {
+      const found = lineAround(block, match.index);
+      onLine(found.text, match[0]);
+      re.lastIndex = Math.max(found.end, match.index + 1);
+    }
+  };
+
+  return {
+    line,
+    run: runSignals,
+    scan(block: string, runIndex: number): void {
+      // A line may hold several needles: check it against every needle it contains.
+      eachHit(block, needleRe, (text) => {
+        for (const [needle, check] of byText) if (text.includes(needle)) check(text, runIndex);
+      });
+      if (stashOpen) eachHit(block, stashRe, (text) => checkStash(text));
+    },
+    closeStashWindow(): void {
+      stashOpen = false;
+    },
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,62 @@
+// The public shapes of judging: what `judge` takes and returns, and the streaming form's options.
+import type { JunitReport } from "../observers/junit.js";
+import type { Outcome, RunEvidence } from "../types.js";
+
+/** A JUnit XML report the run wrote (or the caller holds), as text. */
+export interface JudgeJunitXml {
+  kind: "junit";
+  xml: string;
+  /** The path the report was read from: matched against the invocation's `--junitxml` file when several runs share a line. */
+  path?: string;
+  /** When the file was last written (Date, epoch ms or ISO text). */
+  mtime?: Date | number | string;
+  /** When the run started: a report older than this is stale. */
+  startedAt?: Date | number | string;
+}
+
+/** A report given to the judge: JUnit XML text, or a report already read with `parseJunit`. */
+export type JudgeReport = JudgeJunitXml | (JunitReport & { path?: string });
+
+/** Everything `judge` reads. All of it is data: nothing is run or opened. */
+export interface JudgeInput {
+  /** The command line as the agent typed it. */
+  command: string;
+  /** The captured output (stdout and stderr as the tool returned them). */
+  output: string;
+  /** The line's exit status, when known. */
+  exitCode?: number | null;
+  /** The directory the line ran in, used as text (it need not exist here). */
+  cwd?: string;
+  /** The tool host clipped the output. */
+  outputTruncated?: boolean;
+  reports?: JudgeReport[];
+}
+
+/** The judgement of one command line. `runs[i]` belongs to `analysis.invocations[i]`. */
+export interface JudgeResult {
+  schemaVersion: 1;
+  /** `failed` if any run failed, `passed` if every run passed, else `unknown`. */
+  verdict: Outcome;
+  /** Why the verdict is not `passed` (the union of the runs' reasons, or a line-level code). */
+  reasons: string[];
+  runs: RunEvidence[];
+}
+
+/** Options of {@link createJudgeStream}: the input of `judge` without the command and the output. */
+export interface JudgeStreamOptions {
+  /** The line's exit status, when known (`end(exitCode)` may give it instead). */
+  exitCode?: number | null;
+  /** The directory the line ran in (informational here: the analysis already resolved workspaces). */
+  cwd?: string;
+  /** The tool host clipped the output. */
+  outputTruncated?: boolean;
+  reports?: JudgeReport[];
+}
+
+/** An incremental judge: push the output as it arrives, then `end()` once. Memory stays flat in the output size. */
+export interface JudgeStream {
+  /** Feeds the next chunk of output (any split, even mid-line). */
+  push(chunk: string): void;
+  /** Finishes and judges; an exit status given here wins over the one given at creation. */
+  end(exitCode?: number | null): JudgeResult;
+}

@@ -1,0 +1,159 @@
+// Judging a command line: shell analysis + exit attribution + the runners' parsers -> one
+// RunEvidence per recognised invocation and a line verdict. Pure and synchronous; the streaming
+// form keeps no output text, so a log of any size can be judged.
+import { analyzeCommand } from "../grammar/analyze-command.js";
+import { defaultObserverRegistry, type ObserverRegistry, type RunnerObserver } from "../observers/registry.js";
+import type { OutputParser } from "../observers/types.js";
+import { attributeExit } from "../shell/attribute-exit.js";
+import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
+import type { Outcome, RunEvidence } from "../types.js";
+import { attachReports, reportFacts } from "./judge-reports.js";
+import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-router.js";
+import { decideRun, type RunFacts } from "./judge-rules.js";
+import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-signals.js";
+import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
+
+/** Options of {@link createJudgeStream} beyond the judge's input: the observers to use. */
+export interface JudgeRegistryOption {
+  /** Observers to read runs with (default: the process-wide registry with the built-ins). */
+  registry?: ObserverRegistry;
+}
+
+/**
+ * Judges one command line from its output: `runs[i]` belongs to the line's i-th test invocation.
+ * @example judge({ command: "pytest -q 2>&1 | tail -3", output: "1 failed, 4 passed in 0.50s\n", exitCode: 0 }).verdict // "failed"
+ */
+export function judge(input: JudgeInput & JudgeRegistryOption): JudgeResult {
+  const analysis = analyzeCommand(input.command, input.cwd === undefined ? {} : { cwd: input.cwd });
+  return judgeAnalyzed(analysis, input);
+}
+
+/** Same as {@link judge} for a line already analysed with `analyzeCommand`. */
+export function judgeAnalyzed(analysis: CommandAnalysis, input: Omit<JudgeInput, "command"> & JudgeRegistryOption): JudgeResult {
+  const stream = createJudgeStream(analysis, input);
+  stream.push(input.output);
+  return stream.end();
+}
+
+/**
+ * An incremental judge: `push` the output as it arrives, `end()` returns the judgement. Output is
+ * handed to the runs in line order and never kept, so memory stays flat in the output size.
+ * @example const s = createJudgeStream(analyzeCommand("go test -json ./...")); for (const c of chunks) s.push(c); s.end(0);
+ */
+export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRegistryOption = {}): JudgeStream {
+  const registry = options.registry ?? defaultObserverRegistry;
+  const invocations = analysis.opaque ? [] : analysis.invocations;
+  const observers = invocations.map((inv) => registry.find({ kind: inv.kind, runner: inv.runner }));
+  const markerTexts = collectMarkerTexts(analysis);
+  const scanner = createSignalScanner({ markerTexts, watchStash: invocations.some((inv) => inv.afterStash) });
+  const router = createOutputRouter(
+    invocations.map((invocation, i) => ({ invocation, createParser: () => observers[i]?.createParser() ?? createSilentParser(invocation.kind) })),
+    scanner,
+  );
+  let ended: JudgeResult | null = null;
+  return {
+    push(chunk: string): void {
+      if (ended !== null) return;
+      router.push(chunk);
+    },
+    end(exitCode?: number | null): JudgeResult {
+      if (ended !== null) return ended;
+      const routed = router.end();
+      const exit = exitCode === undefined ? options.exitCode : exitCode;
+      const attributions = attributeExit(analysis, exit ?? null, markerTexts.length > 0 ? { output: [...scanner.line.markersSeen].join("\n") } : {});
+      ended = finish(analysis, { routed, attributions, observers, scanner, options });
+      return ended;
+    },
+  };
+}
+
+interface FinishParts {
+  routed: RoutedRun[];
+  attributions: ExitAttribution[];
+  observers: (RunnerObserver | undefined)[];
+  scanner: SignalScanner;
+  options: JudgeStreamOptions;
+}
+
+function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
+  if (analysis.opaque || analysis.invocations.length === 0) {
+    return { schemaVersion: 1, verdict: "unknown", reasons: [analysis.opaque ? "opaque-command" : "not-a-test-command"], runs: [] };
+  }
+  const { routed, attributions, observers, scanner, options } = parts;
+  const invocations = analysis.invocations;
+  const line = scanner.line;
+  const clipped = options.outputTruncated === true || line.clipped;
+  const { byRun, unattributed } = attachReports(options.reports ?? [], invocations);
+  const loopIndex = invocations.findIndex((inv) => inv.repeated);
+  const suspectSplit = invocations[invocations.length - 1]!.runsTests && ownershipInDoubt(routed, invocations.length, loopIndex);
+  // A loop's run never hands its output on, so no run of such a line knows its own share.
+  const loopShared = loopIndex !== -1 && invocations.length > 1;
+  const runs = invocations.map((invocation, i): RunEvidence => {
+    const facts = ({ parsed, lastLine }: RoutedSegment): RunFacts => ({
+      invocation,
+      attribution: attributions[i] ?? { status: "masked", runnerExit: null, reason: "not-attributed" },
+      observer: observers[i],
+      parsed,
+      lastLine,
+      signals: scanner.run(i),
+      clipped,
+      baseline: invocation.afterStash && !line.stashSavedNothing && !line.stashFailed,
+      reports: reportFacts(byRun.get(i) ?? []),
+      notAttributable: suspectSplit || loopShared,
+    });
+    const segments = routed[i]!.segments;
+    if (!invocation.repeated) return decideRun(facts(segments[0]!));
+    // A loop: each iteration is judged on its own share; a trailing share with text but no summary is an iteration that did not finish.
+    const iterations = segments.filter((s, k) => k < segments.length - 1 || s.nonBlank || segments.length === 1);
+    return mergeIterations(iterations.map((s) => decideRun(facts(s))));
+  });
+  const verdict = lineVerdict(runs);
+  const reasons = verdict === "passed" ? [] : [...new Set(runs.flatMap((run) => run.reasons))];
+  if (unattributed > 0 && verdict !== "passed") reasons.push("report-not-attributed");
+  return { schemaVersion: 1, verdict, reasons, runs };
+}
+
+// When the last of several runs got no summary, an earlier run that printed none may hold the next one's.
+function ownershipInDoubt(routed: RoutedRun[], count: number, loopIndex: number): boolean {
+  if (count < 2 || loopIndex !== -1) return false;
+  const last = routed[count - 1]!.segments[0]!.parsed;
+  return last.summaryCount === 0 && !last.markers.some((m) => m.kind === "usage-error" || m.kind === "collect-only");
+}
+
+function mergeIterations(iterations: RunEvidence[]): RunEvidence {
+  const first = iterations[0]!;
+  const failed = [...new Set(iterations.flatMap((r) => r.failed))];
+  const failedSet = new Set(failed);
+  const passed = [...new Set(iterations.flatMap((r) => r.passed))].filter((id) => !failedSet.has(id));
+  const passedSet = new Set(passed);
+  const skipped = [...new Set(iterations.flatMap((r) => r.skipped))].filter((id) => !failedSet.has(id) && !passedSet.has(id));
+  const outcome: Outcome = iterations.some((r) => r.outcome === "failed") ? "failed" : iterations.every((r) => r.outcome === "passed") ? "passed" : "unknown";
+  const reasons = [...new Set(iterations.filter((r) => r.outcome === outcome || outcome === "unknown").flatMap((r) => r.reasons))];
+  return { ...first, outcome, passed, failed, skipped, reasons: outcome === "passed" ? [] : reasons, gates: iterations.flatMap((r) => r.gates) };
+}
+
+/** `failed` if any run failed, `passed` if every run passed, else `unknown`. */
+function lineVerdict(runs: readonly RunEvidence[]): Outcome {
+  if (runs.some((run) => run.outcome === "failed")) return "failed";
+  if (runs.length > 0 && runs.every((run) => run.outcome === "passed")) return "passed";
+  return "unknown";
+}
+
+// A run whose kind no registered observer reads: it consumes its share and proves nothing.
+function createSilentParser(kind: RunEvidence["kind"]): OutputParser {
+  let lines = 0;
+  return {
+    push(chunk: string): void {
+      for (let at = chunk.indexOf("\n"); at !== -1; at = chunk.indexOf("\n", at + 1)) lines += 1;
+    },
+    end: () => ({ kind, passed: [], failed: [], skipped: [], summary: null, summaryCount: 0, markers: [], forgeries: [], gates: [], rootdir: null, lines }),
+    get summaryCount() {
+      return 0;
+    },
+    get lineCount() {
+      return lines;
+    },
+  };
+}
+
+export type { JudgeInput, JudgeJunitXml, JudgeReport, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";

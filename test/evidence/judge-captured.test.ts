@@ -1,0 +1,315 @@
+// The judge on what the real runners printed, in every captured command form (test/support/
+// capture-cases.ts), each checked against independent truth: pytest's hook records, go's JSON events,
+// the unittest result hook. Plus clipped copies of every output, and streaming in odd chunk sizes.
+import { isAbsolute, relative } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createJudgeStream, judge } from "../../src/evidence/judge.js";
+import type { JudgeResult } from "../../src/evidence/judge-types.js";
+import { analyzeCommand } from "../../src/grammar/analyze-command.js";
+import { defaultObserverRegistry } from "../../src/observers/registry.js";
+import type { Outcome, RunEvidence } from "../../src/types.js";
+import { CAPTURE_CASES } from "../support/capture-cases.js";
+import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
+
+beforeAll(async () => {
+  await ensureCaptured();
+});
+
+/**
+ * How the ids the judge reports relate to the truth: `all` (passed, failed and skipped equal it),
+ * `pass-fail` (passed and failed equal it; -rA prints skips as counts), `failed` (failed equals it;
+ * -q prints failures only), `some` (subsets: `| tail` cut some lines), `none` (no ids at all).
+ */
+type IdRelation = "all" | "pass-fail" | "failed" | "some" | "none";
+
+/** [case, verdict, ids]: the verdict each form must get, reasoned from the form and the truth. */
+const EXPECTED: [string, Outcome, IdRelation][] = [
+  ["dj-dots-basic", "passed", "none"],
+  ["dj-dots-mixed", "failed", "failed"],
+  ["dj-failfast", "failed", "all"],
+  ["dj-v2-all", "failed", "all"],
+  ["dj-v2-basic", "passed", "all"],
+  ["dj-v2-basic-unbuffered", "passed", "all"],
+  ["dj-v2-empty", "unknown", "none"],
+  ["dj-v2-mixed", "failed", "all"],
+  ["dj-v2-mixed-unbuffered", "failed", "all"],
+  ["dj-v2-one", "passed", "all"],
+  ["dj-v2-tail", "unknown", "none"],
+  ["go-bad-flag", "unknown", "none"],
+  ["go-cached", "passed", "none"],
+  ["go-json-all", "failed", "all"],
+  ["go-json-broken", "failed", "none"],
+  ["go-json-calc", "passed", "all"],
+  ["go-json-no-tests-to-run", "unknown", "none"],
+  ["go-json-run", "passed", "all"],
+  ["go-json-tail", "unknown", "none"],
+  ["go-json-timeout", "failed", "all"],
+  ["go-list", "unknown", "none"],
+  ["go-missing-dir", "unknown", "none"],
+  ["go-no-test-files", "unknown", "none"],
+  ["go-no-tests-to-run", "unknown", "none"],
+  ["go-text-all", "failed", "failed"],
+  ["go-text-broken", "failed", "none"],
+  ["go-v-all", "failed", "all"],
+  ["go-v-calc", "passed", "all"],
+  ["go-v-failing", "failed", "all"],
+  ["go-v-run-sub", "passed", "all"],
+  ["go-v-timeout", "failed", "all"],
+  ["j-dj-cd-tests", "passed", "all"],
+  ["j-dj-pipefail-dots", "unknown", "none"],
+  ["j-dj-timeout60", "passed", "all"],
+  ["j-dj-v2-basic-and-echo", "passed", "all"],
+  ["j-dj-v2-basic-echo", "passed", "all"],
+  ["j-dj-v2-basic-head3", "unknown", "none"],
+  ["j-dj-v2-class", "passed", "all"],
+  ["j-dj-v2-mixed-or-true", "failed", "all"],
+  ["j-dj-v2-mixed-tail5", "failed", "none"],
+  ["j-go-and-echo", "passed", "none"],
+  ["j-go-cd-calc-v", "passed", "all"],
+  ["j-go-echo-done", "passed", "none"],
+  ["j-go-json-calc-strs", "unknown", "all"],
+  ["j-go-json-failing", "failed", "all"],
+  ["j-go-json-run-add", "passed", "all"],
+  ["j-go-json-strs", "unknown", "all"],
+  ["j-go-json-tail3", "unknown", "none"],
+  ["j-go-or-true-failing", "failed", "failed"],
+  ["j-go-pipefail-v", "passed", "none"],
+  ["j-go-text-calc-strs", "unknown", "none"],
+  ["j-go-text-tail3", "failed", "none"],
+  ["j-go-timeout1-slow", "unknown", "none"],
+  ["j-go-timeout60", "unknown", "none"],
+  ["j-go-two-and", "failed", "failed"],
+  ["j-go-v-failing-tee", "failed", "all"],
+  ["j-go-v-head5", "unknown", "none"],
+  ["j-py7-cd-sub-rA", "passed", "all"],
+  ["j-py7-cov-gate-and-echo", "passed", "none"],
+  ["j-py7-cov-gate-tail", "passed", "none"],
+  ["j-py7-echo-done-mixed", "failed", "failed"],
+  ["j-py7-internal", "unknown", "none"],
+  ["j-py7-pipefail-pass", "passed", "none"],
+  ["j-py7-q-pass", "passed", "none"],
+  ["j-py7-rA-tail5-all", "failed", "some"],
+  ["j-py7-timeout1", "unknown", "none"],
+  ["j-py7-xdist-tail", "failed", "some"],
+  ["j-py9-and-echo-mixed", "failed", "failed"],
+  ["j-py9-and-or-mixed", "failed", "failed"],
+  ["j-py9-and-or-pass", "passed", "none"],
+  ["j-py9-bash-c", "passed", "none"],
+  ["j-py9-bash-c-or-true", "failed", "failed"],
+  ["j-py9-cd-sub-q", "passed", "none"],
+  ["j-py9-cd-sub-rA-tail", "passed", "all"],
+  ["j-py9-cd-tests-rA-file", "passed", "all"],
+  ["j-py9-co-tail", "unknown", "none"],
+  ["j-py9-color-tail-mixed", "failed", "some"],
+  ["j-py9-cwd-sub-rA", "passed", "all"],
+  ["j-py9-deselect", "passed", "all"],
+  ["j-py9-echo-done-pass", "passed", "none"],
+  ["j-py9-env", "passed", "none"],
+  ["j-py9-euo-pipefail-pass", "passed", "failed"],
+  ["j-py9-k-mixed", "passed", "all"],
+  ["j-py9-log-then-tail", "passed", "none"],
+  ["j-py9-loop", "unknown", "none"],
+  ["j-py9-maxfail", "failed", "failed"],
+  ["j-py9-node-id-class-v", "passed", "all"],
+  ["j-py9-node-id-fail", "failed", "all"],
+  ["j-py9-or-true-pass", "passed", "none"],
+  ["j-py9-pipefail-mixed", "failed", "some"],
+  ["j-py9-q-head5-mixed", "unknown", "none"],
+  ["j-py9-q-tail1-pass", "passed", "none"],
+  ["j-py9-q-tail3-mixed", "failed", "some"],
+  ["j-py9-rA-tail5-pass", "passed", "failed"],
+  ["j-py9-rA-tee-mixed", "failed", "pass-fail"],
+  ["j-py9-rN-pass", "passed", "none"],
+  ["j-py9-ra-mixed", "failed", "failed"],
+  ["j-py9-s-rA-pass", "unknown", "none"],
+  ["j-py9-skip-only", "unknown", "none"],
+  ["j-py9-stash-baseline", "passed", "none"],
+  ["j-py9-stash-nothing", "passed", "none"],
+  ["j-py9-stash-pathspec", "passed", "none"],
+  ["j-py9-teardown-error", "failed", "all"],
+  ["j-py9-time", "passed", "none"],
+  ["j-py9-timeout1-tail", "unknown", "none"],
+  ["j-py9-timeout60-pass", "passed", "none"],
+  ["j-py9-two-and-rA", "failed", "pass-fail"],
+  ["j-py9-two-pass", "passed", "none"],
+  ["j-py9-v-head8-pass", "unknown", "all"],
+  ["j-py9-version", "unknown", "none"],
+  ["j-py9-x-v-mixed", "failed", "all"],
+  ["j-py9-xfail-only", "unknown", "none"],
+  ["j-py9-xpass-strict", "failed", "all"],
+  ["j-ut-dots-passing", "passed", "none"],
+  ["j-ut-v-passing-tee", "passed", "all"],
+  ["j-ut312-v-passing", "passed", "all"],
+  ["py7-cd-sub-v", "passed", "all"],
+  ["py7-collect-error-q", "failed", "all"],
+  ["py7-collect-only-q", "unknown", "none"],
+  ["py7-color-rA", "passed", "all"],
+  ["py7-cov-gate", "passed", "none"],
+  ["py7-cov-gate-rA", "passed", "all"],
+  ["py7-cov-ok", "passed", "none"],
+  ["py7-deselect-all", "unknown", "none"],
+  ["py7-interrupt", "unknown", "none"],
+  ["py7-k-pass", "passed", "all"],
+  ["py7-node-ids", "passed", "all"],
+  ["py7-node-not-found", "unknown", "none"],
+  ["py7-q-all", "failed", "failed"],
+  ["py7-rA-all", "failed", "pass-fail"],
+  ["py7-usage-error", "unknown", "none"],
+  ["py7-v-all", "failed", "all"],
+  ["py7-x-mixed", "failed", "failed"],
+  ["py7-xdist-q", "passed", "none"],
+  ["py7-xdist-rA", "failed", "pass-fail"],
+  ["py7-xdist-v", "failed", "all"],
+  ["py9-and-echo", "passed", "none"],
+  ["py9-cd-sub-rA", "passed", "all"],
+  ["py9-collect-error-q", "failed", "all"],
+  ["py9-collect-error-rA", "failed", "all"],
+  ["py9-collect-only", "unknown", "none"],
+  ["py9-collect-only-q", "unknown", "none"],
+  ["py9-color-q-mixed", "failed", "failed"],
+  ["py9-color-rA", "passed", "all"],
+  ["py9-color-v-mixed", "failed", "all"],
+  ["py9-continue-collect-error", "failed", "all"],
+  ["py9-deselect-all", "unknown", "none"],
+  ["py9-echo-done", "failed", "failed"],
+  ["py9-file-not-found", "unknown", "none"],
+  ["py9-internal-error", "unknown", "none"],
+  ["py9-interrupt", "unknown", "all"],
+  ["py9-k-pass", "passed", "all"],
+  ["py9-no-tests", "unknown", "none"],
+  ["py9-node-id-v", "failed", "all"],
+  ["py9-node-ids", "passed", "all"],
+  ["py9-node-not-found", "unknown", "none"],
+  ["py9-or-true", "failed", "failed"],
+  ["py9-pipefail", "passed", "none"],
+  ["py9-plain-pass", "passed", "none"],
+  ["py9-q-all", "failed", "failed"],
+  ["py9-q-pass", "passed", "none"],
+  ["py9-q-tee", "passed", "none"],
+  ["py9-rA-all", "failed", "pass-fail"],
+  ["py9-rA-pass", "passed", "all"],
+  ["py9-rA-tail", "failed", "some"],
+  ["py9-rA-v-all", "failed", "all"],
+  ["py9-tb-no-mixed", "failed", "pass-fail"],
+  ["py9-timeout", "unknown", "none"],
+  ["py9-two-runs", "failed", "failed"],
+  ["py9-usage-error", "unknown", "none"],
+  ["py9-v-all", "failed", "all"],
+  ["py9-v-head", "failed", "all"],
+  ["py9-vv-mixed", "failed", "all"],
+  ["py9-x-mixed", "failed", "failed"],
+  ["ut-dots-mixed", "failed", "failed"],
+  ["ut-v-mixed", "failed", "all"],
+  ["ut-v-passing", "passed", "all"],
+  ["ut310-v-mixed", "failed", "all"],
+  ["ut310-v-mixed-unbuffered", "failed", "all"],
+  ["ut310-v-passing", "passed", "all"],
+  ["ut312-v-empty", "unknown", "none"],
+  ["ut312-v-mixed", "failed", "all"],
+];
+
+function judgeCapture(run: CapturedRun): JudgeResult {
+  return judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd });
+}
+
+// pytest prints ids relative to the directory it ran in; the truth is relative to the rootdir.
+function truthSpelling(run: CapturedRun, evidence: RunEvidence, text: string): string {
+  if (evidence.kind !== "pytest" || evidence.workspace === null || !isAbsolute(evidence.workspace)) return text;
+  const prefix = relative(run.projectRoot, evidence.workspace);
+  if (prefix === "" || prefix.startsWith("..")) return text;
+  return text === "." ? prefix : `${prefix}/${text}`;
+}
+
+function reported(run: CapturedRun, result: JudgeResult): { passed: string[]; failed: string[]; skipped: string[] } {
+  const pick = (key: "passed" | "failed" | "skipped"): string[] => [...new Set(result.runs.flatMap((r) => r[key].map((id) => truthSpelling(run, r, id))))].sort();
+  return { passed: pick("passed"), failed: pick("failed"), skipped: pick("skipped") };
+}
+
+const subset = (items: string[], of: string[]): string[] => items.filter((id) => !of.includes(id));
+
+describe("judge on real captured runs", () => {
+  it("every captured command form has an expectation", () => {
+    expect(EXPECTED.map(([name]) => name).sort()).toEqual(CAPTURE_CASES.map((c) => c.name).sort());
+  });
+
+  it.each(EXPECTED)("%s -> %s (ids: %s)", (name, verdict, relation) => {
+    const run = loadCapture(name);
+    const result = judgeCapture(run);
+    const ids = reported(run, result);
+    const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
+    expect(result.verdict).toBe(verdict);
+    expect(result.runs.length).toBe(analyzeCommand(run.line, { cwd: run.cwd }).invocations.length);
+    switch (relation) {
+      case "all":
+        expect(ids).toEqual({ passed: [...truth.passed].sort(), failed: [...truth.failed].sort(), skipped: [...truth.skipped].sort() });
+        break;
+      case "pass-fail":
+        expect({ passed: ids.passed, failed: ids.failed, extraSkips: subset(ids.skipped, truth.skipped) }).toEqual({ passed: [...truth.passed].sort(), failed: [...truth.failed].sort(), extraSkips: [] });
+        break;
+      case "failed":
+        expect({ failed: ids.failed, extraPasses: subset(ids.passed, truth.passed), extraSkips: subset(ids.skipped, truth.skipped) }).toEqual({ failed: [...truth.failed].sort(), extraPasses: [], extraSkips: [] });
+        break;
+      case "some":
+        expect({ extra: [...subset(ids.passed, truth.passed), ...subset(ids.failed, truth.failed), ...subset(ids.skipped, truth.skipped)], any: ids.failed.length + ids.passed.length > 0 }).toEqual({ extra: [], any: true });
+        break;
+      case "none":
+        expect(ids).toEqual({ passed: [], failed: [], skipped: [] });
+        break;
+      default: {
+        const never: never = relation;
+        throw new Error(`unknown relation ${String(never)}`);
+      }
+    }
+  });
+
+  // The acceptance property: `passed` only when the truth is that every requested test ran and passed.
+  it.each(CAPTURE_CASES.map((c) => c.name))("%s: passed only if the truth shows every requested target ran and passed", (name) => {
+    const run = loadCapture(name);
+    const result = judgeCapture(run);
+    const truth = run.truth;
+    for (const evidence of result.runs.filter((r) => r.outcome === "passed")) {
+      const observer = defaultObserverRegistry.get(evidence.kind)!;
+      const uncovered = evidence.targets.filter((target) => !truth?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)));
+      const failedInside = evidence.targets.flatMap((target) => truth?.failed.filter((id) => observer.covers(truthSpelling(run, evidence, target), id)) ?? []);
+      expect({ truth: truth !== null, uncovered, failedInside }).toEqual({ truth: true, uncovered: [], failedInside: [] });
+    }
+    if (result.verdict === "passed") expect({ failed: truth?.failed ?? null, packages: Object.values(truth?.packages ?? {}).filter((p) => p === "fail") }).toEqual({ failed: [], packages: [] });
+  });
+});
+
+describe("clipped copies of every captured output", () => {
+  const withOutput = CAPTURE_CASES.map((c) => c.name);
+
+  it.each(withOutput)("%s: flagged as truncated, never passed; a failure stays a failure", (name) => {
+    const run = loadCapture(name);
+    const original = judgeCapture(run);
+    const clipped = judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd, outputTruncated: true });
+    const want = original.runs.map((r) => (r.outcome === "passed" ? { outcome: "unknown", reasons: ["truncated"] } : { outcome: r.outcome, reasons: r.outcome === "failed" ? [...r.reasons, "truncated"] : clipped.runs[original.runs.indexOf(r)]!.reasons }));
+    expect({ verdict: clipped.verdict, runs: clipped.runs.map((r) => ({ outcome: r.outcome, reasons: r.reasons })) }).toEqual({
+      verdict: original.verdict === "failed" ? "failed" : "unknown",
+      runs: want,
+    });
+  });
+
+  it.each(withOutput)("%s: cut in the middle by the tool host, never passed", (name) => {
+    const run = loadCapture(name);
+    const lines = run.output.split("\n");
+    const half = Math.floor(lines.length / 2);
+    const output = [...lines.slice(0, half), `... [${run.output.length} characters truncated] ...`, ...lines.slice(half + 1)].join("\n");
+    const result = judge({ command: run.line, output, exitCode: run.exitCode, cwd: run.cwd });
+    expect(result.verdict).not.toBe("passed");
+  });
+});
+
+describe("streaming", () => {
+  it.each(CAPTURE_CASES.map((c) => c.name))("%s: chunks of 7 and 4096 characters judge as the whole text does", (name) => {
+    const run = loadCapture(name);
+    const whole = judgeCapture(run);
+    const chunked = [7, 4096].map((size) => {
+      const stream = createJudgeStream(analyzeCommand(run.line, { cwd: run.cwd }), { cwd: run.cwd });
+      for (let at = 0; at < run.output.length; at += size) stream.push(run.output.slice(at, at + size));
+      return stream.end(run.exitCode);
+    });
+    expect(chunked).toEqual([whole, whole]);
+  });
+});
