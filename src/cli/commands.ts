@@ -1,8 +1,17 @@
 // The list of subcommands: adding one is one module exporting `register` plus one line here.
 import type { Command } from "commander";
+import { registerTriageCommand } from "./triage.js";
+import { registerPatchCommand } from "./patch.js";
+import { registerJudgeCommand } from "./judge.js";
+import { registerMcpCommand } from "./mcp.js";
+import { registerRunCommand } from "./run.js";
+import { registerVerifyVerdictCommand } from "./verify-verdict.js";
+import { registerDemoCommand } from "./demo.js";
+import { registerHookCommand } from "./hook.js";
+import { registerAuditCommand } from "./audit.js";
 
 /** A subcommand module registers itself on the root program. */
 export type RegisterCommand = (program: Command) => void;
 
 /** Every registered subcommand, in help order. */
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [registerTriageCommand, registerPatchCommand, registerJudgeCommand, registerMcpCommand, registerRunCommand, registerVerifyVerdictCommand, registerDemoCommand, registerHookCommand, registerAuditCommand];

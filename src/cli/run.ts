@@ -1,4 +1,5 @@
 // `agent-evidence run`: a fail-closed test verdict for CI or an agent's test tool.
+import { statSync } from "node:fs";
 import type { Command } from "commander";
 import { quote } from "shell-quote";
 import { runVerdict } from "../verdict/run-verdict.js";
@@ -38,6 +39,7 @@ export function registerRunCommand(program: Command): void {
         timeoutSeconds = Number(flags.timeout);
         if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got ${JSON.stringify(flags.timeout)}`);
       }
+      if (flags.cwd !== undefined && !isDirectory(flags.cwd)) throw new UsageError(`--cwd ${flags.cwd} is not a directory`);
       const verdict = await runVerdict({
         command,
         cwd: flags.cwd,
@@ -46,10 +48,19 @@ export function registerRunCommand(program: Command): void {
         out: flags.out,
         timeoutSeconds,
         instrument: flags.instrument,
+        // The suite's output goes to stderr: stdout holds only the one JSON line.
         echo: (chunk) => process.stderr.write(chunk),
         progress: process.stderr,
       });
       process.stdout.write(JSON.stringify(verdict) + "\n");
       process.exitCode = verdictExitCode(verdict);
     });
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

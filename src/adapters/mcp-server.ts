@@ -1,0 +1,121 @@
+// The evidence MCP server: the native tools bound to one workspace and one ledger, plus
+// `evidence_status` (read the ledger) and `judge` (judge captured output). Logs go to stderr only:
+// stdout carries the protocol.
+import { createRequire } from "node:module";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { judge } from "../evidence/judge.js";
+import type { JudgeInput, JudgeResult } from "../evidence/judge-types.js";
+import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceView } from "../tools/evidence-tools.js";
+import { defineTool, type Tool } from "../tools/tool.js";
+import type { VerificationRecord } from "../types.js";
+import { registerMcpTools, type McpTool } from "./mcp-tools.js";
+
+/** Options of {@link createEvidenceMcpServer}. */
+export interface EvidenceMcpServerOptions {
+  /** The workspace (default: the process's directory). */
+  cwd?: string;
+  /** Run bash under bubblewrap isolation; default true. Without a sandbox bash then refuses, and says why. */
+  headless?: boolean;
+}
+
+/** What {@link createEvidenceMcpServer} returns: the unconnected server and the live evidence. */
+export interface EvidenceMcpServer {
+  server: McpServer;
+  evidence: EvidenceView;
+  toolNames: string[];
+}
+
+/** Options of {@link serveEvidenceMcp}. */
+export interface ServeEvidenceMcpOptions extends EvidenceMcpServerOptions {
+  /** Where log lines go (default: stderr). */
+  log?: (line: string) => void;
+}
+
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
+/**
+ * Builds the evidence MCP server: bash, file_read, file_write, apply_patch, grep, git_diff,
+ * evidence_status and judge. Throws an `EvidenceError` for a bad `cwd`.
+ */
+export function createEvidenceMcpServer(options: EvidenceMcpServerOptions = {}): EvidenceMcpServer {
+  const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, { cwd: options.cwd, headless: options.headless ?? true });
+  const all: McpTool[] = [...tools, evidenceStatusTool(evidence), judgeTool()];
+  const server = new McpServer({ name: "agent-evidence", version });
+  registerMcpTools(server, all);
+  return { server, evidence, toolNames: all.map((tool) => tool.name) };
+}
+
+/**
+ * Serves the evidence tools over stdio until the client closes the connection.
+ * @example
+ * await serveEvidenceMcp({ cwd: "/path/to/repo" });
+ */
+export async function serveEvidenceMcp(options: ServeEvidenceMcpOptions = {}): Promise<void> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const { server, toolNames } = createEvidenceMcpServer(options);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = resolve;
+    // The SDK's stdio transport does not notice end of input; a client that closes stdin is done.
+    process.stdin.once("end", resolve);
+  });
+  await server.connect(transport);
+  log(`agent-evidence mcp: serving ${toolNames.join(", ")} for ${options.cwd ?? process.cwd()} (headless: ${options.headless ?? true})`);
+  await closed;
+  await server.close();
+}
+
+const recordSchema = z.looseObject({ target: z.string(), runner: z.string(), command: z.string(), verified: z.boolean(), applicability: z.string() });
+const statusSchema = z.object({ verifiedTargets: z.array(z.string()), verificationRecords: z.array(recordSchema) });
+
+function evidenceStatusTool(evidence: EvidenceView): McpTool {
+  const tool = defineTool({
+    name: "evidence_status",
+    description: "Show the test evidence so far: every verification record and the targets whose passing run still applies to the code as it is now.",
+    inputSchema: z.object({}),
+    run: () => {
+      const status = { verifiedTargets: evidence.verifiedTargets, verificationRecords: evidence.verificationRecords };
+      return Promise.resolve({ text: renderStatus(status.verifiedTargets, status.verificationRecords), data: status });
+    },
+  });
+  return withOutputSchema(tool, statusSchema);
+}
+
+/** The status as the model reads it: one line per record, newest last. */
+export function renderStatus(verifiedTargets: readonly string[], records: readonly VerificationRecord[]): string {
+  const head = verifiedTargets.length === 0 ? "Verified targets: none." : `Verified targets (${verifiedTargets.length}): ${verifiedTargets.join(", ")}`;
+  const lines = records.map((r) => `- ${r.target}: ${r.outcome}, exit ${r.exitCode ?? "unknown"}, ${r.verified ? "verified" : "not verified"}, ${r.applicability}${r.reasons.length > 0 ? ` (${r.reasons.join(", ")})` : ""} [${r.command}]`);
+  return [head, records.length === 0 ? "Records: none (no test run observed yet)." : `Records (${records.length}):`, ...lines].join("\n");
+}
+
+function withOutputSchema(tool: Tool<unknown, unknown>, outputSchema: z.ZodObject): McpTool {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, execute: (input, ctx) => tool.execute(input, ctx), outputSchema };
+}
+
+const judgeInputSchema = z.object({
+  command: z.string().describe("The command line as it was run."),
+  output: z.string().describe("The captured output (stdout and stderr as the tool returned them)."),
+  exitCode: z.number().int().nullish().describe("The line's exit status, when known."),
+  cwd: z.string().nullish().describe("The directory the line ran in."),
+  truncated: z.boolean().nullish().describe("True when the output was clipped."),
+});
+const judgeOutputSchema = z.looseObject({ schemaVersion: z.literal(1), verdict: z.enum(["passed", "failed", "unknown"]), reasons: z.array(z.string()), runs: z.array(z.looseObject({})) });
+
+function judgeTool(): McpTool {
+  const tool = defineTool({
+    name: "judge",
+    description: "Judge captured test output without running anything: passed only with positive proof from the runner's own output, else failed or unknown with reasons.",
+    inputSchema: judgeInputSchema,
+    run: (input) => {
+      const request: JudgeInput = { command: input.command, output: input.output };
+      if (input.exitCode !== undefined && input.exitCode !== null) request.exitCode = input.exitCode;
+      if (input.cwd !== undefined && input.cwd !== null) request.cwd = input.cwd;
+      if (input.truncated !== undefined && input.truncated !== null) request.outputTruncated = input.truncated;
+      const result: JudgeResult = judge(request);
+      return Promise.resolve({ text: JSON.stringify(result), data: result });
+    },
+  });
+  return withOutputSchema(tool, judgeOutputSchema);
+}

@@ -1,0 +1,10 @@
+// `agent-evidence/mcp`: the Model Context Protocol surface (the entry point of the subpath export).
+export { registerMcpTools, toCallToolResult, type McpTool } from "./mcp-tools.js";
+export {
+  createEvidenceMcpServer,
+  serveEvidenceMcp,
+  renderStatus,
+  type EvidenceMcpServer,
+  type EvidenceMcpServerOptions,
+  type ServeEvidenceMcpOptions,
+} from "./mcp-server.js";

@@ -1,0 +1,59 @@
+// `agent-evidence hook claude-stop | codex-stop | claude-post-tool-use | install`.
+import { Option, type Command } from "commander";
+import { installHooks } from "../audit/hooks/install.js";
+import { runPostToolUseHook, type HookRunResult } from "../audit/hooks/post-tool-use.js";
+import { runStopHook, type HookClient } from "../audit/hooks/stop.js";
+import { UsageError } from "./program.js";
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function emit(result: HookRunResult): void {
+  if (result.stdout !== "") process.stdout.write(result.stdout);
+  if (result.stderr !== "") process.stderr.write(result.stderr);
+  process.exitCode = result.exitCode;
+}
+
+/** Registers `agent-evidence hook ...`. */
+export function registerHookCommand(program: Command): void {
+  const hook = program.command("hook").description("Stop / PostToolUse hooks for Claude Code and Codex, and their installer.");
+  for (const client of ["claude", "codex"] as const satisfies readonly HookClient[]) {
+    hook
+      .command(`${client}-stop`)
+      .description(`${client === "claude" ? "Claude Code" : "Codex"} Stop hook: reads the hook JSON on stdin; blocks a stop that hides a failing or stale test run.`)
+      .action(async () => emit(runStopHook(client, await readStdin())));
+  }
+  hook
+    .command("claude-post-tool-use")
+    .description("Claude Code PostToolUse / PostToolUseFailure hook: records Bash results and edits for the Stop hook.")
+    .action(async () => emit(runPostToolUseHook(await readStdin())));
+  hook
+    .command("install")
+    .description("Add the hooks to the client's settings (merged; the old file is kept as a backup).")
+    .addOption(new Option("--client <client>", "claude or codex").choices(["claude", "codex"]).makeOptionMandatory())
+    .option("--project <dir>", "install into this project's settings instead of the user's")
+    .option("--dry-run", "print the new settings without writing them")
+    .action((options: { client: HookClient; project?: string; dryRun?: boolean }) => {
+      let result;
+      try {
+        result = installHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true });
+      } catch (error) {
+        process.stderr.write(`agent-evidence: hook install: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      if (options.dryRun === true) {
+        process.stdout.write(`# ${result.path} (dry run, ${result.changed ? "would change" : "no change"})\n${result.after}`);
+      } else if (!result.changed) {
+        process.stdout.write(`${result.path}: hooks already installed, nothing changed\n`);
+      } else {
+        process.stdout.write(`${result.path}: hooks installed${result.backup === null ? "" : ` (backup: ${result.backup})`}\n`);
+      }
+    });
+  hook.action(() => {
+    throw new UsageError("hook: name a subcommand: claude-stop, codex-stop, claude-post-tool-use or install");
+  });
+}

@@ -1,0 +1,48 @@
+// `agent-evidence mcp`: the evidence tools as an MCP server over stdio. The SDK is an optional peer,
+// so it is loaded only when this command runs: the rest of the CLI works without it.
+import type { Command } from "commander";
+import { isEvidenceError } from "../errors.js";
+import { UsageError } from "./program.js";
+
+interface McpCommandOptions {
+  cwd?: string;
+  headless?: boolean;
+}
+
+/** Registers `agent-evidence mcp [--cwd DIR] [--headless|--no-headless]`. */
+export function registerMcpCommand(program: Command): void {
+  program
+    .command("mcp")
+    .description("Serve bash, file_read, file_write, apply_patch, grep, git_diff, evidence_status and judge over MCP (stdio). Logs go to stderr.")
+    .option("--cwd <dir>", "the workspace (default: the current directory)")
+    .option("--headless", "run bash under bubblewrap isolation; bash refuses where no sandbox is available (default)")
+    .option("--no-headless", "run bash without isolation")
+    .action(async (options: McpCommandOptions) => {
+      const loaded = await loadServer();
+      if (loaded === undefined) {
+        process.stderr.write("agent-evidence: mcp needs the optional peer dependency @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk)\n");
+        process.exitCode = EXIT_UNAVAILABLE;
+        return;
+      }
+      try {
+        await loaded.serveEvidenceMcp({ cwd: options.cwd, headless: options.headless ?? true });
+      } catch (error) {
+        if (isEvidenceError(error, "E_INVALID_OPTION")) throw new UsageError(`mcp: ${error.message}`);
+        throw error;
+      }
+    });
+}
+
+// EX_UNAVAILABLE (sysexits): the command exists but a service it needs is not installed.
+const EXIT_UNAVAILABLE = 69;
+
+// undefined when the SDK is not installed; any other load failure is a real error.
+async function loadServer(): Promise<typeof import("../adapters/mcp-server.js") | undefined> {
+  try {
+    return await import("../adapters/mcp-server.js");
+  } catch (error) {
+    const missing = error instanceof Error && "code" in error && error.code === "ERR_MODULE_NOT_FOUND" && error.message.includes("@modelcontextprotocol/sdk");
+    if (missing) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,81 @@
+// The frameworks are optional peers: only the adapter entry points may load them. The core entry
+// and the CLI entry must load without any framework installed (the CLI's mcp command imports the
+// MCP SDK lazily, when it runs).
+import { readFileSync, existsSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { toAiSdkTools } from "../../src/adapters/ai-sdk.js";
+import { toLangChainTools } from "../../src/adapters/langchain.js";
+import { registerMcpTools } from "../../src/adapters/mcp.js";
+import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { isEvidenceError } from "../../src/errors.js";
+import { defineTool, type Tool } from "../../src/tools/tool.js";
+
+const root = resolve(import.meta.dirname, "../..");
+const FRAMEWORKS = ["ai", "@openai/agents", "@langchain/core", "@modelcontextprotocol/sdk"];
+// Static value imports and re-exports; `import type` is erased, `import()` runs only when called.
+const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?["']([^"']+)["']/gm;
+
+function frameworkOf(spec: string): string | undefined {
+  return FRAMEWORKS.find((name) => spec === name || spec.startsWith(`${name}/`));
+}
+
+/** Framework packages reachable from `entry` through static imports, as "file imports package". */
+function frameworksReached(entry: string): string[] {
+  const seen = new Set<string>();
+  const found: string[] = [];
+  const stack = [resolve(root, entry)];
+  while (stack.length > 0) {
+    const file = stack.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const match of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) {
+      const spec = match[1]!;
+      const framework = frameworkOf(spec);
+      if (framework !== undefined) found.push(`${relative(root, file)} imports ${framework}`);
+      else if (spec.startsWith(".")) {
+        const next = resolve(dirname(file), spec).replace(/\.js$/, ".ts");
+        if (existsSync(next) && statSync(next).isFile()) stack.push(next);
+        else if (existsSync(join(next, "index.ts"))) stack.push(join(next, "index.ts"));
+      }
+    }
+  }
+  return found;
+}
+
+describe("frameworks stay optional", () => {
+  it.each(["src/index.ts", "src/cli/main.ts"])("%s loads no framework package", (entry) => {
+    expect(frameworksReached(entry)).toEqual([]);
+  });
+
+  it.each([
+    ["src/adapters/ai-sdk.ts", "ai"],
+    ["src/adapters/openai-agents.ts", "@openai/agents"],
+    ["src/adapters/langchain.ts", "@langchain/core"],
+    ["src/adapters/mcp.ts", "@modelcontextprotocol/sdk"],
+  ])("%s loads %s (and the scanner sees it)", (entry, framework) => {
+    expect(new Set(frameworksReached(entry).map((line) => line.split(" imports ")[1]))).toEqual(new Set([framework]));
+  });
+});
+
+describe("adapters refuse tools with the same name", () => {
+  const echo = (): Tool<unknown, unknown> => defineTool({ name: "echo", description: "Echo.", inputSchema: z.object({ text: z.string() }), run: ({ text }) => Promise.resolve({ text }) });
+  it.each<[string, (tools: Tool<unknown, unknown>[]) => unknown]>([
+    ["toAiSdkTools", toAiSdkTools],
+    ["toOpenAIAgentsTools", toOpenAIAgentsTools],
+    ["toLangChainTools", toLangChainTools],
+    ["registerMcpTools", (tools) => registerMcpTools(new McpServer({ name: "t", version: "1" }), tools)],
+  ])("%s throws E_DUPLICATE_TOOL", (adapter, convert) => {
+    expect(() => convert([echo(), echo()])).toThrow(`${adapter}: two tools are named "echo"; names must be unique.`);
+    let error: unknown;
+    try {
+      convert([echo(), echo()]);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(isEvidenceError(error, "E_DUPLICATE_TOOL")).toBe(true);
+    expect(() => convert([echo()])).not.toThrow();
+  });
+});
