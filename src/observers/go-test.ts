@@ -1,6 +1,6 @@
 // go test output -> ids `<import path>::<Test>[/<sub>]`: the -json event stream (test2json, Go 1.19
 // to the newest events), plain text with or without -v, and both mixed with stray non-JSON lines.
-import { classifyIds, createLineSplitter, FAIL, Findings, PASS, SKIP, stripAnsi } from "./lines.js";
+import { classifyIds, createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 interface GoEvent {
@@ -33,6 +33,11 @@ const USAGE_RES = [
   /^go: .*: (?:invalid|unknown) /,
 ];
 
+// The events test2json writes for test starts and results, in its key order, with no escapes, control
+// characters or spaces: exactly what JSON.parse would make of the line, read without building an object.
+// `[ !#-[\]-\uffff]` is a JSON string character that needs no escape: U+0020 and up except `"` and `\`.
+const PLAIN_EVENT_RE = /^\{(?:"Time":"[ !#-[\]-\uffff]*",)?"Action":"(run|pass|fail|skip)","Package":"([ !#-[\]-\uffff]*)"(?:,"Test":"([ !#-[\]-\uffff]*)")?(?:,"Elapsed":-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)?\}$/;
+
 const TERMINAL_FLAGS: Record<string, number> = { pass: PASS, fail: FAIL, skip: SKIP, PASS: PASS, FAIL: FAIL, SKIP: SKIP };
 
 /** Creates an incremental `go test` output parser (JSON events and text, interleaved or not). */
@@ -52,15 +57,23 @@ export function createGoTestParser(): OutputParser {
   let lastPackageText = "";
   let lineNo = 0;
   let sawJson = false;
+  let lastPackage = "";
 
   const addId = (id: string, bits: number): void => {
-    flags.set(id, (flags.get(id) ?? 0) | bits);
+    const seen = flags.get(id);
+    // A new id is copied: built from slices of the input, it would keep their chunks alive.
+    if (seen === undefined) flags.set(ownString(id), bits);
+    else flags.set(id, seen | bits);
   };
 
   const settlePackage = (pkg: string, result: PackageResult, text: string): void => {
     const entry = packages.get(pkg);
     const seen = (entry?.seen ?? 0) + 1;
-    packages.set(pkg, { result, seen });
+    if (entry === undefined) packages.set(ownString(pkg), { result, seen });
+    else {
+      entry.result = result;
+      entry.seen = seen;
+    }
     if (seen > summaryCount) summaryCount = seen;
     if (seen > 1) findings.forge("multiple-summaries", lineNo, text);
     lastPackageLine = lineNo;
@@ -100,7 +113,7 @@ export function createGoTestParser(): OutputParser {
         startedPackages.add(pkg);
         let open = running.get(pkg);
         if (open === undefined) running.set(pkg, (open = new Set()));
-        open.add(test);
+        open.add(ownString(test));
         return;
       }
       case "pass":
@@ -192,6 +205,14 @@ export function createGoTestParser(): OutputParser {
       // Most events are `output`: parse those only when they may carry a marker, to keep throughput high.
       if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]/.test(raw)) {
         sawJson = true;
+        return;
+      }
+      const plain = PLAIN_EVENT_RE.exec(raw);
+      if (plain !== null) {
+        sawJson = true;
+        // Own copies: a slice would keep the whole input chunk alive as long as the id or package is kept.
+        const pkg = plain[2]! === lastPackage ? lastPackage : (lastPackage = ownString(plain[2]!));
+        onEvent({ Action: plain[1], Package: pkg, Test: plain[3] }, raw);
         return;
       }
       let event: unknown;

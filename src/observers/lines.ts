@@ -9,29 +9,51 @@ const ESC = String.fromCharCode(27);
 // CSI sequences: ESC [ parameters intermediates final-byte (colour codes, cursor moves).
 const ANSI_RE = new RegExp(`${ESC}\\[[0-9;?]*[ -/]*[@-~]`, "g");
 
+/**
+ * A copy of `text` that does not share memory with the string it was sliced from: V8 keeps a slice's
+ * whole parent alive (a 64 KiB input chunk for a 20-character id), so strings kept until the end are copied.
+ */
+export function ownString(text: string): string {
+  // Short slices are copies already. Reading a character of a concatenation makes V8 flatten it into a
+  // new string, and the garbage collector then replaces the concatenation by that string.
+  if (text.length < 13) return text;
+  const copy = text.slice(0, 1) + text.slice(1);
+  // The comparison uses the character, so the read is not optimised away.
+  return copy.charCodeAt(0) === text.charCodeAt(0) ? copy : text;
+}
+
 /** Removes ANSI escape sequences (colour codes from `--color=yes`). */
 export function stripAnsi(text: string): string {
   return text.includes(ESC) ? text.replace(ANSI_RE, "") : text;
 }
 
-/** Splits chunks into lines (without `\n` or a trailing `\r`); keeps only the unfinished tail. */
-export function createLineSplitter(onLine: (line: string) => void): { push(chunk: string): void; end(): void } {
+/** Receives one line as `text.slice(start, end)`: `end` excludes the `\n`, not a trailing `\r`, and may pass MAX_LINE_LENGTH. */
+export type LineRangeHandler = (text: string, start: number, end: number) => void;
+
+/** The line a range stands for, as {@link createLineSplitter} hands it over: cut to MAX_LINE_LENGTH, one trailing `\r` removed. */
+export function lineAt(text: string, start: number, end: number): string {
+  const cut = end - start > MAX_LINE_LENGTH ? start + MAX_LINE_LENGTH : end;
+  return text.slice(start, cut > start && text.charCodeAt(cut - 1) === 13 ? cut - 1 : cut);
+}
+
+/**
+ * Splits chunks into line ranges without copying: a line inside one chunk comes as (chunk, start, end),
+ * a line spanning chunks as (joined line, 0, length). Keeps only the unfinished tail, cut to MAX_LINE_LENGTH.
+ */
+export function createRangeSplitter(onRange: LineRangeHandler): { push(chunk: string): void; end(): void } {
   let tail = "";
   let tailTooLong = false;
-  const emit = (line: string): void => {
-    onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-  };
   return {
     push(chunk: string): void {
       let start = 0;
       let newline = chunk.indexOf("\n");
       while (newline !== -1) {
-        const piece = chunk.slice(start, newline);
-        if (tail === "" && !tailTooLong) emit(piece.length > MAX_LINE_LENGTH ? piece.slice(0, MAX_LINE_LENGTH) : piece);
+        if (tail === "" && !tailTooLong) onRange(chunk, start, newline);
         else {
-          emit(tailTooLong ? tail : (tail + piece).slice(0, MAX_LINE_LENGTH));
+          const line = tailTooLong ? tail : (tail + chunk.slice(start, newline)).slice(0, MAX_LINE_LENGTH);
           tail = "";
           tailTooLong = false;
+          onRange(line, 0, line.length);
         }
         start = newline + 1;
         newline = chunk.indexOf("\n", start);
@@ -45,11 +67,19 @@ export function createLineSplitter(onLine: (line: string) => void): { push(chunk
       }
     },
     end(): void {
-      if (tail !== "" || tailTooLong) emit(tail);
-      tail = "";
-      tailTooLong = false;
+      if (tail !== "" || tailTooLong) {
+        const line = tail;
+        tail = "";
+        tailTooLong = false;
+        onRange(line, 0, line.length);
+      }
     },
   };
+}
+
+/** Splits chunks into lines (without `\n` or a trailing `\r`); keeps only the unfinished tail. */
+export function createLineSplitter(onLine: (line: string) => void): { push(chunk: string): void; end(): void } {
+  return createRangeSplitter((text, start, end) => onLine(lineAt(text, start, end)));
 }
 
 /** Keeps the first marker of each kind and the first forgery signal of each kind. */

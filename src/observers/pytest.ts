@@ -1,6 +1,6 @@
 // pytest 7 to 9 terminal output -> ids, the final summary, markers, coverage gate and forgery signals.
 import type { GateFinding } from "../types.js";
-import { classifyIds, createLineSplitter, FAIL, Findings, PASS, SKIP, stripAnsi } from "./lines.js";
+import { classifyIds, createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 type Section = "header" | "progress" | "short-summary" | "other";
@@ -69,6 +69,43 @@ function idBeforeReason(text: string): string {
   const bracket = text.indexOf("[", lastColons);
   const end = bracket === -1 ? text.indexOf(" ", lastColons) : text.indexOf("] ", bracket) + 1;
   return end <= 0 ? text : text.slice(0, end);
+}
+
+// Outside the header and the short summary, onLine acts only on lines that (after ANSI removal and
+// trimEnd) start with one of these: section rules, summaries, markers, gates, xdist results, `PASSED `
+// in captured output; or that end with `%]` (`-v` results); or that hold ANSI codes or an
+// `unrecognized arguments` error, which the chunk checks in push() send to onLine whole.
+function mayAct(text: string, start: number, first: number, inCapture: boolean): boolean {
+  switch (first) {
+    case 61: // =
+    case 45: // -
+    case 95: // _
+    case 110: // n
+    case 33: // !
+    case 43: // +
+    case 91: // [
+      return true;
+    case 73: // I
+      return text.startsWith("INTERNALERROR>", start);
+    case 69: // E
+      return text.startsWith("ERROR: ", start);
+    case 70: // F
+      return text.startsWith("FAIL Required", start);
+    case 82: // R
+      return text.startsWith("Required test coverage", start);
+    case 80: // P
+      return inCapture && text.startsWith("PASSED ", start);
+    default:
+      return first >= 48 && first <= 57;
+  }
+}
+const ESC = "\u001b";
+
+// What String.prototype.trimEnd removes.
+function isJsWhitespace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 /** Creates an incremental pytest output parser. */
@@ -226,9 +263,57 @@ export function createPytestParser(): OutputParser {
     if (section === "progress" || inCapture) onVerboseLine(line);
   };
 
-  const splitter = createLineSplitter(onLine);
+  // Per chunk: may a line of it be judged by its first and last characters alone (no ANSI codes, no
+  // usage error text), and may a `PASSED id` line of it skip SHORT_RE (no character `.` does not match)?
+  let chunk = "";
+  let plain = false;
+  let cleanBreaks = false;
+  // The hot path of a big log: most lines are skipped or read in place, without building a line string.
+  const onRange = (text: string, start: number, end: number): void => {
+    if (text !== chunk || !plain || end - start > MAX_LINE_LENGTH) {
+      onLine(lineAt(text, start, end));
+      return;
+    }
+    if (end > start && text.charCodeAt(end - 1) === 13) end -= 1;
+    if (end === start) {
+      lineNo += 1;
+      return;
+    }
+    const first = text.charCodeAt(start);
+    const last = text.charCodeAt(end - 1);
+    if (section === "short-summary" && !inCapture) {
+      // `PASSED <id>`, `FAILED <id> - <message>`, `ERROR <id> - <message>`: what SHORT_RE and
+      // onShortSummaryLine make of them, without the regex.
+      const skip = !cleanBreaks || isJsWhitespace(last) ? 0 : first === 80 && text.startsWith("PASSED ", start) ? 7 : first === 70 && text.startsWith("FAILED ", start) ? 7 : first === 69 && text.startsWith("ERROR ", start) ? 6 : 0;
+      if (skip !== 0 && end - start > skip) {
+        lineNo += 1;
+        const bit = skip === 7 && first === 80 ? PASS : FAIL;
+        const id = bit === PASS ? text.slice(start + skip, end) : splitPytestIdMessage(text.slice(start + skip, end));
+        const bits = flags.get(id);
+        if (bits === undefined) flags.set(ownString(id), bit);
+        else if ((bits & bit) === 0) flags.set(id, bits | bit);
+        return;
+      }
+      if (first >= 65 && first <= 90) {
+        onLine(text.slice(start, end));
+        return;
+      }
+    }
+    if (section === "header" || mayAct(text, start, first, inCapture) || ((section === "progress" || inCapture) && (last === 93 || isJsWhitespace(last)))) {
+      onLine(text.slice(start, end));
+      return;
+    }
+    lineNo += 1;
+  };
+
+  const splitter = createRangeSplitter(onRange);
   return {
-    push: (chunk) => splitter.push(chunk),
+    push(text: string): void {
+      chunk = text;
+      plain = !text.includes(ESC) && !text.includes("unrecognized arguments");
+      cleanBreaks = !text.includes("\r") && !text.includes("\u2028") && !text.includes("\u2029");
+      splitter.push(text);
+    },
     end(): ParsedRunOutput {
       splitter.end();
       for (const [id, bits] of headless) addId(id, bits);
