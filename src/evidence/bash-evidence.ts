@@ -9,8 +9,13 @@ import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { judge } from "./judge.js";
-import { EvidenceLedger, type CommandResult, type EditObservation, type LedgerJournal, type LineJudge } from "./ledger.js";
+import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LedgerJournal, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { createFileJournal, readJournal } from "./journal.js";
+import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
+import { WorkspaceWatcher } from "./watch.js";
+
+/** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
+export type InvalidationMode = "conservative" | "snapshot";
 
 /** The input every bash tool takes. */
 export interface BashLikeInput {
@@ -41,6 +46,10 @@ export interface BashEvidenceOptions {
   extract?: ResultExtractor;
   /** Replace the judge (tests, custom runners). */
   judge?: LineJudge;
+  /** `conservative` (default): every non-test command invalidates; `snapshot`: only those that changed files (needs a workspace). */
+  invalidation?: InvalidationMode;
+  /** Watch the workspace and mark records unknown when someone else changes files between calls (needs a workspace). */
+  watch?: boolean;
 }
 
 /** Marks tools that call `onCommandStart` before spawning (the native bash tool does). */
@@ -61,6 +70,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #ledger: EvidenceLedger;
   readonly #extract: ResultExtractor;
   readonly #journal: (LedgerJournal & { close(): void }) | undefined;
+  readonly #invalidation: InvalidationMode;
+  #snapshotter: Promise<WorkspaceSnapshotter> | undefined;
+  readonly #watcher: WorkspaceWatcher | undefined;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     if (typeof tool !== "object" || tool === null || typeof tool.execute !== "function") {
@@ -69,7 +81,17 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     if (typeof options !== "object" || options === null || (options.workspace !== null && typeof options.workspace !== "string")) {
       throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "workspace" must be a path string or null.`);
     }
+    if (options.invalidation !== undefined && options.invalidation !== "conservative" && options.invalidation !== "snapshot") {
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`);
+    }
+    if (options.watch !== undefined && typeof options.watch !== "boolean") {
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "watch" must be a boolean; got ${JSON.stringify(options.watch)}.`);
+    }
+    if ((options.invalidation === "snapshot" || options.watch === true) && options.workspace === null) {
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "invalidation: snapshot" and "watch" need a workspace path; got null.`);
+    }
     this.#inner = tool;
+    this.#invalidation = options.invalidation ?? "conservative";
     this.name = tool.name;
     this.description = tool.description;
     this.inputSchema = tool.inputSchema;
@@ -84,6 +106,14 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       maxRecords: options.maxRecords,
       journal: this.#journal,
     });
+    const root = this.#ledger.workspace;
+    this.#watcher =
+      options.watch === true && root !== null
+        ? new WorkspaceWatcher(root, {
+            ignore: options.journal === undefined ? [] : [resolvePath(options.journal)],
+            onExternalChange: (paths) => this.#ledger.observeExternalChange(paths),
+          })
+        : undefined;
   }
 
   /** Restores a BashEvidence from its journal (and keeps appending to it). */
@@ -114,8 +144,30 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.#ledger.observeEdit(edit);
   }
 
+  /** Resolves once the watcher (if any) has scanned the workspace. */
+  async ready(): Promise<void> {
+    await this.#watcher?.ready();
+  }
+
+  /**
+   * Runs `call` as one of our own tool calls: with `watch`, file changes during it are not
+   * reported as someone else's (evidenceTools wraps every tool this way).
+   */
+  async trackCall<T>(call: () => Promise<T>): Promise<T> {
+    const leave = this.#watcher?.enterCall();
+    try {
+      return await call();
+    } finally {
+      leave?.();
+    }
+  }
+
   /** Runs the wrapped tool unchanged, observing the command. Never throws more than the tool does. */
   async execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
+    return this.trackCall(() => this.#observe(input, ctx));
+  }
+
+  async #observe(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
     const command = typeof input?.command === "string" ? input.command : "";
     let analysis: CommandAnalysis | undefined;
     try {
@@ -125,9 +177,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     }
     const observed = analysis ?? opaqueAnalysis(command);
     const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
+    // snapshot mode: a line that runs no provable test is judged by what it changed.
+    const before = this.#invalidation === "snapshot" && !runsProvableTest(observed) ? await this.#takeSnapshot() : null;
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
     const begin = (): void => {
-      ticket ??= this.#ledger.beginCommand(command, observed);
+      ticket ??= this.#ledger.beginCommand(command, observed, before === null ? "before" : "measured");
     };
     if (!supportsHook) begin();
     let result: ToolResult<TData>;
@@ -139,20 +193,47 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       throw error;
     }
     if (ticket === undefined) return result;
+    const effect = before === null ? undefined : await this.#measure(before);
+    const unreadable: CommandResult = { exitCode: null, output: "", truncated: true, timedOut: false };
     try {
       const complete = await this.#extract(result);
-      if (complete === null) this.#ledger.abandonCommand(ticket);
-      else this.#ledger.finishCommand(ticket, complete);
+      if (complete === null && effect === undefined) this.#ledger.abandonCommand(ticket);
+      else this.#ledger.finishCommand(ticket, complete ?? unreadable, effect);
     } catch {
       // Observation never breaks the tool call: an unreadable result is recorded as unknown.
-      this.#ledger.finishCommand(ticket, { exitCode: null, output: "", truncated: true, timedOut: false });
+      this.#ledger.finishCommand(ticket, unreadable, effect);
     }
     return result;
   }
 
-  /** Closes the journal file. */
-  close(): void {
+  async #takeSnapshot(): Promise<WorkspaceSnapshot | null> {
+    const root = this.#ledger.workspace;
+    if (root === null) return null;
+    try {
+      this.#snapshotter ??= createWorkspaceSnapshotter(root);
+      return await (await this.#snapshotter).take();
+    } catch {
+      return null;
+    }
+  }
+
+  async #measure(before: WorkspaceSnapshot): Promise<WorkspaceEffect> {
+    try {
+      const snapshotter = await this.#snapshotter;
+      const after = await this.#takeSnapshot();
+      if (snapshotter === undefined || after === null) return { kind: "unknown" };
+      const paths = await snapshotter.changedPaths(before, after);
+      return paths.length === 0 ? { kind: "unchanged" } : { kind: "changed", paths };
+    } catch {
+      return { kind: "unknown" };
+    }
+  }
+
+  /** Closes the journal file, the watcher and the snapshot index. */
+  async close(): Promise<void> {
     this.#journal?.close();
+    await this.#watcher?.close();
+    if (this.#snapshotter !== undefined) (await this.#snapshotter.catch(() => undefined))?.close();
   }
 }
 

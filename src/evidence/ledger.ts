@@ -64,6 +64,15 @@ export interface EditObservation {
   paths: string[];
 }
 
+/**
+ * What a non-test command did to the workspace, when the caller measured it (snapshot mode):
+ * `unchanged` keeps records current, `changed` lists the paths, `unknown` is treated as a change.
+ */
+export type WorkspaceEffect = { kind: "unchanged" } | { kind: "changed"; paths: string[] } | { kind: "unknown" };
+
+/** How `beginCommand` treats a line that runs no provable test: invalidate now, or wait for its measured effect. */
+export type InvalidationTiming = "before" | "measured";
+
 /** A command in flight: returned by `beginCommand`, closed by `finishCommand` or `abandonCommand`. */
 export interface CommandTicket {
   readonly id: number;
@@ -84,6 +93,8 @@ export class EvidenceLedger {
   #seq = 0;
   #ticketSeq = 0;
   readonly #inFlight = new Set<CommandTicket>();
+  readonly #invalidatedAtStart = new WeakMap<CommandTicket, boolean>();
+  readonly #measured = new WeakSet<CommandTicket>();
 
   constructor(options: EvidenceLedgerOptions) {
     this.#options = options;
@@ -113,9 +124,10 @@ export class EvidenceLedger {
 
   /**
    * Called before a bash command runs. A line that can prove nothing invalidates everything now;
-   * a recognised test run first clears verified targets that overlap its own.
+   * a recognised test run first clears verified targets that overlap its own. With timing
+   * `measured`, a line that runs no provable test waits for its measured {@link WorkspaceEffect}.
    */
-  beginCommand(command: string, analysis: CommandAnalysis): CommandTicket {
+  beginCommand(command: string, analysis: CommandAnalysis, timing: InvalidationTiming = "before"): CommandTicket {
     const ticket: CommandTicket = { id: ++this.#ticketSeq, command, analysis, concurrent: { edits: [], commands: [] } };
     const provable = provableInvocations(analysis);
     const first = provable[0];
@@ -124,24 +136,39 @@ export class EvidenceLedger {
       analysis.opaque ||
       analysis.invocations.some((inv) => !isProvable(inv)) ||
       analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && c.index < first.commandIndex);
-    if (invalidatesBefore) this.#invalidate({ command });
+    const measured = timing === "measured" && first === undefined;
+    if (measured) this.#measured.add(ticket);
+    else if (invalidatesBefore) this.#invalidate({ command });
     for (const inv of analysis.invocations) this.#clearOverlapping(inv);
+    this.#invalidatedAtStart.set(ticket, invalidatesBefore);
     this.#inFlight.add(ticket);
     this.#emitState();
     return ticket;
   }
 
-  /** Closes a command that threw: nothing is recorded (invalidation already happened). */
+  /** Closes a command that threw: nothing is recorded (a measured command's effect is unknown). */
   abandonCommand(ticket: CommandTicket): void {
     this.#inFlight.delete(ticket);
+    if (this.#measured.has(ticket)) {
+      this.#invalidate({ command: ticket.command });
+      this.#emitState();
+    }
   }
 
   /** Called with the complete result: appends one record per target of each recognised run. */
-  finishCommand(ticket: CommandTicket, result: CommandResult): VerificationRecord[] {
+  finishCommand(ticket: CommandTicket, result: CommandResult, effect: WorkspaceEffect = { kind: "unknown" }): VerificationRecord[] {
     this.#inFlight.delete(ticket);
     const { analysis, command } = ticket;
+    if (this.#measured.has(ticket)) this.#applyEffect(command, effect);
     const recorded = analysis.opaque ? [] : analysis.invocations;
-    if (recorded.length === 0) return [];
+    // `pytest a && sed -i ...`: the edit after the run also touches what earlier runs proved.
+    const first = recorded[0];
+    const editsAfterRun = first !== undefined && analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && c.index > first.commandIndex);
+    if (editsAfterRun && this.#invalidatedAtStart.get(ticket) !== true) this.#invalidate({ command });
+    if (recorded.length === 0) {
+      this.#emitState();
+      return [];
+    }
     const judgement = this.#options.judge({
       command,
       output: result.output,
@@ -191,13 +218,39 @@ export class EvidenceLedger {
   observeEdit(edit: EditObservation): void {
     if (!edit.completed || edit.changed === false) return;
     const paths = edit.paths.length > 0 ? edit.paths : [null];
-    for (const ticket of this.#inFlight) ticket.concurrent.edits.push(...paths);
     this.#invalidate({ edits: paths });
     this.#emitState();
   }
 
+  /** Files changed between tool calls by someone else (an editor, a background job). */
+  observeExternalChange(paths: string[]): void {
+    if (paths.length === 0) return;
+    this.#invalidate({ edits: paths });
+    this.#emitState();
+  }
+
+  #applyEffect(command: string, effect: WorkspaceEffect): void {
+    switch (effect.kind) {
+      case "unchanged":
+        return;
+      case "changed":
+        this.#invalidate({ command, edits: effect.paths });
+        return;
+      case "unknown":
+        this.#invalidate({ command });
+        return;
+      default: {
+        const never: never = effect;
+        throw new Error(`unhandled effect ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
   #invalidate(cause: { command?: string; edits?: (string | null)[] }): void {
-    for (const ticket of this.#inFlight) if (cause.command !== undefined) ticket.concurrent.commands.push(cause.command);
+    for (const ticket of this.#inFlight) {
+      if (cause.command !== undefined) ticket.concurrent.commands.push(cause.command);
+      if (cause.edits !== undefined) ticket.concurrent.edits.push(...cause.edits);
+    }
     this.#verified = [];
     for (const record of this.#records) {
       record.applicability = "unknown";
@@ -247,6 +300,11 @@ export class EvidenceLedger {
       records: this.#records.map((r) => ({ seq: r.seq, applicability: r.applicability, postTestEdits: [...r.postTestEdits], postTestCommands: [...r.postTestCommands] })),
     });
   }
+}
+
+/** True when the line holds a recognised invocation that can prove something (a test command). */
+export function runsProvableTest(analysis: CommandAnalysis): boolean {
+  return provableInvocations(analysis).length > 0;
 }
 
 /** A recognised invocation that can prove something (runs tests, the runner is the real one). */

@@ -1,8 +1,8 @@
 // evidenceTools(): fresh native tools composed with one evidence ledger. bash is wrapped in
 // BashEvidence; the edit tools report their completed changes to the same ledger.
 import { EvidenceError } from "../errors.js";
-import { BashEvidence } from "../evidence/bash-evidence.js";
-import { EvidenceLedger } from "../evidence/ledger.js";
+import { BashEvidence, type InvalidationMode } from "../evidence/bash-evidence.js";
+import type { EvidenceLedger } from "../evidence/ledger.js";
 import type { VerificationRecord } from "../types.js";
 import { createApplyPatchTool } from "./apply-patch.js";
 import { createBashTool, type BashToolOptions, type ConfirmCallback } from "./bash.js";
@@ -36,12 +36,20 @@ export interface EvidenceToolsOptions {
   confirm?: ConfirmCallback;
   /** Allow network inside the bash sandbox; default false. */
   network?: boolean;
+  /** `conservative` (default) or `snapshot`: only commands that changed files invalidate. */
+  invalidation?: InvalidationMode;
+  /** Mark records unknown when someone else changes files between calls; default false. */
+  watch?: boolean;
 }
 
 /** The read side of the evidence: always present, empty when bash was not selected. */
 export interface EvidenceView {
   readonly verificationRecords: VerificationRecord[];
   readonly verifiedTargets: string[];
+  /** Resolves once the watcher (with `watch: true`) is watching. */
+  ready(): Promise<void>;
+  /** Closes the journal, the watcher and the snapshot index. */
+  close(): Promise<void>;
 }
 
 /** What {@link evidenceTools} returns. */
@@ -50,7 +58,7 @@ export interface EvidenceToolset {
   evidence: EvidenceView;
 }
 
-const OPTION_KEYS = new Set(["cwd", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "confirm", "network"]);
+const OPTION_KEYS = new Set(["cwd", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "confirm", "network", "invalidation", "watch"]);
 
 /**
  * Builds fresh native tools observed by one evidence ledger.
@@ -68,12 +76,18 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
   let bash: BashEvidence | undefined;
   if (selected.includes("bash")) {
     const bashOptions: BashToolOptions = { ...(limits.bash ?? {}), cwd, headless: options.headless ?? true, network: options.network ?? false, confirm: options.confirm };
-    bash = new BashEvidence(createBashTool(bashOptions), { workspace: cwd, maxRecords: options.maxRecords, journal: options.journal });
+    bash = new BashEvidence(createBashTool(bashOptions), {
+      workspace: cwd,
+      maxRecords: options.maxRecords,
+      journal: options.journal,
+      invalidation: options.invalidation,
+      watch: options.watch,
+    });
   }
-  const ledger: EvidenceLedger | undefined = bash?.ledger;
   for (const name of selected) {
     const tool = buildTool(name, cwd, options, limits, bash);
-    tools.push((ledger !== undefined && (name === "file_write" || name === "apply_patch") ? observeEdits(tool, ledger) : tool) as Tool<never, unknown>);
+    const observed = bash !== undefined && (name === "file_write" || name === "apply_patch") ? observeEdits(tool, bash.ledger) : tool;
+    tools.push((bash !== undefined && name !== "bash" ? trackOwnCalls(observed, bash) : observed) as Tool<never, unknown>);
   }
   return { tools, evidence: bash === undefined ? emptyEvidence() : evidenceOf(bash) };
 }
@@ -87,6 +101,8 @@ function emptyEvidence(): EvidenceView {
     get verifiedTargets(): string[] {
       return [];
     },
+    ready: () => Promise.resolve(),
+    close: () => Promise.resolve(),
   };
 }
 
@@ -98,6 +114,18 @@ function evidenceOf(bash: BashEvidence): EvidenceView {
     get verifiedTargets() {
       return bash.verifiedTargets;
     },
+    ready: () => bash.ready(),
+    close: () => bash.close(),
+  };
+}
+
+// With `watch`, changes made during any of our own calls are not someone else's.
+function trackOwnCalls(tool: Tool<unknown, unknown>, bash: BashEvidence): Tool<unknown, unknown> {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    execute: (input: unknown, ctx?: ToolContext) => bash.trackCall(() => tool.execute(input, ctx)),
   };
 }
 
@@ -164,6 +192,10 @@ function validateOptions(options: EvidenceToolsOptions, selected: EvidenceToolNa
   for (const key of ["headless", "allowFileCreation", "network"] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== "boolean") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a boolean; got ${JSON.stringify(value)}.`);
+  }
+  if (options.watch !== undefined && typeof options.watch !== "boolean") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "watch" must be a boolean; got ${JSON.stringify(options.watch)}.`);
+  if (options.invalidation !== undefined && options.invalidation !== "conservative" && options.invalidation !== "snapshot") {
+    throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`);
   }
   if (options.cwd !== undefined && typeof options.cwd !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "cwd" must be a path string; got ${JSON.stringify(options.cwd)}.`);
   if (options.journal !== undefined && typeof options.journal !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "journal" must be a file path; got ${JSON.stringify(options.journal)}.`);

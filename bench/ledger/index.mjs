@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// bench/ledger: (1) snapshot mode's cost per call on a generated 10,000-file Git repository against
+// conservative mode, through BashEvidence around the real bash tool (headless: false, so the sandbox
+// start-up is not part of the figure); (2) the wrapped bash tool against the raw one on 200 short
+// commands (ratio of medians, median overhead in ms). Uses the built dist/.
+// Run: npx tsc -p tsconfig.build.json && node bench/ledger/index.mjs
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const { BashEvidence } = await import(join(root, "dist/evidence/bash-evidence.js"));
+const { createBashTool } = await import(join(root, "dist/tools/bash.js"));
+
+const FILES = Number(process.env.BENCH_FILES ?? 10_000);
+const SNAPSHOT_CALLS = Number(process.env.BENCH_SNAPSHOT_CALLS ?? 30);
+const SHORT_CALLS = Number(process.env.BENCH_SHORT_CALLS ?? 200);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function timeCalls(tool, commands) {
+  const times = [];
+  for (const command of commands) {
+    const start = performance.now();
+    await tool.execute({ command });
+    times.push(performance.now() - start);
+  }
+  return times;
+}
+
+function makeRepo(base) {
+  const repo = join(base, "repo");
+  for (let i = 0; i < FILES; i += 1) {
+    const dir = join(repo, `pkg${Math.floor(i / 100)}`);
+    if (i % 100 === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `mod${i}.py`), `VALUE_${i} = ${i}\n`.repeat(20));
+  }
+  const git = (...args) => execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b", ...args], { cwd: repo, stdio: "ignore" });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-q", "-m", "init");
+  return repo;
+}
+
+async function main() {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "ae-bench-ledger-")));
+  try {
+    const logs = join(base, "logs");
+    mkdirSync(logs);
+    const repo = makeRepo(base);
+    const bash = () => createBashTool({ cwd: repo, headless: false, tempDir: logs });
+    // Non-test commands: read-only ones and a small edit, alternating, so both paths are measured.
+    const mixed = Array.from({ length: SNAPSHOT_CALLS }, (_, i) => (i % 3 === 2 ? `echo '# ${i}' >> pkg0/mod0.py` : i % 3 === 1 ? "git status --short | head -1" : "ls pkg1 | wc -l"));
+    const modes = {};
+    for (const invalidation of ["conservative", "snapshot"]) {
+      const tool = new BashEvidence(bash(), { workspace: repo, invalidation });
+      await tool.execute({ command: "true" }); // warm-up (creates the private index in snapshot mode)
+      const times = await timeCalls(tool, mixed);
+      await tool.close();
+      modes[invalidation] = { meanMs: mean(times), medianMs: median(times) };
+    }
+    const snapshot = {
+      files: FILES,
+      calls: SNAPSHOT_CALLS,
+      conservativeMsPerCall: +modes.conservative.meanMs.toFixed(1),
+      snapshotMsPerCall: +modes.snapshot.meanMs.toFixed(1),
+      ratio: +(modes.snapshot.meanMs / modes.conservative.meanMs).toFixed(2),
+      snapshotOverheadMsPerCall: +(modes.snapshot.meanMs - modes.conservative.meanMs).toFixed(1),
+    };
+
+    // Wrapped vs raw on short commands, interleaved so machine load hits both alike.
+    const raw = bash();
+    const wrapped = new BashEvidence(bash(), { workspace: repo });
+    const shortCommands = Array.from({ length: SHORT_CALLS }, (_, i) => [`echo ${i}`, "true", "pwd", `printf '%s\\n' a${i} | wc -c`][i % 4]);
+    const rawTimes = [];
+    const wrappedTimes = [];
+    for (const command of shortCommands) {
+      rawTimes.push(...(await timeCalls(raw, [command])));
+      wrappedTimes.push(...(await timeCalls(wrapped, [command])));
+    }
+    await wrapped.close();
+    const overheads = rawTimes.map((t, i) => wrappedTimes[i] - t);
+    const wrapping = {
+      calls: SHORT_CALLS,
+      rawMedianMs: +median(rawTimes).toFixed(2),
+      wrappedMedianMs: +median(wrappedTimes).toFixed(2),
+      ratio: +(median(wrappedTimes) / median(rawTimes)).toFixed(3),
+      medianOverheadMs: +median(overheads).toFixed(2),
+    };
+    console.log(JSON.stringify({ snapshot, wrapping }, null, 2));
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
+}
+
+await main();
