@@ -85,9 +85,13 @@ export type { HasPassEvidenceOptions } from "./evidence/has-pass-evidence.js";
 
 // The evidence ledger
 export { EvidenceLedger } from "./evidence/ledger.js";
-export type { CommandResult, EditObservation, EvidenceLedgerOptions, LedgerEvent, LedgerJournal, LineJudge, VerifiedEntry } from "./evidence/ledger.js";
+export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LineJudge, VerifiedEntry, WorkspaceEffect } from "./evidence/ledger.js";
 export { BashEvidence, START_HOOK } from "./evidence/bash-evidence.js";
-export type { BashEvidenceOptions, BashLikeInput, ObservedToolContext, ResultExtractor } from "./evidence/bash-evidence.js";
+export type { BashEvidenceOptions, BashLikeInput, InvalidationMode, ObservedToolContext, ResultExtractor } from "./evidence/bash-evidence.js";
+export { createWorkspaceSnapshotter } from "./evidence/snapshot.js";
+export type { WorkspaceSnapshot, WorkspaceSnapshotter } from "./evidence/snapshot.js";
+export { WorkspaceWatcher } from "./evidence/watch.js";
+export type { WorkspaceWatcherOptions } from "./evidence/watch.js";
 export { readJournal, replayJournal, createFileJournal } from "./evidence/journal.js";
 export type { JournalState } from "./evidence/journal.js";
 
