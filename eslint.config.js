@@ -10,7 +10,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.js", "*.mjs", "scripts/*.mjs", "bench/*.mjs", "bench/*/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
@@ -32,6 +32,7 @@ export default tseslint.config(
   {
     files: ["**/*.mjs", "**/*.js"],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: Object.fromEntries(["process", "console", "URL", "Buffer", "performance", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "globalThis", "structuredClone", "TextDecoder", "TextEncoder"].map((name) => [name, "readonly"])) },
+    // Plain-JS scripts and benches are not in the TypeScript project: parse them without types.
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, globals: Object.fromEntries(["process", "console", "URL", "Buffer", "performance", "setTimeout", "clearTimeout", "setInterval", "clearInterval", "globalThis", "structuredClone", "TextDecoder", "TextEncoder"].map((name) => [name, "readonly"])) },
   },
 );

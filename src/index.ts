@@ -163,7 +163,8 @@ export type { FilePatch, FilePatchStatus, PatchHunk, PatchEntry, PatchParser } f
 // Verdicts
 export { runVerdict } from "./verdict/run-verdict.js";
 export type { RunVerdictOptions } from "./verdict/run-verdict.js";
-export { verdictSchema, verdictExitCode } from "./verdict/schema.js";
+export { verdictSchema, verdictStatusSchema, junitStateSchema, gateSchema, verdictRunSchema, verdictJsonSchema, verdictExitCode, VERDICT_EXIT } from "./verdict/schema.js";
+export { isClippingMarkerLine } from "./verdict/clipping.js";
 export type { Verdict } from "./verdict/schema.js";
 export { verifyVerdictFile } from "./verdict/verify.js";
 export type { VerifyVerdictResult } from "./verdict/verify.js";
@@ -178,6 +179,20 @@ export type { ClaimSentence, ClaimKind, ClaimScope } from "./audit/claims.js";
 export { readTranscript, detectTranscriptFormat } from "./audit/transcripts/read-transcript.js";
 export type { ReadTranscriptOptions } from "./audit/transcripts/read-transcript.js";
 export type { TranscriptEvent, ShellEvent, EditEvent, AssistantMessageEvent, TranscriptFormat, TranscriptProblem, TranscriptReadResult } from "./audit/transcripts/types.js";
+export { analyzeSession } from "./audit/session.js";
+export type { SessionAnalysis, SessionRun, SessionEdit, EditCause } from "./audit/session.js";
+export { labelClaims } from "./audit/labels.js";
+export type { ClaimLabel, ClaimLabelReason, LabelledClaim, LabelClaimsOptions } from "./audit/labels.js";
+export { auditTranscript, auditEvents } from "./audit/audit-session.js";
+export type { SessionAudit, AuditedRun, SessionFinding } from "./audit/audit-session.js";
+export { auditFiles, auditFile } from "./audit/audit-pool.js";
+export type { AuditFileResult, AuditFilesOptions } from "./audit/audit-pool.js";
+export { runStopHook, decideStop, MAX_STOP_BLOCKS } from "./audit/hooks/stop.js";
+export type { HookClient, StopHookOptions } from "./audit/hooks/stop.js";
+export { runPostToolUseHook } from "./audit/hooks/post-tool-use.js";
+export type { HookRunResult } from "./audit/hooks/post-tool-use.js";
+export { installHooks, mergeHookSettings, hookSettingsPath } from "./audit/hooks/install.js";
+export type { InstallHooksOptions, InstallHooksResult } from "./audit/hooks/install.js";
 
 // Candidates
 export { createCandidateWorkspace, runCandidate, compareCandidates } from "./candidates/index.js";

@@ -9,6 +9,8 @@ const HOST_MARKERS: RegExp[] = [
   /<truncated \d+ (?:lines|bytes|characters)>/i,
   /output (?:was |has been )?(?:truncated|clipped)/i,
 ];
+// Every host marker above contains one of these words: a cheap test on a whole chunk.
+const MARKER_WORD = /truncat|output length|omitted|elided|clipped/i;
 const PYTEST_OWN = /\.\.\.Full output truncated \(\d+ lines? hidden\)/;
 
 /** True when one line holds a clipping marker that a tool host inserted. */
@@ -32,6 +34,12 @@ export function createClippingScanner(): { push(chunk: string): void; end(): voi
       sawAny = true;
       last = chunk;
       const text = carry + chunk;
+      // Most chunks hold no marker word at all: skip splitting them into lines (no garbage per line).
+      if (clipped || !MARKER_WORD.test(text)) {
+        const cut = text.lastIndexOf("\n");
+        carry = cut === -1 ? text.slice(-4096) : text.slice(cut + 1).slice(-4096);
+        return;
+      }
       const lines = text.split("\n");
       carry = lines.pop() ?? "";
       // Keep memory flat: an endless line is scanned in windows.

@@ -35,7 +35,9 @@ export interface VerdictDecision {
 export function decideVerdict(facts: VerdictFacts): VerdictDecision {
   const reasons: string[] = [];
   const gates = facts.judged.runs.flatMap((run) => run.gates);
-  const truncatedLog = facts.clippingMarker || facts.missingFinalNewline || facts.judged.reasons.includes("truncated") || facts.judged.runs.some((r) => r.reasons.includes("truncated"));
+  // Clipped: a host's marker, a last line cut short, a killed run, or a run without its final summary.
+  const judgeReasons = [...facts.judged.reasons, ...facts.judged.runs.flatMap((r) => r.reasons)];
+  const truncatedLog = facts.clippingMarker || facts.missingFinalNewline || facts.timedOut || judgeReasons.some((r) => CLIPPED_REASONS.has(r));
   if (facts.clippingMarker) reasons.push("clipping-marker");
   if (facts.missingFinalNewline) reasons.push("no-final-newline");
   if (facts.timedOut) reasons.push("timeout");
@@ -47,10 +49,12 @@ export function decideVerdict(facts: VerdictFacts): VerdictDecision {
 
   // A failure the runner itself reported is a failure, whatever else is missing.
   if (logFailed || reportFailed) {
-    for (const reason of facts.judged.reasons) if (!reasons.includes(reason)) reasons.push(reason);
     if (reportFailed && !logFailed) reasons.push("junit-reports-failures");
     if (logFailed || (reportFailed && facts.judged.verdict !== "passed")) {
-      return { status: "failed", reasons: unique(["tests-failed", ...reasons]), truncatedLog, ...counts, gates };
+      // The failing runs' own codes (tests-failed, collection-error, build-failure, ...) say why.
+      const failedRuns = facts.judged.runs.filter((r) => r.outcome === "failed").flatMap((r) => r.reasons);
+      const why = failedRuns.length > 0 ? failedRuns : ["tests-failed"];
+      return { status: "failed", reasons: unique([...why, ...reasons.filter((r) => !why.includes(r))]), truncatedLog, ...counts, gates };
     }
     // The report fails tests the log calls passed: the sources disagree.
     return { status: "incomplete", reasons: unique([...reasons, "sources-disagree"]), truncatedLog, ...counts, gates };
@@ -62,6 +66,7 @@ export function decideVerdict(facts: VerdictFacts): VerdictDecision {
     case "ok":
       if (report !== null && report.countMismatch) reasons.push("junit-count-mismatch");
       if (report !== null && report.passed.length === 0) reasons.push("junit-no-passed-tests");
+      if (report !== null && !agreesWithLog(report.passed.length, facts.judged.runs)) reasons.push("sources-disagree");
       break;
     case "not_applicable":
       break;
@@ -78,10 +83,21 @@ export function decideVerdict(facts: VerdictFacts): VerdictDecision {
     }
   }
   const exitOk = facts.runnerExit === 0 || (facts.runnerExit !== null && gates.some((g) => !g.passed));
-  if (!exitOk) reasons.push(facts.runnerExit === null ? "no-exit-status" : "nonzero-exit");
+  if (!exitOk && !facts.timedOut) reasons.push(facts.runnerExit === null ? "no-exit-status" : "nonzero-exit");
   if (truncatedLog && !reasons.includes("truncated")) reasons.push("truncated");
   const status = reasons.length === 0 && facts.judged.verdict === "passed" ? "passed" : "incomplete";
   return { status, reasons: unique(reasons), truncatedLog, ...counts, gates };
+}
+
+// Judge reasons that mean the log does not hold the run's complete output.
+const CLIPPED_REASONS = new Set(["truncated", "no-summary", "masked-exit-no-summary"]);
+
+// The log's own pass list (printed by -rA or -v) must count what the report counts; a log with
+// only a summary line (-q) lists no ids and has nothing to compare.
+function agreesWithLog(reportPassed: number, runs: readonly RunEvidence[]): boolean {
+  const run = runs[0];
+  if (runs.length !== 1 || run === undefined || run.passed.length === 0) return true;
+  return run.passed.length === reportPassed;
 }
 
 function countTests(facts: VerdictFacts): Pick<VerdictDecision, "tests" | "failures" | "errors" | "skipped"> {

@@ -37,7 +37,13 @@ export function renderProgress(elapsedMs: number, bytes: number, passed: number,
   return `agent-evidence run: ${seconds}s, ${size}, ${passed} passed, ${failed} failed`;
 }
 
-/** True when a progress line should be shown: stderr is a TTY and not under CI. */
-export function shouldShowProgress(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  return stream.isTTY === true && !env.CI;
+/** Where the progress line goes (process.stderr in the CLI). */
+export interface ProgressTarget {
+  isTTY?: boolean | undefined;
+  write(text: string): unknown;
+}
+
+/** True when a progress line should be shown: the target is a TTY and `CI` is unset or empty. */
+export function shouldShowProgress(stream: Pick<ProgressTarget, "isTTY">, env: NodeJS.ProcessEnv): boolean {
+  return stream.isTTY === true && (env.CI === undefined || env.CI === "");
 }

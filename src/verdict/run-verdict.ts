@@ -1,16 +1,14 @@
 // `agent-evidence run` as a library function: run the suite, keep the complete log, read the
 // report, judge the whole log as it streams, and write the fail-closed verdict.
-import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { createJudgeStream } from "../evidence/judge.js";
-import { parseJunit, type JunitReport } from "../observers/junit.js";
 import { createClippingScanner } from "./clipping.js";
 import { decideVerdict } from "./decide.js";
-import { instrumentPytest } from "./instrument.js";
-import { createProgressCounter, renderProgress, shouldShowProgress } from "./progress.js";
+import { createProgressCounter, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
+import { planReport, readReportFile, stampFile } from "./report-file.js";
 import { runSuiteProcess } from "./run-process.js";
 import { verdictSchema, type Verdict } from "./schema.js";
 
@@ -18,60 +16,77 @@ import { verdictSchema, type Verdict } from "./schema.js";
 export interface RunVerdictOptions {
   /** The command line, as given (run through `bash -c`). */
   command: string;
-  cwd?: string;
+  /** Directory to run in (default: the current directory). Relative paths below resolve against it. */
+  cwd?: string | undefined;
   /** JUnit XML report to read; default `report.xml` when the run wrote it. */
-  junit?: string;
-  log?: string;
-  out?: string;
-  timeoutSeconds?: number;
-  /** Add `--junitxml=<temp file>` to a recognised pytest command that writes no report (default true). */
-  instrument?: boolean;
-  /** Echo the output as it streams (default false in the library; the CLI passes process.stdout). */
-  echo?: (chunk: string) => void;
-  /** Progress display target (the CLI passes process.stderr on a TTY). */
-  progress?: NodeJS.WriteStream;
+  junit?: string | undefined;
+  /** Where to keep the complete output (default `suite.log`). */
+  log?: string | undefined;
+  /** Where to write the verdict (default `verdict.json`). */
+  out?: string | undefined;
+  /** Kill the whole process group after this many seconds. */
+  timeoutSeconds?: number | undefined;
+  /** Add `--junitxml=<file>` to a recognised pytest command that writes no report (default true). */
+  instrument?: boolean | undefined;
+  /** Echo the output as it streams (the CLI echoes to stderr so stdout holds only the verdict). */
+  echo?: ((chunk: string) => void) | undefined;
+  /** Progress display target; shown only when it is a TTY and `env.CI` is unset (the CLI passes process.stderr). */
+  progress?: ProgressTarget | undefined;
+  /** Environment of the suite and of the progress decision (default `process.env`). */
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
-/** Runs the suite and returns the verdict (also written to `out`, default `verdict.json`). */
+const PROGRESS_INTERVAL_MS = 250;
+const CLEAR_LINE = "\r\u001b[2K";
+
+/**
+ * Runs the suite and returns the verdict (also written to `out`, default `verdict.json`).
+ * @example const v = await runVerdict({ command: "python -m pytest -q", cwd: "repo" }); v.status // "passed" | "failed" | "incomplete"
+ */
 export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
   const cwd = resolve(options.cwd ?? ".");
+  const env = options.env ?? process.env;
   const logPath = resolve(cwd, options.log ?? "suite.log");
   const outPath = resolve(cwd, options.out ?? "verdict.json");
   const analysis = analyzeCommand(options.command, { cwd });
-  const startedAt = new Date();
-  // File mtimes can have a coarser resolution than the clock: allow one second of slack.
-  const startedMs = Math.floor(startedAt.getTime() / 1000) * 1000 - 1000;
-
   const tempDir = mkdtempSync(join(tmpdir(), "agent-evidence-run-"));
   try {
     const plan = planReport(options, analysis, cwd, tempDir, logPath);
+    const before = stampFile(plan.path);
+    const startedAt = new Date();
     const clipping = createClippingScanner();
     const stream = createJudgeStream(analysis, { cwd });
     const counter = createProgressCounter();
-    const showProgress = options.progress !== undefined && shouldShowProgress(options.progress, process.env);
-    const progressTimer = showProgress
-      ? setInterval(() => options.progress?.write(`\r${renderProgress(Date.now() - startedAt.getTime(), counter.bytes, counter.passed, counter.failed)}`), 250)
-      : undefined;
+    const progress = options.progress !== undefined && shouldShowProgress(options.progress, env) ? options.progress : undefined;
+    const draw = (): void => {
+      progress?.write(`${CLEAR_LINE}${renderProgress(Date.now() - startedAt.getTime(), counter.bytes, counter.passed, counter.failed)}`);
+    };
+    draw();
+    const progressTimer = progress === undefined ? undefined : setInterval(draw, PROGRESS_INTERVAL_MS);
     const result = await runSuiteProcess({
       command: plan.command,
       cwd,
       logPath,
       timeoutSeconds: options.timeoutSeconds,
+      env,
       onOutput: (chunk) => {
         clipping.push(chunk);
         stream.push(chunk);
-        counter.push(chunk);
-        options.echo?.(chunk);
+        if (progress !== undefined) counter.push(chunk);
+        if (options.echo !== undefined) {
+          // The progress line is redrawn by the timer; output never lands after it on one line.
+          if (progress !== undefined) progress.write(CLEAR_LINE);
+          options.echo(chunk);
+        }
       },
     }).finally(() => {
-      if (progressTimer !== undefined) {
-        clearInterval(progressTimer);
-        options.progress?.write("\n");
-      }
+      if (progressTimer !== undefined) clearInterval(progressTimer);
+      progress?.write(CLEAR_LINE);
     });
     clipping.end();
-    const judged = stream.end(result.exitCode ?? undefined);
-    const { state, report, sha } = readReport(plan.path, plan.explicit || plan.instrumented, startedMs);
+    // A killed run has no exit status of its own: the judge must not read 124 as the runner's.
+    const judged = stream.end(result.timedOut ? null : result.exitCode);
+    const reading = readReportFile(plan, before, startedAt.getTime());
 
     const decision = decideVerdict({
       judged,
@@ -79,8 +94,8 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       timedOut: result.timedOut,
       clippingMarker: clipping.clipped,
       missingFinalNewline: result.bytes > 0 && !clipping.endsWithNewline,
-      junit: state,
-      report,
+      junit: reading.state,
+      report: reading.report,
     });
     const verdict: Verdict = {
       schemaVersion: 1,
@@ -88,20 +103,20 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       reasons: decision.reasons,
       runnerExit: result.exitCode,
       truncatedLog: decision.truncatedLog,
-      junit: state,
+      junit: reading.state,
       tests: decision.tests,
       failures: decision.failures,
       errors: decision.errors,
       skipped: decision.skipped,
       gates: decision.gates,
       logSha256: result.logSha256,
-      junitSha256: sha,
+      junitSha256: reading.sha,
       bytes: result.bytes,
       command: options.command,
       instrumentedCommand: plan.instrumented ? plan.command : null,
       cwd,
       log: logPath,
-      junitPath: plan.path !== null && !plan.path.startsWith(tempDir) ? plan.path : null,
+      junitPath: plan.path !== null && reading.sha !== null && !plan.path.startsWith(tempDir) ? plan.path : null,
       startedAt: startedAt.toISOString(),
       durationMs: result.durationMs,
       timedOut: result.timedOut,
@@ -113,48 +128,4 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
   } finally {
     rmSync(tempDir, { recursive: true, force: true });
   }
-}
-
-interface ReportPlan {
-  command: string;
-  /** The report path to read, or null when no report applies. */
-  path: string | null;
-  /** The user named the report: it must exist. */
-  explicit: boolean;
-  instrumented: boolean;
-}
-
-function planReport(options: RunVerdictOptions, analysis: ReturnType<typeof analyzeCommand>, cwd: string, tempDir: string, logPath: string): ReportPlan {
-  if (options.junit !== undefined) return { command: options.command, path: resolve(cwd, options.junit), explicit: true, instrumented: false };
-  const written = analysis.invocations.flatMap((inv) => inv.reportFiles.map((file) => (isAbsolute(file) ? file : resolve(inv.workspace ?? cwd, file))));
-  if (written.length === 1 && written[0] !== undefined) return { command: options.command, path: written[0], explicit: true, instrumented: false };
-  if (options.instrument !== false) {
-    // Kept beside the log so verify-verdict can re-hash it; a temp file when the path needs quoting.
-    const besideLog = `${logPath}.junit.xml`;
-    const target = /[\s'"\\$`]/.test(besideLog) ? join(tempDir, "junit.xml") : besideLog;
-    const instrumented = instrumentPytest(options.command, analysis, target);
-    if (instrumented !== null) {
-      rmSync(target, { force: true });
-      return { command: instrumented, path: target, explicit: true, instrumented: true };
-    }
-  }
-  return { command: options.command, path: resolve(cwd, "report.xml"), explicit: false, instrumented: false };
-}
-
-function readReport(path: string | null, required: boolean, startedMs: number): { state: Verdict["junit"]; report: JunitReport | null; sha: string | null } {
-  if (path === null) return { state: "not_applicable", report: null, sha: null };
-  let bytes: Buffer;
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(path).mtimeMs;
-    bytes = readFileSync(path);
-  } catch {
-    return { state: required ? "missing_junit" : "not_applicable", report: null, sha: null };
-  }
-  const sha = createHash("sha256").update(bytes).digest("hex");
-  if (mtimeMs < startedMs) return { state: "stale_junit", report: null, sha };
-  const report = parseJunit(bytes.toString("utf8"));
-  if (report.status === "invalid") return { state: report.reason.includes("no <testsuite>") ? "no_testsuite" : "malformed_junit", report, sha };
-  if (report.cases.length === 0) return { state: "empty_suite", report, sha };
-  return { state: "ok", report, sha };
 }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { auditTranscript } from "../../../src/audit/audit-session.js";
 import { detectClaims } from "../../../src/audit/claims.js";
 import { readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../../../src/audit/transcripts/types.js";
@@ -87,5 +88,34 @@ describe("audit scenarios built from real pytest runs", () => {
       });
       expect({ name: scenario.name, kinds: detectClaims(result.finalMessage ?? "").map((claim) => claim.kind) }).toEqual({ name: scenario.name, kinds: scenario.claimKinds });
     }
+  });
+});
+
+describe("audit scenarios: labels and last runs", () => {
+  it.each(["claude-code", "codex"] as const)("%s: each scenario's final claim gets the scenario's label", (client) => {
+    const actual = scenarios.map((scenario) => {
+      const records = client === "claude-code" ? toClaudeRecords(scenario.steps) : toCodexRecords(scenario.steps, runs.dir);
+      const audit = auditTranscript(toJsonl(records));
+      return { name: scenario.name, labels: audit.claims.map((claim) => claim.label) };
+    });
+    expect(actual).toEqual(scenarios.map((scenario) => ({ name: scenario.name, labels: [scenario.label] })));
+  });
+
+  it.each(["claude-code", "codex"] as const)("%s: the last run's outcome and staleness", (client) => {
+    const actual = scenarios.map((scenario) => {
+      const records = client === "claude-code" ? toClaudeRecords(scenario.steps) : toCodexRecords(scenario.steps, runs.dir);
+      const { lastRun, runs: audited } = auditTranscript(toJsonl(records));
+      return { name: scenario.name, last: lastRun && { outcome: lastRun.outcome, stale: lastRun.stale }, baselines: audited.filter((run) => run.baseline).length };
+    });
+    expect(actual).toEqual([
+      { name: "a failing run then 'all tests pass'", last: { outcome: "failed", stale: false }, baselines: 0 },
+      { name: "| tail with a failing summary", last: { outcome: "failed", stale: false }, baselines: 0 },
+      { name: "a pass then an edit then a claim", last: { outcome: "passed", stale: true }, baselines: 0 },
+      { name: "a stash baseline", last: null, baselines: 1 },
+      { name: "a filtered run and a whole-suite claim", last: { outcome: "passed", stale: false }, baselines: 0 },
+      { name: "a run that collected nothing", last: { outcome: "unknown", stale: false }, baselines: 0 },
+      { name: "an honest disclosure", last: { outcome: "failed", stale: false }, baselines: 0 },
+      { name: "a backed claim", last: { outcome: "passed", stale: false }, baselines: 0 },
+    ]);
   });
 });

@@ -1,0 +1,126 @@
+// `agent-evidence hook install`: merges agent-evidence's hooks into a client's settings file.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import type { HookClient } from "./stop.js";
+
+/** Options of {@link installHooks}. */
+export interface InstallHooksOptions {
+  client: HookClient;
+  /** Install into this project's settings instead of the user's. */
+  project?: string;
+  /** Show the change without writing. */
+  dryRun?: boolean;
+  /** The user's home directory (default: `os.homedir()`). */
+  home?: string;
+  /** How the hook runs agent-evidence (default: `agent-evidence`). */
+  executable?: string;
+}
+
+/** What {@link installHooks} did (or would do, with `dryRun`). */
+export interface InstallHooksResult {
+  path: string;
+  /** The file's text before (null when it did not exist). */
+  before: string | null;
+  after: string;
+  changed: boolean;
+  /** Where the previous file was copied, or null (no file, no change, or a dry run). */
+  backup: string | null;
+}
+
+interface HookEntry {
+  event: string;
+  matcher?: string;
+  command: string;
+}
+
+/** The settings file a client reads hooks from: Claude Code `settings.json`, Codex `hooks.json`. */
+export function hookSettingsPath(client: HookClient, project: string | undefined, home: string): string {
+  switch (client) {
+    case "claude":
+      return join(project ?? home, ".claude", "settings.json");
+    case "codex":
+      return join(project ?? home, ".codex", "hooks.json");
+    default: {
+      const unreachable: never = client;
+      return unreachable;
+    }
+  }
+}
+
+function entriesFor(client: HookClient, executable: string): HookEntry[] {
+  switch (client) {
+    case "claude": {
+      const post = `${executable} hook claude-post-tool-use`;
+      return [
+        { event: "Stop", command: `${executable} hook claude-stop` },
+        { event: "PostToolUse", matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit", command: post },
+        { event: "PostToolUseFailure", matcher: "Bash", command: post },
+      ];
+    }
+    case "codex":
+      return [{ event: "Stop", command: `${executable} hook codex-stop` }];
+    default: {
+      const unreachable: never = client;
+      return unreachable;
+    }
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+function hasCommand(groups: unknown[], command: string): boolean {
+  return groups.some((group) => isRecord(group) && Array.isArray(group.hooks) && group.hooks.some((hook) => isRecord(hook) && hook.command === command));
+}
+
+/** Merges the entries into a settings object (other keys and hooks kept; an entry already there is not added twice). */
+export function mergeHookSettings(settings: Record<string, unknown>, client: HookClient, executable = "agent-evidence"): Record<string, unknown> {
+  if (settings.hooks !== undefined && !isRecord(settings.hooks)) throw new Error("its `hooks` key is not an object");
+  const hooks: Record<string, unknown> = { ...settings.hooks };
+  for (const entry of entriesFor(client, executable)) {
+    const existing = hooks[entry.event];
+    if (existing !== undefined && !Array.isArray(existing)) throw new Error(`its \`hooks.${entry.event}\` key is not a list`);
+    const groups: unknown[] = existing === undefined ? [] : [...(existing as unknown[])];
+    if (hasCommand(groups, entry.command)) continue;
+    groups.push({ ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }), hooks: [{ type: "command", command: entry.command, timeout: 60 }] });
+    hooks[entry.event] = groups;
+  }
+  return { ...settings, hooks };
+}
+
+/**
+ * Adds the Stop (and, for Claude Code, PostToolUse / PostToolUseFailure) hooks to the client's
+ * settings file, merging with what is there and copying the old file to `<file>.agent-evidence.bak`.
+ * Throws when the existing file is not a JSON object.
+ */
+export function installHooks(options: InstallHooksOptions): InstallHooksResult {
+  const path = hookSettingsPath(options.client, options.project, options.home ?? homedir());
+  const before = existsSync(path) ? readFileSync(path, "utf8") : null;
+  let settings: unknown = {};
+  if (before !== null && before.trim() !== "") {
+    try {
+      settings = JSON.parse(before);
+    } catch (error) {
+      throw new Error(`${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or move it first`, { cause: error });
+    }
+  }
+  if (!isRecord(settings)) throw new Error(`${path} is not a JSON object; fix or move it first`);
+  let merged: Record<string, unknown>;
+  try {
+    merged = mergeHookSettings(settings, options.client, options.executable);
+  } catch (error) {
+    throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const after = `${JSON.stringify(merged, null, 2)}\n`;
+  const changed = before === null || JSON.stringify(settings) !== JSON.stringify(merged);
+  if (options.dryRun === true || !changed) return { path, before, after, changed, backup: null };
+  let backup: string | null = null;
+  if (before !== null) {
+    backup = `${path}.agent-evidence.bak`;
+    if (existsSync(backup)) backup = `${path}.agent-evidence.${Date.now()}.bak`;
+    copyFileSync(path, backup);
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, after);
+  return { path, before, after, changed, backup };
+}

@@ -1,0 +1,59 @@
+// Per-session hook state: how many times the Stop hook blocked, and the shell results and edits the
+// PostToolUse hook saw, in one small JSON file per session id under the system temp directory.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EditEvent, ShellEvent } from "../transcripts/types.js";
+
+/** An event the post-tool-use hook recorded (a transcript event with line 0). */
+export type RecordedEvent = ShellEvent | EditEvent;
+
+/** What is kept per session. */
+export interface HookState {
+  version: 1;
+  sessionId: string;
+  /** Stop-hook blocks issued in this session. */
+  blocks: number;
+  /** Recent results from the post-tool-use hook, oldest first. */
+  events: RecordedEvent[];
+}
+
+/** Options for where state lives (tests point it at a temp directory). */
+export interface HookStateOptions {
+  /** Directory holding the state files (default: `<os.tmpdir()>/agent-evidence-hooks`). */
+  stateDir?: string;
+}
+
+/** At most this many recorded events are kept per session. */
+export const MAX_RECORDED_EVENTS = 200;
+/** A recorded command output keeps at most this many characters (its end, where summaries are). */
+export const MAX_RECORDED_OUTPUT = 200_000;
+
+/** The state file of a session. */
+export function hookStatePath(sessionId: string, options: HookStateOptions = {}): string {
+  const dir = options.stateDir ?? join(tmpdir(), "agent-evidence-hooks");
+  const safe = sessionId.replace(/[^\w.-]/g, "_").slice(0, 120) || "unknown";
+  return join(dir, `${safe}.json`);
+}
+
+const fresh = (sessionId: string): HookState => ({ version: 1, sessionId, blocks: 0, events: [] });
+
+/** Reads a session's state; a missing or unreadable file is a fresh state. */
+export function readHookState(sessionId: string, options: HookStateOptions = {}): HookState {
+  try {
+    const value = JSON.parse(readFileSync(hookStatePath(sessionId, options), "utf8")) as Partial<HookState>;
+    if (value.version !== 1 || value.sessionId !== sessionId || typeof value.blocks !== "number" || !Array.isArray(value.events)) return fresh(sessionId);
+    return { version: 1, sessionId, blocks: value.blocks, events: value.events };
+  } catch {
+    return fresh(sessionId);
+  }
+}
+
+/** Writes a session's state atomically (temp file + rename), keeping the newest events. */
+export function writeHookState(state: HookState, options: HookStateOptions = {}): void {
+  const path = hookStatePath(state.sessionId, options);
+  mkdirSync(join(path, ".."), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify({ ...state, events: state.events.slice(-MAX_RECORDED_EVENTS) }));
+  renameSync(temp, path);
+}

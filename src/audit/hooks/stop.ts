@@ -1,0 +1,100 @@
+// `agent-evidence hook claude-stop` / `codex-stop`: blocks a stop that hides a failing or stale test
+// run, or a contradicted claim, and tells the agent exactly what to do.
+import { readFileSync } from "node:fs";
+import { auditEvents, type SessionAudit } from "../audit-session.js";
+import { readTranscript } from "../transcripts/read-transcript.js";
+import type { TranscriptEvent } from "../transcripts/types.js";
+import { parseHookInput, type HookInput } from "./hook-input.js";
+import type { HookRunResult } from "./post-tool-use.js";
+import { readHookState, writeHookState, type HookStateOptions, type RecordedEvent } from "./state.js";
+
+/** The clients whose Stop hook agent-evidence speaks. */
+export type HookClient = "claude" | "codex";
+
+/** At most this many blocks per session; after that the stop is allowed with a note on stderr. */
+export const MAX_STOP_BLOCKS = 3;
+
+/** Options of {@link runStopHook}. */
+export interface StopHookOptions extends HookStateOptions {
+  /** Reads the transcript (default: `fs.readFileSync` as UTF-8); tests inject failures here. */
+  readTranscriptFile?: (path: string) => string;
+}
+
+/** What the Stop hook found: the reason to block, or null. */
+export function decideStop(audit: SessionAudit): string | null {
+  const last = audit.lastRun;
+  const contradicted = audit.claims.find((claim) => claim.label === "contradicted");
+  if (contradicted && contradicted.run) {
+    return `Your final message says "${contradicted.sentence}", but the last test run (\`${contradicted.run.command}\`, transcript line ${contradicted.run.line}) failed. Fix the failure and rerun \`${contradicted.run.command}\`, or say in your final message that the tests fail.`;
+  }
+  if (last === null || audit.disclosed) return null;
+  if (last.outcome === "failed") {
+    return `The last test run (\`${last.command}\`, transcript line ${last.line}) failed and your final message does not say so. Fix the failure and rerun \`${last.command}\`, or say in your final message that the tests fail.`;
+  }
+  if (last.staleBy !== null) {
+    const what = last.staleBy.kind === "shell" ? `\`${last.staleBy.command}\`` : `${last.staleBy.tool} ${last.staleBy.paths.join(", ")}`;
+    return `Files changed after the last test run (\`${last.command}\`): ${what} came after it. Rerun \`${last.command}\` to test the current code, or say in your final message that the tests were not rerun after the change.`;
+  }
+  return null;
+}
+
+// Recorded events the transcript does not hold yet go just before the final message.
+function withRecorded(events: TranscriptEvent[], recorded: readonly RecordedEvent[], finalMessage: string | null): TranscriptEvent[] {
+  const known = new Set(events.flatMap((event) => ((event.type === "shell" || event.type === "edit") && event.id !== null ? [event.id] : [])));
+  const missing = recorded.filter((event) => event.id === null || !known.has(event.id));
+  if (missing.length === 0) return events;
+  let at = events.length;
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i]!;
+    if (event.type === "assistant-message" && !event.sidechain && event.text === finalMessage) {
+      at = i;
+      break;
+    }
+  }
+  return [...events.slice(0, at), ...missing, ...events.slice(at)];
+}
+
+const allow = (client: HookClient, stderr = ""): HookRunResult => ({ stdout: client === "codex" ? "{}\n" : "", stderr, exitCode: 0 });
+
+function readTranscriptText(input: HookInput, options: StopHookOptions): { text: string | null; note: string } {
+  if (input.transcriptPath === null) return { text: null, note: "no transcript path: judging the final message alone, not blocking" };
+  try {
+    return { text: (options.readTranscriptFile ?? ((path) => readFileSync(path, "utf8")))(input.transcriptPath), note: "" };
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
+    return { text: null, note: `cannot read the transcript ${input.transcriptPath} (${code}): judging the final message alone, not blocking` };
+  }
+}
+
+function stopResult(client: HookClient, input: HookInput, options: StopHookOptions): HookRunResult {
+  const notes: string[] = [];
+  const state = readHookState(input.sessionId, options);
+  const transcript = readTranscriptText(input, options);
+  if (transcript.note !== "") notes.push(transcript.note);
+  const read = transcript.text === null ? null : readTranscript(transcript.text);
+  if (read && read.problems.length > 0) notes.push(`skipped ${read.problems.length} malformed transcript line(s): ${read.problems.map((p) => `line ${p.line}: ${p.reason}`).join("; ")}`);
+  const finalMessage = input.lastAssistantMessage ?? read?.finalMessage ?? null;
+  const events = read === null ? [] : withRecorded(read.events, state.events, finalMessage);
+  const audit = auditEvents(events, finalMessage, { path: input.transcriptPath, format: read?.format ?? null });
+  const reason = read === null ? null : decideStop(audit);
+  const stderr = (extra: string[]): string => [...notes, ...extra].map((note) => `agent-evidence: ${note}\n`).join("");
+  if (reason === null) return allow(client, stderr([]));
+  if (state.blocks >= MAX_STOP_BLOCKS) return allow(client, stderr([`not blocking again (${state.blocks} blocks in this session already): ${reason}`]));
+  writeHookState({ ...state, blocks: state.blocks + 1 }, options);
+  return { stdout: `${JSON.stringify({ decision: "block", reason })}\n`, stderr: stderr([]), exitCode: 0 };
+}
+
+/**
+ * Runs the Stop hook for a client on its stdin JSON. Blocks (`{"decision":"block","reason":...}`)
+ * when the last test run failed or is stale and the final message does not disclose it, or a claim
+ * is contradicted; at most {@link MAX_STOP_BLOCKS} times per session. Allowing prints nothing for
+ * Claude Code and `{}` for Codex. Without a transcript it never blocks; on an internal error it
+ * allows the stop and explains on stderr. Always exits 0.
+ */
+export function runStopHook(client: HookClient, stdin: string, options: StopHookOptions = {}): HookRunResult {
+  try {
+    return stopResult(client, parseHookInput(stdin), options);
+  } catch (error) {
+    return allow(client, `agent-evidence hook ${client}-stop: internal error, allowing the stop: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}

@@ -1,0 +1,101 @@
+// Claim labels: what the session's runs say about each claim of the final message.
+import { isDisclosure, type ClaimSentence } from "./claims.js";
+import type { SessionAnalysis, SessionRun } from "./session.js";
+
+/**
+ * What the evidence says about a claim:
+ * - `backed`: a passing run on the current tree covers it;
+ * - `stale`: the passing run that covers it was followed by an edit;
+ * - `contradicted`: the last run it depends on failed;
+ * - `unsupported`: no run, only baselines, a filtered or partial run for a whole-suite claim, or the
+ *   claim came before the run;
+ * - `unclear`: the last run's outcome is unknown;
+ * - `disclosed`: the sentence admits a failure or that tests were not run (not a pass claim).
+ */
+export type ClaimLabel = "backed" | "stale" | "contradicted" | "unsupported" | "unclear" | "disclosed";
+
+/** Machine-readable reasons for a label. */
+export type ClaimLabelReason =
+  | "current-passing-run"
+  | "edited-after-run"
+  | "last-run-failed"
+  | "last-run-unknown"
+  | "no-run"
+  | "baseline-only"
+  | "claim-before-run"
+  | "partial-run"
+  | "disclosure";
+
+/** A claim with its label, the reason, and the run the label rests on. */
+export interface LabelledClaim extends ClaimSentence {
+  label: ClaimLabel;
+  reason: ClaimLabelReason;
+  /** The run the label rests on (its line and command), or null. */
+  run: { line: number; command: string; outcome: SessionRun["outcome"] } | null;
+}
+
+/** Options of {@link labelClaims}. */
+export interface LabelClaimsOptions {
+  /** Index in the event list of the message holding the claims: only earlier runs count. Default: after every event. */
+  position?: number;
+}
+
+function covers(run: SessionRun, claim: ClaimSentence): boolean {
+  switch (claim.scope.kind) {
+    case "suite":
+      return !run.partial;
+    case "targets": {
+      if (!run.partial) return true;
+      const ids = run.runs.flatMap((evidence) => [...evidence.targets, ...evidence.passed, ...evidence.failed]);
+      return claim.scope.targets.every((target) => ids.some((id) => id.includes(target) || target.includes(id.replace(/^\.\//, ""))));
+    }
+    case "count":
+    case "unspecified":
+      return true;
+    default: {
+      const unreachable: never = claim.scope;
+      return unreachable;
+    }
+  }
+}
+
+const ref = (run: SessionRun): LabelledClaim["run"] => ({ line: run.line, command: run.command, outcome: run.outcome });
+
+function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: number): LabelledClaim {
+  const make = (label: ClaimLabel, reason: ClaimLabelReason, run: SessionRun | null): LabelledClaim => ({ ...claim, label, reason, run: run === null ? null : ref(run) });
+  if (isDisclosure(claim)) return make("disclosed", "disclosure", null);
+  const before = session.runs.filter((run) => run.position < position);
+  const current = before.filter((run) => !run.baseline);
+  if (current.length === 0) {
+    if (session.runs.some((run) => run.position > position && !run.baseline)) return make("unsupported", "claim-before-run", null);
+    return make("unsupported", before.length > 0 ? "baseline-only" : "no-run", before.at(-1) ?? null);
+  }
+  // The run the claim depends on: the last one that touches its targets, else the last one.
+  const last = (claim.scope.kind === "targets" ? current.filter((run) => covers(run, claim)).at(-1) : undefined) ?? current.at(-1)!;
+  switch (last.outcome) {
+    case "failed":
+      return make("contradicted", "last-run-failed", last);
+    case "unknown":
+      return make("unclear", "last-run-unknown", last);
+    case "passed": {
+      const covering = current.filter((run) => run.outcome === "passed" && covers(run, claim)).at(-1);
+      if (covering === undefined) return make("unsupported", "partial-run", last);
+      // A staleness that only begins after the claim does not matter to it.
+      const staleBefore = covering.stalePosition !== null && covering.stalePosition < position;
+      return staleBefore ? make("stale", "edited-after-run", covering) : make("backed", "current-passing-run", covering);
+    }
+    default: {
+      const unreachable: never = last.outcome;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * Labels each claim against the session's runs before it (see {@link ClaimLabel}).
+ * @example labelClaims(detectClaims(finalMessage), analyzeSession(events))[0]?.label // "contradicted"
+ */
+export function labelClaims(claims: readonly ClaimSentence[], session: SessionAnalysis, options: LabelClaimsOptions = {}): LabelledClaim[] {
+  const position = options.position ?? Number.POSITIVE_INFINITY;
+  return claims.map((claim) => labelOne(claim, session, position));
+}

@@ -1,0 +1,193 @@
+// Session analysis: every shell call of a transcript judged, edits (tools and shell) marking earlier
+// runs stale, `git stash` baselines told apart from runs on the current tree. Pure: events in, data out.
+import { judgeAnalyzed } from "../evidence/judge.js";
+import { analyzeCommand } from "../grammar/analyze-command.js";
+import { attributeExit } from "../shell/attribute-exit.js";
+import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
+import type { Outcome, RunEvidence } from "../types.js";
+import type { ShellEvent, TranscriptEvent } from "./transcripts/types.js";
+
+/** What changed the tree after a run: an edit tool call, or a shell command that may edit. */
+export type EditCause =
+  | { kind: "edit-tool"; tool: string; paths: string[]; line: number }
+  | { kind: "shell"; command: string; line: number };
+
+/** One edit of the session, in transcript order. */
+export interface SessionEdit {
+  /** Index of the event in the session's event list. */
+  position: number;
+  cause: EditCause;
+}
+
+/** One shell call that invoked a test runner, judged. */
+export interface SessionRun {
+  /** Index of the event in the session's event list. */
+  position: number;
+  /** 1-based transcript line of the call. */
+  line: number;
+  command: string;
+  cwd: string | null;
+  exitCode: number | null;
+  sidechain: boolean;
+  /** The line's outcome about the tree it ran on (baseline runs only when every run is a baseline). */
+  outcome: Outcome;
+  /** Why the outcome is not `passed`. */
+  reasons: string[];
+  /** Every run of the line tested the tree without the change (`git stash && pytest; git stash pop`). */
+  baseline: boolean;
+  /** A selection option (-k, -run, ...) narrowed a current-tree run. */
+  filtered: boolean;
+  /** The current-tree runs named files or test ids, or were filtered: not a whole-suite run. */
+  partial: boolean;
+  /** The line's exit status does not belong to a runner (a pipe without pipefail, `;`, `||`, `&`). */
+  masked: boolean;
+  runs: RunEvidence[];
+  /** The first edit after the run, or null while the run still applies to the tree. */
+  staleBy: EditCause | null;
+  /** Index in the event list of the edit that made the run stale, or null. */
+  stalePosition: number | null;
+}
+
+/** What {@link analyzeSession} returns. */
+export interface SessionAnalysis {
+  /** Every shell call in the session. */
+  shellCalls: number;
+  /** Shell calls that invoked a test runner, judged, in order. */
+  runs: SessionRun[];
+  edits: SessionEdit[];
+  /** The last run on the current tree (baselines excluded), or null when there is none. */
+  lastRun: SessionRun | null;
+}
+
+const STASH_SAVE = new Set(["push", "save", "-u", "--include-untracked", "-k", "--keep-index", "-m", "--message"]);
+
+// `git stash` -> "push"; `git stash pop` -> "pop"; null for any other command.
+function stashVerb(command: AnalyzedCommand): string | null {
+  if (command.name !== "git") return null;
+  const at = command.words.indexOf("stash");
+  return at === -1 ? null : (command.words[at + 1] ?? "push");
+}
+
+const isStashSave = (command: AnalyzedCommand): boolean => {
+  const verb = stashVerb(command);
+  return verb !== null && (STASH_SAVE.has(verb) || verb.startsWith("-"));
+};
+const isStashRestore = (command: AnalyzedCommand): boolean => ["pop", "apply"].includes(stashVerb(command) ?? "");
+
+// The commands of a line that may change files. A stash that saved the tree and the pop that put it
+// back cancel out; a stash that saved nothing or failed changed nothing, and then the pop is an edit.
+function shellEdits(analysis: CommandAnalysis, runs: readonly RunEvidence[]): AnalyzedCommand[] {
+  const realBaseline = runs.some((run) => run.baseline);
+  const stashed = analysis.invocations.some((invocation) => invocation.afterStash);
+  return analysis.commands.filter((command) => {
+    if (command.readOnly || command.invocation !== undefined) return false;
+    if (stashed && isStashSave(command)) return false;
+    if (realBaseline && isStashRestore(command)) return false;
+    return true;
+  });
+}
+
+function combine(runs: readonly RunEvidence[]): { outcome: Outcome; reasons: string[] } {
+  if (runs.some((run) => run.outcome === "failed")) return { outcome: "failed", reasons: [...new Set(runs.flatMap((run) => run.reasons))] };
+  if (runs.length > 0 && runs.every((run) => run.outcome === "passed")) return { outcome: "passed", reasons: [] };
+  return { outcome: "unknown", reasons: [...new Set(runs.flatMap((run) => run.reasons))] };
+}
+
+const isPartial = (run: RunEvidence): boolean => run.filtered || run.targets.some((target) => /::|\.py$|_test\.go$|\.go$/.test(target) || /^[\w.]+\.tests?\b/.test(target));
+
+// Agents rerun the same few commands: analysing a line once per process saves most of the parse time.
+const ANALYSIS_CACHE_SIZE = 2000;
+const analysisCache = new Map<string, CommandAnalysis>();
+
+function analyzeCached(command: string, cwd: string | null): CommandAnalysis {
+  const key = `${cwd ?? ""}\0${command}`;
+  const cached = analysisCache.get(key);
+  if (cached !== undefined) return cached;
+  const analysis = analyzeCommand(command, cwd === null ? {} : { cwd });
+  if (analysisCache.size >= ANALYSIS_CACHE_SIZE) analysisCache.delete(analysisCache.keys().next().value!);
+  analysisCache.set(key, analysis);
+  return analysis;
+}
+
+function judgeShell(event: ShellEvent, position: number): { run: SessionRun | null; analysis: CommandAnalysis; runs: RunEvidence[] } {
+  const analysis = analyzeCached(event.command, event.cwd);
+  const result = judgeAnalyzed(analysis, { output: event.output, exitCode: event.exitCode, ...(event.cwd === null ? {} : { cwd: event.cwd }), outputTruncated: event.outputTruncated });
+  if (analysis.opaque || analysis.invocations.length === 0) return { run: null, analysis, runs: result.runs };
+  const current = result.runs.filter((run) => !run.baseline);
+  const relevant = current.length > 0 ? current : result.runs;
+  const { outcome, reasons } = current.length === result.runs.length ? { outcome: result.verdict, reasons: result.reasons } : combine(relevant);
+  const masked = attributeExit(analysis, event.exitCode).some((attribution) => attribution.status === "masked");
+  const run: SessionRun = {
+    position,
+    line: event.line,
+    command: event.command,
+    cwd: event.cwd,
+    exitCode: event.exitCode,
+    sidechain: event.sidechain,
+    outcome,
+    reasons,
+    baseline: current.length === 0,
+    filtered: current.some((r) => r.filtered),
+    partial: current.length === 0 || current.some(isPartial),
+    masked,
+    runs: result.runs,
+    staleBy: null,
+    stalePosition: null,
+  };
+  return { run, analysis, runs: result.runs };
+}
+
+/**
+ * Judges every shell call of a session and tracks which runs still apply: an edit (edit tool or a
+ * shell command that may write) makes every earlier run stale; `git stash` baselines are kept apart.
+ * @example analyzeSession(readTranscript(text).events).lastRun?.outcome // "failed"
+ */
+export function analyzeSession(events: readonly TranscriptEvent[]): SessionAnalysis {
+  const runs: SessionRun[] = [];
+  const edits: SessionEdit[] = [];
+  let shellCalls = 0;
+  const markStale = (cause: EditCause, position: number): void => {
+    for (let i = runs.length - 1; i >= 0; i -= 1) {
+      const run = runs[i]!;
+      if (run.staleBy !== null) break;
+      run.staleBy = cause;
+      run.stalePosition = position;
+    }
+  };
+  events.forEach((event, position) => {
+    switch (event.type) {
+      case "shell": {
+        shellCalls += 1;
+        const judged = judgeShell(event, position);
+        const lineEdits = shellEdits(judged.analysis, judged.runs);
+        const firstRunIndex = judged.analysis.invocations[0]?.commandIndex ?? Number.POSITIVE_INFINITY;
+        const lastRunIndex = judged.analysis.invocations.at(-1)?.commandIndex ?? Number.NEGATIVE_INFINITY;
+        // Edits before the line's first run stale earlier runs only; edits after its last run stale it too.
+        const before = lineEdits.find((command) => command.index < firstRunIndex);
+        if (before) markStale({ kind: "shell", command: before.text, line: event.line }, position);
+        if (judged.run) runs.push(judged.run);
+        const after = lineEdits.find((command) => command.index > firstRunIndex && (command.index > lastRunIndex || judged.run === null));
+        const anyEdit = before ?? after;
+        if (after) markStale({ kind: "shell", command: after.text, line: event.line }, position);
+        if (anyEdit) edits.push({ position, cause: { kind: "shell", command: anyEdit.text, line: event.line } });
+        break;
+      }
+      case "edit": {
+        if (event.failed) break;
+        const cause: EditCause = { kind: "edit-tool", tool: event.tool, paths: event.paths, line: event.line };
+        markStale(cause, position);
+        edits.push({ position, cause });
+        break;
+      }
+      case "assistant-message":
+      case "user-message":
+        break;
+      default: {
+        const unreachable: never = event;
+        return unreachable;
+      }
+    }
+  });
+  const current = runs.filter((run) => !run.baseline);
+  return { shellCalls, runs, edits, lastRun: current.at(-1) ?? null };
+}

@@ -1,0 +1,91 @@
+// The JUnit report of a verdict run: which file to read, and its state after the run
+// (fresh, stale, missing, unreadable) in the verdict's snake_case vocabulary.
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { parseJunit, type JunitReport } from "../observers/junit.js";
+import type { CommandAnalysis } from "../shell/types.js";
+import { instrumentPytest } from "./instrument.js";
+import type { Verdict } from "./schema.js";
+
+/** Which report a run is judged with, and what actually runs. */
+export interface ReportPlan {
+  /** The command that runs (the instrumented one when `instrumented`). */
+  command: string;
+  /** The report path to read, or null when no report applies. */
+  path: string | null;
+  /** The report must exist after the run (named by `--junit`, by the command, or instrumented). */
+  required: boolean;
+  instrumented: boolean;
+}
+
+/** A report file's identity before the run: a file the run did not touch is stale. */
+export interface FileStamp {
+  mtimeMs: number;
+  ino: number;
+  size: number;
+}
+
+/** What the report file held after the run. */
+export interface ReportReading {
+  state: Verdict["junit"];
+  report: JunitReport | null;
+  sha: string | null;
+}
+
+/**
+ * Chooses the report: `--junit FILE`; else the one file the command names (`--junitxml=...`);
+ * else, for a single recognised pytest run, `--junitxml=<logPath>.junit.xml` added to the command
+ * (in `tempDir` when that path would need quoting); else `report.xml` in `cwd` when the run writes it.
+ */
+export function planReport(options: { command: string; junit?: string | undefined; instrument?: boolean | undefined }, analysis: CommandAnalysis, cwd: string, tempDir: string, logPath: string): ReportPlan {
+  if (options.junit !== undefined) return { command: options.command, path: resolve(cwd, options.junit), required: true, instrumented: false };
+  const written = analysis.invocations.flatMap((inv) => inv.reportFiles.map((file) => (isAbsolute(file) ? file : resolve(inv.workspace ?? cwd, file))));
+  if (written.length === 1 && written[0] !== undefined) return { command: options.command, path: written[0], required: true, instrumented: false };
+  if (options.instrument !== false && !analysis.invocations.some((inv) => inv.shadowed)) {
+    const besideLog = `${logPath}.junit.xml`;
+    const target = /[\s'"\\$`]/.test(besideLog) ? join(tempDir, "junit.xml") : besideLog;
+    const instrumented = instrumentPytest(options.command, analysis, target);
+    if (instrumented !== null) {
+      // A report left by an earlier run must not pass for this one.
+      rmSync(target, { force: true });
+      return { command: instrumented, path: target, required: true, instrumented: true };
+    }
+  }
+  return { command: options.command, path: resolve(cwd, "report.xml"), required: false, instrumented: false };
+}
+
+/** The file's stamp, or null when it does not exist. */
+export function stampFile(path: string | null): FileStamp | null {
+  if (path === null) return null;
+  try {
+    const st = statSync(path);
+    return { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads the report after the run. Stale: the file is exactly as it was before the run, or older
+ * than the run start (one second of slack for coarse file-system clocks).
+ */
+export function readReportFile(plan: ReportPlan, before: FileStamp | null, startedMs: number): ReportReading {
+  if (plan.path === null) return { state: "not_applicable", report: null, sha: null };
+  let bytes: Buffer;
+  let after: FileStamp;
+  try {
+    const st = statSync(plan.path);
+    after = { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size };
+    bytes = readFileSync(plan.path);
+  } catch {
+    return { state: plan.required ? "missing_junit" : "not_applicable", report: null, sha: null };
+  }
+  const sha = createHash("sha256").update(bytes).digest("hex");
+  const untouched = before !== null && before.mtimeMs === after.mtimeMs && before.ino === after.ino && before.size === after.size;
+  if (untouched || after.mtimeMs < Math.floor(startedMs / 1000) * 1000 - 1000) return { state: "stale_junit", report: null, sha };
+  const report = parseJunit(bytes.toString("utf8"));
+  if (report.status === "invalid") return { state: report.reason.startsWith("no <testsuite>") ? "no_testsuite" : "malformed_junit", report, sha };
+  if (report.cases.length === 0) return { state: "empty_suite", report, sha };
+  return { state: "ok", report, sha };
+}

@@ -1,0 +1,153 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runPostToolUseHook } from "../../../src/audit/hooks/post-tool-use.js";
+import { readHookState } from "../../../src/audit/hooks/state.js";
+import { runStopHook, type HookClient } from "../../../src/audit/hooks/stop.js";
+import { toJsonl } from "../transcripts/records.js";
+import { captureRealRuns, type RealRuns } from "../transcripts/real-runs.js";
+import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario } from "../transcripts/scenarios.js";
+
+let runs: RealRuns;
+let scenarios: Scenario[];
+let dir: string;
+beforeAll(() => {
+  runs = captureRealRuns();
+  scenarios = buildScenarios(runs);
+  dir = mkdtempSync(join(tmpdir(), "stop-hook-"));
+});
+
+const scenario = (name: string): Scenario => scenarios.find((s) => s.name.startsWith(name))!;
+
+function transcriptFile(client: HookClient, name: string, extraLines = ""): string {
+  const records = client === "claude" ? toClaudeRecords(scenario(name).steps) : toCodexRecords(scenario(name).steps, runs.dir);
+  const path = join(dir, `${client}-${name.replace(/\W+/g, "-")}-${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(path, extraLines + toJsonl(records));
+  return path;
+}
+
+const finalText = (name: string): string => scenario(name).steps.flatMap((step) => (step.kind === "say" ? [step.text] : [])).at(-1)!;
+
+// Payloads in the shapes the clients write (Claude Code Stop input; Codex stop.command.input schema).
+function stdin(client: HookClient, sessionId: string, transcriptPath: string | null, lastMessage: string, stopHookActive = false): string {
+  return client === "claude"
+    ? JSON.stringify({ session_id: sessionId, transcript_path: transcriptPath, cwd: "/w", permission_mode: "default", hook_event_name: "Stop", stop_hook_active: stopHookActive })
+    : JSON.stringify({ session_id: sessionId, turn_id: "turn-1", transcript_path: transcriptPath, cwd: runs.dir, hook_event_name: "Stop", model: "gpt-5-codex", permission_mode: "default", stop_hook_active: stopHookActive, last_assistant_message: lastMessage });
+}
+
+const allowOut = (client: HookClient): string => (client === "codex" ? "{}\n" : "");
+const sid = (): string => `s-${Math.random().toString(36).slice(2)}`;
+const blockReason = (stdout: string): string => (JSON.parse(stdout) as { reason: string }).reason;
+
+describe.each(["claude", "codex"] as const)("%s stop hook", (client) => {
+  const stop = (name: string, options: { session?: string; active?: boolean; extraLines?: string } = {}) =>
+    runStopHook(client, stdin(client, options.session ?? sid(), transcriptFile(client, name, options.extraLines), finalText(name), options.active), { stateDir: join(dir, "state") });
+
+  it.each([
+    ["a failing run then 'all tests pass'", true],
+    ["| tail with a failing summary", true],
+    ["a pass then an edit then a claim", true],
+    ["a stash baseline", false],
+    ["a filtered run and a whole-suite claim", false],
+    ["a run that collected nothing", false],
+    ["an honest disclosure", false],
+    ["a backed claim", false],
+  ])("%s: blocks=%s", (name, blocks) => {
+    const result = stop(name);
+    expect({ exitCode: result.exitCode, stderr: result.stderr, blocked: result.stdout !== allowOut(client) }).toEqual({ exitCode: 0, stderr: "", blocked: blocks });
+    if (blocks) expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(["decision", "reason"]);
+  });
+
+  it("the reason names the command to rerun", () => {
+    const failing = stop("a failing run then");
+    expect(blockReason(failing.stdout)).toContain(`rerun \`${runs.failingSuite.command}\``);
+    expect(blockReason(failing.stdout)).toContain("say in your final message that the tests fail");
+    const stale = stop("a pass then an edit");
+    expect(blockReason(stale.stdout)).toMatch(/^Files changed after the last test run .*Rerun `python3 -m pytest -q -p no:cacheprovider`/);
+  });
+
+  it("stop_hook_active: blocks again while the problem stays, at most 3 times per session", () => {
+    const session = sid();
+    const results = [false, true, true, true].map((active) => stop("a failing run then", { session, active }));
+    expect(results.map((r) => [r.stdout === allowOut(client), r.stderr.startsWith("agent-evidence: not blocking again (3 blocks")])).toEqual([
+      [false, false],
+      [false, false],
+      [false, false],
+      [true, true],
+    ]);
+    expect(readHookState(session, { stateDir: join(dir, "state") }).blocks).toBe(3);
+  });
+
+  it("stop_hook_active with the problem gone: allows", () => {
+    const session = sid();
+    expect(stop("a failing run then", { session }).stdout).not.toBe(allowOut(client));
+    expect(stop("an honest disclosure", { session, active: true })).toEqual({ stdout: allowOut(client), stderr: "", exitCode: 0 });
+  });
+
+  it("a malformed transcript line is skipped and reported; the decision stands", () => {
+    const result = stop("a failing run then", { extraLines: "{not json\n" });
+    expect(result.stdout).not.toBe(allowOut(client));
+    expect(result.stderr).toMatch(/^agent-evidence: skipped 1 malformed transcript line\(s\): line 1: /);
+  });
+
+  it("a missing transcript: judges the message alone and never blocks", () => {
+    const result = runStopHook(client, stdin(client, sid(), join(dir, "no-such-transcript.jsonl"), "All tests pass."), { stateDir: join(dir, "state") });
+    expect(result).toEqual({ stdout: allowOut(client), stderr: `agent-evidence: cannot read the transcript ${join(dir, "no-such-transcript.jsonl")} (ENOENT): judging the final message alone, not blocking\n`, exitCode: 0 });
+  });
+
+  it("an internal error (the state directory is a file) allows the stop and explains on stderr", () => {
+    const notADir = join(dir, `file-${client}`);
+    writeFileSync(notADir, "");
+    const result = runStopHook(client, stdin(client, sid(), transcriptFile(client, "a failing run then"), "All tests pass."), { stateDir: join(notADir, "state") });
+    expect({ stdout: result.stdout, exitCode: result.exitCode }).toEqual({ stdout: allowOut(client), exitCode: 0 });
+    expect(result.stderr).toMatch(new RegExp(`^agent-evidence hook ${client}-stop: internal error, allowing the stop: ENOTDIR`));
+  });
+
+  it("stdin that is not JSON allows the stop and explains on stderr", () => {
+    const result = runStopHook(client, "{oops", { stateDir: join(dir, "state") });
+    expect({ stdout: result.stdout, exitCode: result.exitCode }).toEqual({ stdout: allowOut(client), exitCode: 0 });
+    expect(result.stderr).toMatch(new RegExp(`^agent-evidence hook ${client}-stop: internal error, allowing the stop: hook input is not JSON`));
+  });
+});
+
+describe("codex stop hook without a transcript path", () => {
+  it("judges last_assistant_message alone and never blocks (prints {})", () => {
+    const result = runStopHook("codex", stdin("codex", sid(), null, "All tests pass."), { stateDir: join(dir, "state") });
+    expect(result).toEqual({ stdout: "{}\n", stderr: "agent-evidence: no transcript path: judging the final message alone, not blocking\n", exitCode: 0 });
+  });
+});
+
+describe("claude post-tool-use hook", () => {
+  it("records Bash results from PostToolUse and PostToolUseFailure; the Stop hook uses them when the transcript lags", () => {
+    const session = sid();
+    const stateDir = join(dir, "state-post");
+    const base = { session_id: session, transcript_path: "/nowhere.jsonl", cwd: runs.dir, permission_mode: "default" };
+    const ok = runPostToolUseHook(
+      JSON.stringify({ ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_use_id: "toolu_1", tool_input: { command: runs.passingFile.command }, tool_response: { stdout: runs.passingFile.stdout, stderr: "", interrupted: false, isImage: false } }),
+      { stateDir },
+    );
+    const failed = runPostToolUseHook(
+      JSON.stringify({ ...base, hook_event_name: "PostToolUseFailure", tool_name: "Bash", tool_use_id: "toolu_2", tool_input: { command: runs.failingSuite.command }, error: `Exit code 1\n${runs.failingSuite.stdout}`, is_interrupt: false }),
+      { stateDir },
+    );
+    expect([ok, failed]).toEqual([
+      { stdout: "", stderr: "", exitCode: 0 },
+      { stdout: "", stderr: "", exitCode: 0 },
+    ]);
+    expect(readHookState(session, { stateDir }).events.map((e) => (e.type === "shell" ? [e.id, e.exitCode, e.output.includes("passed")] : null))).toEqual([
+      ["toolu_1", 0, true],
+      ["toolu_2", 1, true],
+    ]);
+    // The transcript holds only the final message so far.
+    const path = join(dir, "lagging.jsonl");
+    writeFileSync(path, toJsonl(toClaudeRecords([{ kind: "say", text: "All tests pass." }])));
+    const result = runStopHook("claude", stdin("claude", session, path, "All tests pass."), { stateDir });
+    expect(blockReason(result.stdout)).toContain(`rerun \`${runs.failingSuite.command}\``);
+  });
+
+  it("ignores other tools and reports bad stdin on stderr without failing", () => {
+    expect(runPostToolUseHook(JSON.stringify({ session_id: sid(), hook_event_name: "PostToolUse", tool_name: "Read", tool_input: { file_path: "/a" } }), { stateDir: join(dir, "state-post") })).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+    expect(runPostToolUseHook("[1]", { stateDir: join(dir, "state-post") })).toEqual({ stdout: "", stderr: "agent-evidence hook claude-post-tool-use: nothing recorded: hook input is not a JSON object\n", exitCode: 0 });
+  });
+});

@@ -1,0 +1,72 @@
+import { spawnSync } from "node:child_process";
+import { beforeAll, describe, expect, it } from "vitest";
+import { auditEvents } from "../../src/audit/audit-session.js";
+import { analyzeSession } from "../../src/audit/session.js";
+import type { ShellEvent, TranscriptEvent } from "../../src/audit/transcripts/types.js";
+import type { CapturedRun } from "./transcripts/records.js";
+import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
+
+let runs: RealRuns;
+let stashNothing: CapturedRun;
+beforeAll(() => {
+  runs = captureRealRuns();
+  // Commit the fix, so `git stash` finds nothing to save: the run is on the current tree.
+  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
+  spawnSync("bash", ["-c", "git add -A && git commit -qm fix"], { cwd: runs.dir, env });
+  const command = "git stash && python3 -m pytest -q -p no:cacheprovider; git stash pop";
+  const result = spawnSync("bash", ["-c", command], { cwd: runs.dir, encoding: "utf8", env });
+  stashNothing = { command, stdout: result.stdout, stderr: result.stderr, exitCode: result.status ?? -1 };
+});
+
+let line = 0;
+const shell = (run: CapturedRun): ShellEvent => ({
+  type: "shell",
+  id: null,
+  command: run.command,
+  output: `${run.stdout}${run.stderr}`,
+  exitCode: run.exitCode,
+  cwd: runs.dir,
+  interrupted: false,
+  timedOut: false,
+  outputTruncated: false,
+  persistedOutputPath: null,
+  completed: true,
+  sidechain: false,
+  timestamp: null,
+  line: (line += 1),
+});
+const cmd = (command: string): CapturedRun => ({ command, stdout: "", stderr: "", exitCode: 0 });
+const say = (text: string): TranscriptEvent => ({ type: "assistant-message", text, sidechain: false, timestamp: null, line: (line += 1) });
+
+describe("session analysis on real runs", () => {
+  it("the stash that saved nothing really printed `No local changes to save`", () => {
+    expect([/No local changes to save/.test(stashNothing.stdout + stashNothing.stderr), /2 passed/.test(stashNothing.stdout)]).toEqual([true, true]);
+  });
+
+  it.each([
+    ["a pass then `sed -i` (a shell edit)", () => [shell(runs.passingSuite), shell(cmd("sed -i 's/a/b/' calc.py")), say("All tests pass.")], "stale", true],
+    ["a pass then `black .`", () => [shell(runs.passingSuite), shell(cmd("black .")), say("All tests pass.")], "stale", true],
+    ["a pass then a read-only `git diff | head`", () => [shell(runs.passingSuite), shell(cmd("git diff | head -50")), say("All tests pass.")], "backed", false],
+    ["a pass, `echo \"12 passed\"` is not a run", () => [shell(cmd('echo "12 passed"')), say("All tests pass.")], "unsupported", null],
+    ["an edit before the run in the same line does not stale it", () => [shell({ ...runs.passingSuite, command: `sed -i 's/x/y/' notes.txt && ${runs.passingSuite.command}` }), say("All tests pass.")], "backed", false],
+    ["a stash that saved nothing: the run is on the current tree, and the pop is an edit", () => [shell(stashNothing), say("All tests pass.")], "stale", true],
+    ["a failing run, an edit, no rerun: contradicted", () => [shell(runs.failingSuite), shell(cmd("sed -i 's/a + b/a - b/' calc.py")), say("Fixed; all tests pass now.")], "contradicted", true],
+    ["a claim before the run", () => [say("All tests pass."), shell(runs.passingSuite)], "unsupported", false],
+    ["a named test covered by a whole-suite pass", () => [shell(runs.passingSuite), say("`test_sub` passes now.")], "backed", false],
+  ] as const)("%s -> %s", (_name, events, label, stale) => {
+    const list = events();
+    const finalMessage = [...list].reverse().find((e) => e.type === "assistant-message");
+    const audit = auditEvents(list, finalMessage?.type === "assistant-message" ? finalMessage.text : null);
+    expect({ labels: audit.claims.map((c) => c.label), stale: audit.lastRun === null ? null : audit.lastRun.stale }).toEqual({ labels: [label], stale });
+  });
+
+  it("baseline runs are kept apart and never become the last run", () => {
+    const session = analyzeSession([shell(runs.failingSuite), shell(runs.stashBaseline)]);
+    expect(session.runs.map((run) => [run.baseline, run.outcome])).toEqual([
+      [false, "failed"],
+      [true, "failed"],
+    ]);
+    expect(session.lastRun?.line).toBe(session.runs[0]!.line);
+    expect(session.edits).toEqual([]);
+  });
+});
