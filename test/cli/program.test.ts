@@ -27,4 +27,24 @@ describe("agent-evidence CLI entry", () => {
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(/^agent-evidence: /);
   });
+
+  it.each([
+    [["hook"]],
+    [["hook", "install"]],
+    [["audit"]],
+    [["patch"]],
+    [["patch", "bogus"]],
+    [["run"]],
+    [["run", "--timeout", "x", "--", "true"]],
+    [["judge"]],
+    [["judge", "--command", "pytest", "--exit-code", "x"]],
+    [["verify-verdict"]],
+    [["triage", "/nonexistent/log"]],
+    [["demo", "--bogus"]],
+    [["mcp", "--bogus"]],
+  ])("every subcommand exits 64 with one line on a usage error: %j", (args) => {
+    const result = runCli(args);
+    expect(result.status).toBe(64);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
 });

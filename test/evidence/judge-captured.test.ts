@@ -132,7 +132,8 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["j-py9-timeout60-pass", "passed", "none"],
   ["j-py9-two-and-rA", "failed", "pass-fail"],
   ["j-py9-two-pass", "passed", "none"],
-  ["j-py9-v-head8-pass", "unknown", "all"],
+  // head kills the runner with SIGPIPE at a racy moment: the truth may hold more tests than were shown.
+  ["j-py9-v-head8-pass", "unknown", "some"],
   ["j-py9-version", "unknown", "none"],
   ["j-py9-x-v-mixed", "failed", "all"],
   ["j-py9-xfail-only", "unknown", "none"],
@@ -195,7 +196,7 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["py9-two-runs", "failed", "failed"],
   ["py9-usage-error", "unknown", "none"],
   ["py9-v-all", "failed", "all"],
-  ["py9-v-head", "failed", "all"],
+  ["py9-v-head", "failed", "some"],
   ["py9-vv-mixed", "failed", "all"],
   ["py9-x-mixed", "failed", "failed"],
   ["ut-dots-mixed", "failed", "failed"],
