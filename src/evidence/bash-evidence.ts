@@ -8,7 +8,7 @@ import type { Tool, ToolContext, ToolResult } from "../tools/tool.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
-import { judge } from "./judge.js";
+import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LedgerJournal, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { createFileJournal, readJournal } from "./journal.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
@@ -237,7 +237,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   }
 }
 
-const judgeLine: LineJudge = (input) => judge({ command: input.command, output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated });
+// The ledger passes the analysis it acted on, so the judge's runs match its invocations one to one.
+const judgeLine: LineJudge = (input) => judgeAnalyzed(input.analysis, { output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated });
 
 function opaqueAnalysis(command: string): CommandAnalysis {
   return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [] };

@@ -19,9 +19,10 @@ export interface LineJudgement {
   runs: RunEvidence[];
 }
 
-/** Judges a complete command result (normally `judge` from the observers). */
+/** Judges a complete command result (normally `judgeAnalyzed`); `analysis` is the line's analysis, made once. */
 export type LineJudge = (input: {
   command: string;
+  analysis: CommandAnalysis;
   output: string;
   exitCode: number | null;
   cwd: string | null;
@@ -171,6 +172,7 @@ export class EvidenceLedger {
     }
     const judgement = this.#options.judge({
       command,
+      analysis,
       output: result.output,
       exitCode: result.exitCode,
       cwd: this.#options.workspace,
