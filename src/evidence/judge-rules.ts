@@ -1,5 +1,6 @@
 // The rule table of issue 3: one run's outcome from its invocation, its exit attribution, what its
 // parser read and the line's signals. The first rule that applies decides.
+import { mergeOutcomeIds } from "../observers/id-table.js";
 import { stripAnsi } from "../observers/lines.js";
 import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
 import type { RunnerObserver } from "../observers/registry.js";
@@ -106,12 +107,11 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // 2. A mode that runs no test.
   if (!invocation.runsTests || isCollectOnly(invocation, parsed)) return unknown(isCollectOnly(invocation, parsed) ? "collect-only" : "not-a-run");
 
-  // An id failed in any source is failed; a skip is never a pass (sets: a big -rA log has millions of ids).
-  const failedSet = new Set([...parsed.failed, ...reports.failed]);
-  const failedIds = [...failedSet];
-  const passedIds = unique([...parsed.passed, ...reports.passed]).filter((id) => !failedSet.has(id));
-  const passedSet = new Set(passedIds);
-  const skippedIds = unique([...parsed.skipped, ...reports.skipped]).filter((id) => !failedSet.has(id) && !passedSet.has(id));
+  // An id failed in any source is failed; a skip is never a pass. A big -rA log has millions of ids:
+  // a parser's own distinct lists are taken as they are, and only lists from several sources merged.
+  const noReportIds = reports.passed.length === 0 && reports.failed.length === 0 && reports.skipped.length === 0;
+  const ids = noReportIds && parsed.distinctIds === true ? parsed : mergeOutcomeIds([parsed, reports]);
+  const { passed: passedIds, failed: failedIds, skipped: skippedIds } = ids;
   const gates: GateFinding[] = [...parsed.gates];
   const judged = { ...base, passed: passedIds, failed: failedIds, skipped: skippedIds, gates };
   const withReasons = (outcome: RunEvidence["outcome"], reasons: string[]): RunEvidence => ({ ...judged, outcome, reasons: unique(reasons) });

@@ -2,6 +2,7 @@
 // RunEvidence per recognised invocation and a line verdict. Pure and synchronous; the streaming
 // form keeps no output text, so a log of any size can be judged.
 import { analyzeCommand } from "../grammar/analyze-command.js";
+import { mergeOutcomeIds } from "../observers/id-table.js";
 import { defaultObserverRegistry, type ObserverRegistry, type RunnerObserver } from "../observers/registry.js";
 import type { OutputParser } from "../observers/types.js";
 import { attributeExit } from "../shell/attribute-exit.js";
@@ -122,11 +123,7 @@ function ownershipInDoubt(routed: RoutedRun[], count: number, loopIndex: number)
 
 function mergeIterations(iterations: RunEvidence[]): RunEvidence {
   const first = iterations[0]!;
-  const failed = [...new Set(iterations.flatMap((r) => r.failed))];
-  const failedSet = new Set(failed);
-  const passed = [...new Set(iterations.flatMap((r) => r.passed))].filter((id) => !failedSet.has(id));
-  const passedSet = new Set(passed);
-  const skipped = [...new Set(iterations.flatMap((r) => r.skipped))].filter((id) => !failedSet.has(id) && !passedSet.has(id));
+  const { passed, failed, skipped } = mergeOutcomeIds(iterations);
   const outcome: Outcome = iterations.some((r) => r.outcome === "failed") ? "failed" : iterations.every((r) => r.outcome === "passed") ? "passed" : "unknown";
   const reasons = [...new Set(iterations.filter((r) => r.outcome === outcome || outcome === "unknown").flatMap((r) => r.reasons))];
   return { ...first, outcome, passed, failed, skipped, reasons: outcome === "passed" ? [] : reasons, gates: iterations.flatMap((r) => r.gates) };

@@ -203,6 +203,7 @@ export function createDjangoParser(kind: Extract<RunnerKind, "django" | "unittes
         gates: [],
         rootdir: null,
         lines: lineNo,
+        distinctIds: true,
       };
     },
     get summaryCount() {

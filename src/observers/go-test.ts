@@ -262,6 +262,7 @@ export function createGoTestParser(): OutputParser {
         gates: [],
         rootdir: null,
         lines: lineNo,
+        distinctIds: true,
       };
     },
     get summaryCount() {

@@ -1,6 +1,7 @@
 // pytest 7 to 9 terminal output -> ids, the final summary, markers, coverage gate and forgery signals.
 import type { GateFinding } from "../types.js";
-import { classifyIds, createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { IdTable } from "./id-table.js";
+import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 type Section = "header" | "progress" | "short-summary" | "other";
@@ -111,7 +112,7 @@ function isJsWhitespace(code: number): boolean {
 /** Creates an incremental pytest output parser. */
 export function createPytestParser(): OutputParser {
   const findings = new Findings();
-  const flags = new Map<string, number>();
+  const ids = new IdTable();
   const gates: GateFinding[] = [];
   let section: Section = "header";
   let inCapture = false;
@@ -125,7 +126,7 @@ export function createPytestParser(): OutputParser {
   const headless = new Map<string, number>();
 
   const addId = (id: string, bits: number): void => {
-    flags.set(id, (flags.get(id) ?? 0) | bits);
+    ids.add(id, bits);
   };
 
   const takeSummary = (counts: Record<string, number>, text: string): void => {
@@ -159,14 +160,15 @@ export function createPytestParser(): OutputParser {
     return true;
   };
 
-  const onShortSummaryLine = (line: string, into: Map<string, number> = flags): void => {
+  const onShortSummaryLine = (line: string, into?: Map<string, number>): void => {
     const match = SHORT_RE.exec(line);
     if (match === null) return;
     const status = match[1]!;
     // `SKIPPED [N] path:line: reason` is a count of skips, not a test id.
     if (status === "SKIPPED" && match[2]!.startsWith("[")) return;
     const id = status === "PASSED" ? match[2]! : status === "XPASS" || status === "XFAIL" ? idBeforeReason(match[2]!) : splitPytestIdMessage(match[2]!);
-    into.set(id, (into.get(id) ?? 0) | STATUS_FLAGS[status]!);
+    if (into === undefined) addId(id, STATUS_FLAGS[status]!);
+    else into.set(id, (into.get(id) ?? 0) | STATUS_FLAGS[status]!);
   };
 
   const onMarkerLine = (line: string): boolean => {
@@ -287,11 +289,8 @@ export function createPytestParser(): OutputParser {
       const skip = !cleanBreaks || isJsWhitespace(last) ? 0 : first === 80 && text.startsWith("PASSED ", start) ? 7 : first === 70 && text.startsWith("FAILED ", start) ? 7 : first === 69 && text.startsWith("ERROR ", start) ? 6 : 0;
       if (skip !== 0 && end - start > skip) {
         lineNo += 1;
-        const bit = skip === 7 && first === 80 ? PASS : FAIL;
-        const id = bit === PASS ? text.slice(start + skip, end) : splitPytestIdMessage(text.slice(start + skip, end));
-        const bits = flags.get(id);
-        if (bits === undefined) flags.set(ownString(id), bit);
-        else if ((bits & bit) === 0) flags.set(id, bits | bit);
+        if (skip === 7 && first === 80) ids.addRange(text, start + skip, end, PASS);
+        else ids.add(splitPytestIdMessage(text.slice(start + skip, end)), FAIL);
         return;
       }
       if (first >= 65 && first <= 90) {
@@ -313,19 +312,20 @@ export function createPytestParser(): OutputParser {
       plain = !text.includes(ESC) && !text.includes("unrecognized arguments");
       cleanBreaks = !text.includes("\r") && !text.includes("\u2028") && !text.includes("\u2029");
       splitter.push(text);
+      ids.endChunk(text.length);
     },
     end(): ParsedRunOutput {
       splitter.end();
       for (const [id, bits] of headless) addId(id, bits);
       headless.clear();
-      const ids = classifyIds(flags);
+      const lists = ids.classify();
       const finalSummary: FinalSummary | null = summary;
-      if (finalSummary !== null && ids.passed.length > (finalSummary.counts.passed ?? 0)) {
-        findings.forge("ids-exceed-summary", finalSummary.line, `${ids.passed.length} passed ids, summary says ${finalSummary.counts.passed ?? 0}`);
+      if (finalSummary !== null && lists.passed.length > (finalSummary.counts.passed ?? 0)) {
+        findings.forge("ids-exceed-summary", finalSummary.line, `${lists.passed.length} passed ids, summary says ${finalSummary.counts.passed ?? 0}`);
       }
       return {
         kind: "pytest",
-        ...ids,
+        ...lists,
         summary: finalSummary,
         summaryCount,
         markers: findings.markers,
@@ -333,6 +333,7 @@ export function createPytestParser(): OutputParser {
         gates,
         rootdir,
         lines: lineNo,
+        distinctIds: true,
       };
     },
     get summaryCount() {

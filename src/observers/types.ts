@@ -93,6 +93,11 @@ export interface ParsedRunOutput {
   rootdir: string | null;
   /** Number of lines read. */
   lines: number;
+  /**
+   * True when `passed`, `failed` and `skipped` hold no id twice, in one list or across them (the
+   * built-in parsers). The judge merges the lists of a parser that does not say so.
+   */
+  distinctIds?: boolean;
 }
 
 /** An incremental parser: feed chunks in order, then call `end()` once. Memory stays flat in the input size. */

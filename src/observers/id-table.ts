@@ -1,0 +1,224 @@
+// Test ids with their outcome flags, in first-seen order, built for logs with millions of ids.
+//
+// A Map keyed by a million distinct ids costs about a microsecond per insert here (hashing into a big
+// table misses the cache, and every key is a new string). Most ids of a log are new, so this table
+// appends them to plain arrays and answers "seen before?" with a Bloom filter small enough to stay in
+// cache. Only ids the filter may have seen go through a Map (`hot`); their first occurrences, which
+// went in unchecked, are merged by a compaction that runs when such ids pile up and at the end.
+// Repeated ids (a rerun, `-count=N`) settle in `hot` after the first compaction, so memory stays
+// flat in the input size.
+//
+// Ids are often slices of an input chunk, and a slice keeps its whole chunk alive. `endChunk` keeps
+// the slices when the chunk's new ids make up most of it (a `-rA` short summary) and copies them
+// into one compact string otherwise, so what stays alive is at most about twice the ids' own text.
+import { FAIL, PASS, SKIP } from "./lines.js";
+
+const BLOOM_HASHES = 3;
+// Bits per id before the filter doubles: about 1% false hits at worst, 0.15% just after doubling.
+const BLOOM_BITS_PER_ID = 12;
+const MAX_BLOOM_BITS = 1 << 28;
+const MIN_COMPACTION = 4096;
+
+/** FNV-1a over the UTF-16 code units of `text.slice(start, end)`. */
+export function hashRange(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  return hash;
+}
+
+/** Ids -> outcome flags (PASS, FAIL, SKIP bits), merged per id, in first-seen order. */
+export class IdTable {
+  private ids: string[] = [];
+  private hashes = new Int32Array(1024);
+  private flags = new Uint8Array(1024);
+  private count = 0;
+  private bloom = new Int32Array(1 << 11);
+  private bloomMask = (1 << 16) - 1;
+  /** Hashes the filter has seen twice: their ids may be in the table more than once until compaction. */
+  private readonly suspects = new Set<number>();
+  /** Id -> index for ids whose hash is a suspect, exact from the last compaction on. */
+  private readonly hot = new Map<string, number>();
+  private unmergedSuspects = 0;
+  /** First id added since the last `endChunk`, and the characters added since. */
+  private pendingFrom = 0;
+  private pendingChars = 0;
+
+  /** Adds `bits` to `id` (a new id is appended). */
+  add(id: string, bits: number): void {
+    this.insert(id, hashRange(id, 0, id.length), bits);
+  }
+
+  /** Adds `bits` to the id `text.slice(start, end)`, slicing only when the id may be new. */
+  addRange(text: string, start: number, end: number, bits: number): void {
+    this.insert(text, hashRange(text, start, end), bits, start, end);
+  }
+
+  private insert(text: string, hash: number, bits: number, start = 0, end = -1): void {
+    if (this.testAndSet(hash)) {
+      const id = end === -1 ? text : text.slice(start, end);
+      const at = this.hot.get(id);
+      if (at !== undefined) {
+        this.flags[at]! |= bits;
+        return;
+      }
+      this.suspects.add(hash);
+      this.unmergedSuspects += 1;
+      this.append(id, hash, bits);
+      if (this.unmergedSuspects >= Math.max(MIN_COMPACTION, this.count >>> 2)) this.compact();
+      return;
+    }
+    this.append(end === -1 ? text : text.slice(start, end), hash, bits);
+  }
+
+  private append(id: string, hash: number, bits: number): void {
+    const at = this.count;
+    if (at === this.hashes.length) {
+      const hashes = new Int32Array(at * 2);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+      const flags = new Uint8Array(at * 2);
+      flags.set(this.flags);
+      this.flags = flags;
+    }
+    this.ids.push(id);
+    this.hashes[at] = hash;
+    this.flags[at] = bits;
+    this.count = at + 1;
+    this.pendingChars += id.length;
+    if (this.count * BLOOM_BITS_PER_ID > this.bloomMask && this.bloomMask < MAX_BLOOM_BITS - 1) this.growBloom();
+  }
+
+  // Sets the hash's bits; true when all were set already (the id may have been seen).
+  private testAndSet(hash: number): boolean {
+    const step = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) | 1;
+    const mask = this.bloomMask;
+    const bloom = this.bloom;
+    let seen = true;
+    for (let i = 0; i < BLOOM_HASHES; i++) {
+      const bit = (hash + Math.imul(i, step)) & mask;
+      const word = bit >>> 5;
+      const flag = 1 << (bit & 31);
+      if ((bloom[word]! & flag) === 0) {
+        seen = false;
+        bloom[word] = bloom[word]! | flag;
+      }
+    }
+    return seen;
+  }
+
+  private growBloom(): void {
+    const bits = (this.bloomMask + 1) * 2;
+    this.bloom = new Int32Array(bits >>> 5);
+    this.bloomMask = bits - 1;
+    for (let i = 0; i < this.count; i++) this.testAndSet(this.hashes[i]!);
+  }
+
+  /** Merges the repeats of suspect ids into their first occurrence. */
+  private compact(): void {
+    this.unmergedSuspects = 0;
+    if (this.suspects.size === 0) return;
+    const { ids, hashes, flags, suspects, hot } = this;
+    // A bit per hash (low bits) in front of the Set: most entries are not suspects.
+    const filterBits = Math.min(1 << 24, Math.max(1024, 1 << Math.ceil(Math.log2(suspects.size * 16))));
+    const filter = new Int32Array(filterBits >>> 5);
+    const filterMask = filterBits - 1;
+    for (const hash of suspects) filter[(hash & filterMask) >>> 5] = filter[(hash & filterMask) >>> 5]! | (1 << (hash & 31));
+    let write = 0;
+    let pendingFrom = -1;
+    for (let read = 0; read < this.count; read++) {
+      if (read === this.pendingFrom) pendingFrom = write;
+      const hash = hashes[read]!;
+      if ((filter[(hash & filterMask) >>> 5]! & (1 << (hash & 31))) !== 0 && suspects.has(hash)) {
+        const id = ids[read]!;
+        // `hot` may still hold this id's index from before this pass (never below `write`).
+        const first = hot.get(id);
+        if (first !== undefined && first < write) {
+          flags[first] = flags[first]! | flags[read]!;
+          continue;
+        }
+        hot.set(id, write);
+      }
+      if (write !== read) {
+        ids[write] = ids[read]!;
+        hashes[write] = hash;
+        flags[write] = flags[read]!;
+      }
+      write += 1;
+    }
+    this.pendingFrom = pendingFrom === -1 ? write : pendingFrom;
+    ids.length = write;
+    this.count = write;
+  }
+
+  /**
+   * Call after each input chunk: ids added since the last call that are slices of `chunk` keep it
+   * alive, so unless they make up most of it, they are copied into one compact string.
+   */
+  endChunk(chunkLength: number): void {
+    const from = this.pendingFrom;
+    if (from < this.count && this.pendingChars * 2 < chunkLength) {
+      const { ids } = this;
+      const joined = ids.slice(from, this.count).join("");
+      let offset = 0;
+      for (let i = from; i < this.count; i++) {
+        const length = ids[i]!.length;
+        ids[i] = joined.slice(offset, offset + length);
+        offset += length;
+      }
+    }
+    this.pendingFrom = this.count;
+    this.pendingChars = 0;
+  }
+
+  /** Number of entries (repeats not yet merged count twice). */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Splits the ids into the three lists: any failure wins, then a pass, then a skip. */
+  classify(): { passed: string[]; failed: string[]; skipped: string[] } {
+    this.endChunk(Number.POSITIVE_INFINITY);
+    this.compact();
+    const { ids, flags, count } = this;
+    let failedCount = 0;
+    let passedCount = 0;
+    for (let i = 0; i < count; i++) {
+      const bits = flags[i]!;
+      if ((bits & FAIL) !== 0) failedCount += 1;
+      else if ((bits & PASS) !== 0) passedCount += 1;
+    }
+    // Filled in order up to their exact length, so no hole is left.
+    const passed = new Array<string>(passedCount);
+    const failed = new Array<string>(failedCount);
+    const skipped = new Array<string>(count - failedCount - passedCount);
+    let p = 0;
+    let f = 0;
+    let s = 0;
+    for (let i = 0; i < count; i++) {
+      const bits = flags[i]!;
+      if ((bits & FAIL) !== 0) failed[f++] = ids[i]!;
+      else if ((bits & PASS) !== 0) passed[p++] = ids[i]!;
+      else skipped[s++] = ids[i]!;
+    }
+    return { passed, failed, skipped };
+  }
+}
+
+/** Lists of ids by outcome, as the parsers and reports give them. */
+export interface OutcomeIds {
+  passed: readonly string[];
+  failed: readonly string[];
+  skipped: readonly string[];
+}
+
+/**
+ * Merges outcome lists: an id failed anywhere is failed, else passed anywhere is passed, else
+ * skipped; each id once, in first-seen order (failures first, then passes, then skips).
+ */
+export function mergeOutcomeIds(lists: readonly OutcomeIds[]): { passed: string[]; failed: string[]; skipped: string[] } {
+  const table = new IdTable();
+  for (const list of lists) for (const id of list.failed) table.add(id, FAIL);
+  for (const list of lists) for (const id of list.passed) table.add(id, PASS);
+  for (const list of lists) for (const id of list.skipped) table.add(id, SKIP);
+  return table.classify();
+}

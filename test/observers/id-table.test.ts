@@ -1,0 +1,102 @@
+// IdTable against a Map that does the same merge: any failure wins, then a pass, then a skip; each
+// id once, first-seen order. Sizes go past the Bloom filter's growth and the compaction thresholds.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { hashRange, IdTable, mergeOutcomeIds } from "../../src/observers/id-table.js";
+import { classifyIds, FAIL, PASS, SKIP } from "../../src/observers/lines.js";
+
+type Op = { id: string; bits: number };
+
+function reference(ops: readonly Op[]): ReturnType<typeof classifyIds> {
+  const flags = new Map<string, number>();
+  for (const { id, bits } of ops) flags.set(id, (flags.get(id) ?? 0) | bits);
+  return classifyIds(flags);
+}
+
+// Feeds the ops as lines of chunks, half through addRange on the chunk and half through add.
+function viaTable(ops: readonly Op[], perChunk: number): ReturnType<IdTable["classify"]> {
+  const table = new IdTable();
+  for (let at = 0; at < ops.length; at += perChunk) {
+    const part = ops.slice(at, at + perChunk);
+    const chunk = part.map((op) => `PASSED ${op.id}\n`).join("");
+    let offset = 0;
+    part.forEach((op, k) => {
+      const start = offset + 7;
+      if (k % 2 === 0) table.addRange(chunk, start, start + op.id.length, op.bits);
+      else table.add(op.id, op.bits);
+      offset = start + op.id.length + 1;
+    });
+    // Dense and sparse chunks both: the ids are most of `chunk`, or a small part of a longer one.
+    table.endChunk(at % 2 === 0 ? chunk.length : chunk.length * 10);
+  }
+  return table.classify();
+}
+
+const bitsArb = fc.constantFrom(PASS, FAIL, SKIP, PASS | FAIL, PASS | SKIP);
+
+describe("IdTable", () => {
+  it("merges like a Map for any sequence of ids and flags", () => {
+    const idArb = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("t::a", "t::b", "t::a[x y]", "t::caf\\xe9", "t::é", "中::文", ""));
+    fc.assert(
+      fc.property(fc.array(fc.record({ id: idArb, bits: bitsArb }), { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (ops, perChunk) => {
+        expect(viaTable(ops, perChunk)).toEqual(reference(ops));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps first-seen order and merges repeats across a hundred thousand ids", () => {
+    const ops: Op[] = [];
+    for (let i = 0; i < 100_000; i++) ops.push({ id: `tests/b${i % 997}/test_m.py::test_${i}[p-${i % 7}]`, bits: PASS });
+    // Teardown errors of passed tests, a rerun of a slice of them, and skips that never win.
+    for (let i = 0; i < 100_000; i += 13) ops.push({ id: `tests/b${i % 997}/test_m.py::test_${i}[p-${i % 7}]`, bits: FAIL });
+    for (let i = 0; i < 30_000; i++) ops.push({ id: `tests/b${i % 997}/test_m.py::test_${i}[p-${i % 7}]`, bits: PASS });
+    for (let i = 0; i < 5_000; i++) ops.push({ id: `tests/b${i % 997}/test_m.py::test_${i}[p-${i % 7}]`, bits: SKIP });
+    const got = viaTable(ops, 500);
+    const want = reference(ops);
+    expect(got.failed).toEqual(want.failed);
+    expect(got.passed).toEqual(want.passed);
+    expect(got.skipped).toEqual(want.skipped);
+    expect(got.passed.length + got.failed.length).toBe(100_000);
+  });
+
+  it("holds one entry per id when the same ids repeat without end (flat in the input)", () => {
+    const table = new IdTable();
+    for (let round = 0; round < 200; round++) {
+      for (let i = 0; i < 1000; i++) table.add(`pkg::Test${i}`, round === 150 && i === 7 ? FAIL : PASS);
+      table.endChunk(1 << 16);
+    }
+    // Repeats are merged as they come once their ids are known: never more than a compaction's worth.
+    expect(table.size).toBeLessThan(1000 + 4096 + 1);
+    const { passed, failed } = table.classify();
+    expect(failed).toEqual(["pkg::Test7"]);
+    expect(passed).toHaveLength(999);
+  });
+
+  it("returns ids equal to the text they were read from, after copying sparse chunks", () => {
+    const table = new IdTable();
+    const chunk = `${"x".repeat(5000)}\nPASSED tests/test_a.py::test_one[a b-c]\n${"y".repeat(5000)}\n`;
+    const start = chunk.indexOf("tests/");
+    table.addRange(chunk, start, chunk.indexOf("\n", start), PASS);
+    table.endChunk(chunk.length);
+    expect(table.classify().passed).toEqual(["tests/test_a.py::test_one[a b-c]"]);
+  });
+
+  it("hashes a range like the same text on its own", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.string(), (a, b, c) => {
+        expect(hashRange(a + b + c, a.length, a.length + b.length)).toBe(hashRange(b, 0, b.length));
+      }),
+    );
+  });
+});
+
+describe("mergeOutcomeIds", () => {
+  it("lets a failure in any list win, then a pass, and never lists an id twice", () => {
+    const merged = mergeOutcomeIds([
+      { passed: ["a", "b", "a"], failed: ["c"], skipped: ["d", "b"] },
+      { passed: ["c", "e"], failed: ["b"], skipped: ["f", "f"] },
+    ]);
+    expect(merged).toEqual({ failed: ["c", "b"], passed: ["a", "e"], skipped: ["d", "f"] });
+  });
+});
