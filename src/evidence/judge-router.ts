@@ -183,21 +183,32 @@ export function createOutputRouter(slotsIn: { invocation: TestInvocation; create
   };
 
   // Fast path: scan complete lines in blocks for the line-level signals, parse the chunk as it is.
+  // The chunk is scanned in place: joining it to the carried partial line would copy it.
   let carry = "";
   const pushFast = (chunk: string): void => {
     if (parser === null) return;
     parser.push(chunk);
-    const newline = chunk.lastIndexOf("\n");
-    if (newline === -1) {
+    const last = chunk.lastIndexOf("\n");
+    if (last === -1) {
       carry += chunk;
       if (carry.length > MAX_HELD_LINE) carry = carry.slice(-MAX_HELD_LINE);
       return;
     }
-    const block = carry === "" ? chunk.slice(0, newline) : carry + chunk.slice(0, newline);
-    scanner.scan(block, current);
-    const trimmed = block.trimEnd();
-    if (trimmed !== "") lastLine = trimmed.slice(trimmed.lastIndexOf("\n") + 1).slice(0, 256);
-    carry = chunk.slice(newline + 1);
+    let from = 0;
+    if (carry !== "") {
+      const first = chunk.indexOf("\n");
+      const head = carry + chunk.slice(0, first);
+      scanner.scan(head, current);
+      const headLast = lastNonBlankLine(head, 0, head.length);
+      if (headLast !== null) lastLine = headLast;
+      from = first + 1;
+    }
+    if (from < last) {
+      scanner.scanRange(chunk, from, last, current);
+      const found = lastNonBlankLine(chunk, from, last);
+      if (found !== null) lastLine = found;
+    }
+    carry = chunk.slice(last + 1);
     if (carry.length > MAX_HELD_LINE) carry = carry.slice(-MAX_HELD_LINE);
   };
 
@@ -225,4 +236,13 @@ export function createOutputRouter(slotsIn: { invocation: TestInvocation; create
       return slots.map((slot) => ({ segments: slot.done.length > 0 ? slot.done : [{ parsed: slot.createParser().end(), nonBlank: false, lastLine: "" }] }));
     },
   };
+}
+
+/** The last line of `text.slice(start, end)` that is not blank, without trailing whitespace (256 characters at most), or null. */
+export function lastNonBlankLine(text: string, start: number, end: number): string | null {
+  let at = end;
+  while (at > start && /\s/.test(text[at - 1]!)) at -= 1;
+  if (at === start) return null;
+  const lineStart = Math.max(start, text.lastIndexOf("\n", at - 1) + 1);
+  return text.slice(lineStart, at).slice(0, 256);
 }

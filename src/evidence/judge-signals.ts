@@ -52,6 +52,8 @@ export interface SignalScanner {
   run(index: number): RunSignals;
   /** Scans a block of complete lines (one or many, `\n`-separated) that belongs to run `runIndex`. */
   scan(block: string, runIndex: number): void;
+  /** Scans the complete lines `text.slice(start, end)` (`end` at a `\n` or the end of `text`) without copying them. */
+  scanRange(text: string, start: number, end: number, runIndex: number): void;
   /** Stops reading stash messages (the first stashed run has its summary). */
   closeStashWindow(): void;
 }
@@ -114,10 +116,10 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
   ];
   const stashNeedles = [STASH_NOTHING, "error: ", "fatal: ", "Cannot save the current", "You do not have the initial commit"];
 
-  const lineAround = (block: string, at: number): { text: string; end: number } => {
-    const start = block.lastIndexOf("\n", at) + 1;
+  const lineAround = (block: string, at: number, from: number, to: number): { text: string; end: number } => {
+    const start = Math.max(from, block.lastIndexOf("\n", at) + 1);
     const newline = block.indexOf("\n", at);
-    const end = newline === -1 ? block.length : newline;
+    const end = newline === -1 || newline > to ? to : newline;
     return { text: stripAnsi(block.slice(start, end)).replace(/\r$/, ""), end };
   };
 
@@ -131,25 +133,30 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
   const needleRe = new RegExp([...byText.keys()].map(escapeRegExp).join("|"), "g");
   const stashRe = new RegExp(stashNeedles.map(escapeRegExp).join("|"), "g");
 
-  const eachHit = (block: string, re: RegExp, onLine: (text: string, hit: string) => void): void => {
-    re.lastIndex = 0;
-    for (let match = re.exec(block); match !== null; match = re.exec(block)) {
-      const found = lineAround(block, match.index);
+  const eachHit = (block: string, from: number, to: number, re: RegExp, onLine: (text: string, hit: string) => void): void => {
+    re.lastIndex = from;
+    for (let match = re.exec(block); match !== null && match.index + match[0].length <= to; match = re.exec(block)) {
+      const found = lineAround(block, match.index, from, to);
       onLine(found.text, match[0]);
       re.lastIndex = Math.max(found.end, match.index + 1);
     }
+  };
+
+  const scanRange = (text: string, from: number, to: number, runIndex: number): void => {
+    // A line may hold several needles: check it against every needle it contains.
+    eachHit(text, from, to, needleRe, (line) => {
+      for (const [needle, check] of byText) if (line.includes(needle)) check(line, runIndex);
+    });
+    if (stashOpen) eachHit(text, from, to, stashRe, (line) => checkStash(line));
   };
 
   return {
     line,
     run: runSignals,
     scan(block: string, runIndex: number): void {
-      // A line may hold several needles: check it against every needle it contains.
-      eachHit(block, needleRe, (text) => {
-        for (const [needle, check] of byText) if (text.includes(needle)) check(text, runIndex);
-      });
-      if (stashOpen) eachHit(block, stashRe, (text) => checkStash(text));
+      scanRange(block, 0, block.length, runIndex);
     },
+    scanRange,
     closeStashWindow(): void {
       stashOpen = false;
     },

@@ -1,6 +1,7 @@
 // go test output -> ids `<import path>::<Test>[/<sub>]`: the -json event stream (test2json, Go 1.19
 // to the newest events), plain text with or without -v, and both mixed with stray non-JSON lines.
-import { classifyIds, createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { IdTable, NameIndex } from "./id-table.js";
+import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 interface GoEvent {
@@ -36,18 +37,23 @@ const USAGE_RES = [
 // The events test2json writes for test starts and results, in its key order, with no escapes, control
 // characters or spaces: exactly what JSON.parse would make of the line, read without building an object.
 // `[ !#-[\]-\uffff]` is a JSON string character that needs no escape: U+0020 and up except `"` and `\`.
-const PLAIN_EVENT_RE = /^\{(?:"Time":"[ !#-[\]-\uffff]*",)?"Action":"(run|pass|fail|skip)","Package":"([ !#-[\]-\uffff]*)"(?:,"Test":"([ !#-[\]-\uffff]*)")?(?:,"Elapsed":-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)?\}$/;
+const PLAIN_EVENT_BODY = String.raw`\{(?:"Time":"[ !#-[\]-\uffff]*",)?"Action":"(run|pass|fail|skip)","Package":"([ !#-[\]-\uffff]*)"(?:,"Test":"([ !#-[\]-\uffff]*)")?(?:,"Elapsed":-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)?\}`;
+const PLAIN_EVENT_RE = new RegExp(`^${PLAIN_EVENT_BODY}$`);
+// The same, matched in place inside a chunk (from `lastIndex`); the caller checks that it ends at the line end.
+const PLAIN_EVENT_STICKY_RE = new RegExp(PLAIN_EVENT_BODY, "y");
+// Output texts that carry a marker (onOutputText): an `output` event without one carries nothing.
+const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]/g;
 
 const TERMINAL_FLAGS: Record<string, number> = { pass: PASS, fail: FAIL, skip: SKIP, PASS: PASS, FAIL: FAIL, SKIP: SKIP };
 
 /** Creates an incremental `go test` output parser (JSON events and text, interleaved or not). */
 export function createGoTestParser(): OutputParser {
   const findings = new Findings();
-  const flags = new Map<string, number>();
+  const ids = new IdTable();
   /** Tests that started (`run` events), per package, until the package result settles them. */
   const running = new Map<string, Set<string>>();
   /** Package -> results seen (count) and the last one. */
-  const packages = new Map<string, { result: PackageResult; seen: number }>();
+  const packages = new NameIndex<{ result: PackageResult; seen: number }>();
   const startedPackages = new Set<string>();
   // Text mode: test results are printed before the package line that names their package.
   let textRuns = new Set<string>();
@@ -60,16 +66,14 @@ export function createGoTestParser(): OutputParser {
   let lastPackage = "";
 
   const addId = (id: string, bits: number): void => {
-    const seen = flags.get(id);
-    // A new id is copied: built from slices of the input, it would keep their chunks alive.
-    if (seen === undefined) flags.set(ownString(id), bits);
-    else flags.set(id, seen | bits);
+    ids.add(id, bits);
   };
 
   const settlePackage = (pkg: string, result: PackageResult, text: string): void => {
     const entry = packages.get(pkg);
     const seen = (entry?.seen ?? 0) + 1;
-    if (entry === undefined) packages.set(ownString(pkg), { result, seen });
+    // `lastPackage` is a copy already; any other package name may be a slice of an input chunk.
+    if (entry === undefined) packages.set(pkg === lastPackage ? pkg : ownString(pkg), { result, seen });
     else {
       entry.result = result;
       entry.seen = seen;
@@ -113,7 +117,8 @@ export function createGoTestParser(): OutputParser {
         startedPackages.add(pkg);
         let open = running.get(pkg);
         if (open === undefined) running.set(pkg, (open = new Set()));
-        open.add(ownString(test));
+        // Kept only until the package settles, so a slice of the input is fine here.
+        open.add(test);
         return;
       }
       case "pass":
@@ -209,10 +214,7 @@ export function createGoTestParser(): OutputParser {
       }
       const plain = PLAIN_EVENT_RE.exec(raw);
       if (plain !== null) {
-        sawJson = true;
-        // Own copies: a slice would keep the whole input chunk alive as long as the id or package is kept.
-        const pkg = plain[2]! === lastPackage ? lastPackage : (lastPackage = ownString(plain[2]!));
-        onEvent({ Action: plain[1], Package: pkg, Test: plain[3] }, raw);
+        onPlainEvent(plain, raw);
         return;
       }
       let event: unknown;
@@ -230,31 +232,75 @@ export function createGoTestParser(): OutputParser {
     onTextLine(stripAnsi(raw).trimEnd());
   };
 
-  const splitter = createLineSplitter(onLine);
+  const onPlainEvent = (plain: RegExpExecArray, raw: string): void => {
+    sawJson = true;
+    // The package is copied once: a slice would keep its input chunk alive as long as the package is kept.
+    const pkg = plain[2]! === lastPackage ? lastPackage : (lastPackage = ownString(plain[2]!));
+    onEvent({ Action: plain[1], Package: pkg, Test: plain[3] }, raw);
+  };
+
+  // The chunk being split, and where in it the marker texts of output events are (ascending).
+  let chunk = "";
+  let markerHits: number[] = [];
+  let nextHit = 0;
+  // The hot path: `output` events and plain run/pass/fail/skip events are read in place in the chunk.
+  const onRange = (text: string, start: number, end: number): void => {
+    if (text !== chunk || end - start > MAX_LINE_LENGTH || text.charCodeAt(start) !== 123) {
+      onLine(lineAt(text, start, end));
+      return;
+    }
+    const lineEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    while (nextHit < markerHits.length && markerHits[nextHit]! < start) nextHit += 1;
+    const hasMarker = nextHit < markerHits.length && markerHits[nextHit]! < lineEnd;
+    const action = text.indexOf('"Action":"', start);
+    if (action !== -1 && action < lineEnd && text.startsWith('output"', action + 10) && !hasMarker) {
+      lineNo += 1;
+      sawJson = true;
+      return;
+    }
+    PLAIN_EVENT_STICKY_RE.lastIndex = start;
+    const plain = PLAIN_EVENT_STICKY_RE.exec(text);
+    if (plain !== null && start + plain[0].length === lineEnd) {
+      lineNo += 1;
+      onPlainEvent(plain, plain[0]);
+      return;
+    }
+    onLine(text.slice(start, lineEnd));
+  };
+
+  const splitter = createRangeSplitter(onRange);
   return {
-    push: (chunk) => splitter.push(chunk),
+    push(text: string): void {
+      chunk = text;
+      markerHits = [];
+      nextHit = 0;
+      OUTPUT_MARKER_RE.lastIndex = 0;
+      for (let hit = OUTPUT_MARKER_RE.exec(text); hit !== null; hit = OUTPUT_MARKER_RE.exec(text)) markerHits.push(hit.index);
+      splitter.push(text);
+      ids.endChunk(text.length);
+    },
     end(): ParsedRunOutput {
       splitter.end();
       if (startedPackages.size > 0 || running.size > 0 || (!sawJson && textRuns.size > 0)) {
         const open = [...new Set([...startedPackages, ...running.keys()])];
         findings.mark("incomplete", lineNo, open.length > 0 ? `no final result for ${open.join(", ")}` : "test lines without a package result");
       }
-      const ids = classifyIds(flags);
+      const lists = ids.classify();
       let summary: FinalSummary | null = null;
       if (packages.size > 0) {
         const counts: Record<string, number> = { "packages passed": 0, "packages failed": 0, "packages skipped": 0 };
-        for (const { result } of packages.values()) {
+        for (const { result } of packages.valuesInOrder()) {
           const key = result === "pass" ? "packages passed" : result === "fail" ? "packages failed" : "packages skipped";
           counts[key] = (counts[key] ?? 0) + 1;
         }
-        counts.passed = ids.passed.length;
-        counts.failed = ids.failed.length;
-        counts.skipped = ids.skipped.length;
+        counts.passed = lists.passed.length;
+        counts.failed = lists.failed.length;
+        counts.skipped = lists.skipped.length;
         summary = { counts, line: lastPackageLine, text: lastPackageText };
       }
       return {
         kind: "go",
-        ...ids,
+        ...lists,
         summary,
         summaryCount,
         markers: findings.markers,

@@ -19,11 +19,19 @@ const BLOOM_BITS_PER_ID = 12;
 const MAX_BLOOM_BITS = 1 << 28;
 const MIN_COMPACTION = 4096;
 
-/** FNV-1a over the UTF-16 code units of `text.slice(start, end)`. */
+/**
+ * FNV-1a over the UTF-16 code units of `text.slice(start, end)`, then murmur3's finaliser. FNV's
+ * multiply carries only upwards, so its low bits (the table slot) see only the low bits of each
+ * character: ids that differ in high bits alone (`i` and `é`) would share a slot.
+ */
 export function hashRange(text: string, start: number, end: number): number {
   let hash = 0x811c9dc5 | 0;
   for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
-  return hash;
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  return hash ^ (hash >>> 16);
 }
 
 /** Ids -> outcome flags (PASS, FAIL, SKIP bits), merged per id, in first-seen order. */
@@ -221,4 +229,81 @@ export function mergeOutcomeIds(lists: readonly OutcomeIds[]): { passed: string[
   for (const list of lists) for (const id of list.passed) table.add(id, PASS);
   for (const list of lists) for (const id of list.skipped) table.add(id, SKIP);
   return table.classify();
+}
+
+/**
+ * Distinct names with a value each, found by {@link hashRange} in an open-addressing table: for sets
+ * of names too big for a Map to stay fast (every package of a `go test -json ./...` log).
+ */
+export class NameIndex<T> {
+  private slots = new Int32Array(64).fill(-1);
+  private hashes: number[] = [];
+  private readonly names: string[] = [];
+  private readonly values: T[] = [];
+
+  /** Number of names. */
+  get size(): number {
+    return this.names.length;
+  }
+
+  // The last name looked up and its hash: `set` after a missed `get` does not hash the name again.
+  private lastName: string | null = null;
+  private lastHash = 0;
+
+  private hashOf(name: string): number {
+    if (name !== this.lastName) {
+      this.lastName = name;
+      this.lastHash = hashRange(name, 0, name.length);
+    }
+    return this.lastHash;
+  }
+
+  /** The value kept for `name`, or undefined. */
+  get(name: string): T | undefined {
+    const at = this.find(name, this.hashOf(name));
+    return at < 0 ? undefined : this.values[at];
+  }
+
+  /** Keeps `value` for `name` (replacing the one it had). */
+  set(name: string, value: T): void {
+    const hash = this.hashOf(name);
+    const at = this.find(name, hash);
+    if (at >= 0) {
+      this.values[at] = value;
+      return;
+    }
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    while (this.slots[slot] !== -1) slot = (slot + 1) & mask;
+    this.slots[slot] = this.names.length;
+    this.names.push(name);
+    this.hashes.push(hash);
+    this.values.push(value);
+    if (this.names.length * 2 > this.slots.length) this.grow();
+  }
+
+  /** The values in the order their names were first set. */
+  valuesInOrder(): readonly T[] {
+    return this.values;
+  }
+
+  private find(name: string, hash: number): number {
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const at = this.slots[slot]!;
+      if (at === -1) return -1;
+      if (this.hashes[at] === hash && this.names[at] === name) return at;
+    }
+  }
+
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2).fill(-1);
+    const mask = slots.length - 1;
+    for (let at = 0; at < this.hashes.length; at++) {
+      let slot = this.hashes[at]! & mask;
+      while (slots[slot] !== -1) slot = (slot + 1) & mask;
+      slots[slot] = at;
+    }
+    this.slots = slots;
+  }
 }

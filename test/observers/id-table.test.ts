@@ -2,7 +2,7 @@
 // id once, first-seen order. Sizes go past the Bloom filter's growth and the compaction thresholds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hashRange, IdTable, mergeOutcomeIds } from "../../src/observers/id-table.js";
+import { hashRange, IdTable, mergeOutcomeIds, NameIndex } from "../../src/observers/id-table.js";
 import { classifyIds, FAIL, PASS, SKIP } from "../../src/observers/lines.js";
 
 type Op = { id: string; bits: number };
@@ -98,5 +98,31 @@ describe("mergeOutcomeIds", () => {
       { passed: ["c", "e"], failed: ["b"], skipped: ["f", "f"] },
     ]);
     expect(merged).toEqual({ failed: ["c", "b"], passed: ["a", "e"], skipped: ["d", "f"] });
+  });
+});
+
+describe("NameIndex", () => {
+  it("finds every name it was given, and only those, across growth", () => {
+    const index = new NameIndex<number>();
+    for (let i = 0; i < 5000; i++) index.set(`example.com/m/b${i}/pkg`, i);
+    index.set("example.com/m/b7/pkg", -7);
+    expect(index.size).toBe(5000);
+    expect(index.get("example.com/m/b7/pkg")).toBe(-7);
+    expect(index.get("example.com/m/b4999/pkg")).toBe(4999);
+    expect(index.get("example.com/m/b5000/pkg")).toBeUndefined();
+    expect(index.valuesInOrder()[8]).toBe(8);
+  });
+
+  it("spreads names over the low bits of the hash (the slot) even when they differ only in high bits", () => {
+    // 4096 ids whose characters differ only in bit 7 (`i` is 0x69, `é` is 0xE9): plain FNV-1a would
+    // give them all the same low 7 bits; the finaliser spreads them like any other ids.
+    const slots = new Set<number>();
+    for (let i = 0; i < 4096; i++) {
+      let name = "t::test_";
+      for (let bit = 0; bit < 12; bit++) name += (i >> bit) & 1 ? "é" : "i";
+      slots.add(hashRange(name, 0, name.length) & 0xffff);
+    }
+    // 4096 names in 65536 slots: a uniform hash leaves about 3970 distinct slots.
+    expect(slots.size).toBeGreaterThan(3900);
   });
 });
