@@ -3,8 +3,9 @@
 // A Map keyed by a million distinct ids costs about a microsecond per insert here (hashing into a big
 // table misses the cache, and every key is a new string). Most ids of a log are new, so this table
 // appends them to plain arrays and answers "seen before?" with a Bloom filter small enough to stay in
-// cache. Only ids the filter may have seen go through a Map (`hot`); their first occurrences, which
-// went in unchecked, are merged by a compaction that runs when such ids pile up and at the end.
+// cache. Only ids the filter may have seen are looked up exactly, in a small open-addressing index
+// (`hot`, compared in place, so a repeat costs no new string); their first occurrences, which went
+// in unchecked, are merged by a compaction that runs when such ids pile up and at the end.
 // Repeated ids (a rerun, `-count=N`) settle in `hot` after the first compaction, so memory stays
 // flat in the input size.
 //
@@ -44,8 +45,9 @@ export class IdTable {
   private bloomMask = (1 << 16) - 1;
   /** Hashes the filter has seen twice: their ids may be in the table more than once until compaction. */
   private readonly suspects = new Set<number>();
-  /** Id -> index for ids whose hash is a suspect, exact from the last compaction on. */
-  private readonly hot = new Map<string, number>();
+  /** Index + 1 of the entries whose hash is a suspect, by hash (open addressing; 0 is empty). */
+  private hot = new Int32Array(64);
+  private hotCount = 0;
   private unmergedSuspects = 0;
   /** First id added since the last `endChunk`, and the characters added since. */
   private pendingFrom = 0;
@@ -62,20 +64,48 @@ export class IdTable {
   }
 
   private insert(text: string, hash: number, bits: number, start = 0, end = -1): void {
+    const to = end === -1 ? text.length : end;
     if (this.testAndSet(hash)) {
-      const id = end === -1 ? text : text.slice(start, end);
-      const at = this.hot.get(id);
-      if (at !== undefined) {
+      const at = this.hotFind(text, start, to, hash);
+      if (at !== -1) {
         this.flags[at]! |= bits;
         return;
       }
       this.suspects.add(hash);
       this.unmergedSuspects += 1;
-      this.append(id, hash, bits);
+      this.append(end === -1 ? text : text.slice(start, end), hash, bits);
       if (this.unmergedSuspects >= Math.max(MIN_COMPACTION, this.count >>> 2)) this.compact();
       return;
     }
     this.append(end === -1 ? text : text.slice(start, end), hash, bits);
+  }
+
+  // The entry of `hot` holding `text.slice(start, end)`, or -1.
+  private hotFind(text: string, start: number, end: number, hash: number): number {
+    const hot = this.hot;
+    const mask = hot.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const at = hot[slot]! - 1;
+      if (at === -1) return -1;
+      if (this.hashes[at] === hash) {
+        const id = this.ids[at]!;
+        if (id.length === end - start && text.startsWith(id, start)) return at;
+      }
+    }
+  }
+
+  private hotAdd(hash: number, at: number): void {
+    if ((this.hotCount + 1) * 2 > this.hot.length) {
+      const old = this.hot;
+      this.hot = new Int32Array(old.length * 2);
+      this.hotCount = 0;
+      for (const entry of old) if (entry !== 0) this.hotAdd(this.hashes[entry - 1]!, entry - 1);
+    }
+    const mask = this.hot.length - 1;
+    let slot = hash & mask;
+    while (this.hot[slot] !== 0) slot = (slot + 1) & mask;
+    this.hot[slot] = at + 1;
+    this.hotCount += 1;
   }
 
   private append(id: string, hash: number, bits: number): void {
@@ -125,12 +155,15 @@ export class IdTable {
   private compact(): void {
     this.unmergedSuspects = 0;
     if (this.suspects.size === 0) return;
-    const { ids, hashes, flags, suspects, hot } = this;
+    const { ids, hashes, flags, suspects } = this;
     // A bit per hash (low bits) in front of the Set: most entries are not suspects.
     const filterBits = Math.min(1 << 24, Math.max(1024, 1 << Math.ceil(Math.log2(suspects.size * 16))));
     const filter = new Int32Array(filterBits >>> 5);
     const filterMask = filterBits - 1;
     for (const hash of suspects) filter[(hash & filterMask) >>> 5] = filter[(hash & filterMask) >>> 5]! | (1 << (hash & 31));
+    // `hot` is rebuilt as the entries move down: it then holds exactly the entries written so far.
+    this.hot = new Int32Array(Math.max(64, this.hot.length));
+    this.hotCount = 0;
     let write = 0;
     let pendingFrom = -1;
     for (let read = 0; read < this.count; read++) {
@@ -138,13 +171,19 @@ export class IdTable {
       const hash = hashes[read]!;
       if ((filter[(hash & filterMask) >>> 5]! & (1 << (hash & 31))) !== 0 && suspects.has(hash)) {
         const id = ids[read]!;
-        // `hot` may still hold this id's index from before this pass (never below `write`).
-        const first = hot.get(id);
-        if (first !== undefined && first < write) {
+        const first = this.hotFind(id, 0, id.length, hash);
+        if (first !== -1) {
           flags[first] = flags[first]! | flags[read]!;
           continue;
         }
-        hot.set(id, write);
+        if (write !== read) {
+          ids[write] = id;
+          hashes[write] = hash;
+          flags[write] = flags[read]!;
+        }
+        this.hotAdd(hash, write);
+        write += 1;
+        continue;
       }
       if (write !== read) {
         ids[write] = ids[read]!;

@@ -172,6 +172,9 @@ export function createPytestParser(): OutputParser {
   };
 
   const onMarkerLine = (line: string): boolean => {
+    // Each marker starts with its own character, except `...: error: unrecognized arguments: ...`.
+    const first = line.charCodeAt(0);
+    if (first !== 73 && first !== 69 && first !== 33 && first !== 43 && first !== 70 && first !== 82 && !line.includes("unrecognized arguments")) return false;
     if (line.startsWith("INTERNALERROR>")) {
       findings.mark("internal-error", lineNo, line);
       return true;
