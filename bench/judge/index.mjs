@@ -52,14 +52,17 @@ async function main() {
       add("go", "repeated", "go test -json -count=N, 20k ids", (out, reps) => generateGoCount(goStream.text, out, reps, REPEAT_CYCLE));
     }
     console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${pytestLog.version}; ${goStream.version}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB distinct-id inputs; load average ${loadAverage()}`);
-    const impls = ["ours", "baseline", ...(judgeAvailable ? ["judge"] : [])];
+    const python = pythonAvailable();
+    const impls = ["ours", "baseline", ...(judgeAvailable ? ["judge"] : []), ...(python ? ["python"] : [])];
     const results = [];
     for (const input of inputs) {
-      // The baseline holds the whole input either way; the repeated-id inputs are there for our memory.
-      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline") : impls;
+      // The baselines hold the whole input either way; the repeated-id inputs are there for our memory.
+      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : impls;
       for (const impl of wanted) results.push({ input, impl, ...runWorker(impl, input) });
     }
     printTable(results);
+    printPythonRatios(results);
+    if (!python) console.log("\npython reference: not measured (no python3 on the PATH).");
     if (!judgeAvailable) console.log("\njudge stream: not measured (dist/evidence/judge.js exports no createJudgeStream); the rows are the runner parsers alone.");
     const failures = checkTargets(results);
     console.log(`\nload average after: ${loadAverage()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -307,9 +310,25 @@ async function hasJudgeStream() {
   }
 }
 
+function pythonAvailable() {
+  const probe = spawnSync("python3", ["--version"], { encoding: "utf8" });
+  return probe.status === 0;
+}
+
+function runPython(input, runs) {
+  const child = spawnSync("python3", [join(here, "reference.py"), input.kind, input.path, String(runs)], { encoding: "utf8", maxBuffer: 1 << 24 });
+  if (child.status !== 0) return { error: (child.stderr || "").trim().split("\n").slice(-1)[0] || `exit ${child.status}` };
+  const out = JSON.parse(child.stdout);
+  const mb = input.bytes / MB;
+  const result = { best: mb / out.best, median: mb / out.median, cpuMedian: null, heldMb: null, maxRssMb: out.maxRssMb, summary: out.summary };
+  const problem = checkResult("baseline", input, out.summary);
+  return problem === null ? result : { ...result, error: problem };
+}
+
 function runWorker(impl, input) {
   // Throughput is the 200 MB distinct-id rows' business (best and median of RUNS); the others run once.
   const runs = input.family === "distinct" && input.size === 200 ? RUNS : 1;
+  if (impl === "python") return runPython(input, runs);
   const child = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--worker", impl, input.kind, input.path, String(runs)], { encoding: "utf8", maxBuffer: 1 << 24 });
   if (child.status !== 0) return { error: (child.stderr || "").trim().split("\n").slice(-3).join(" ") || `exit ${child.status}` };
   const result = JSON.parse(child.stdout);
@@ -464,8 +483,21 @@ function printTable(results) {
     const ratio = row.impl === "baseline" ? "1.00x" : base ? `${(row.median / base.median).toFixed(2)}x` : "-";
     const s = row.summary;
     const ids = row.impl === "ours" ? s.passed + s.failed + s.skipped : (s.ids ?? `${s.pass + s.fail} events`);
-    console.log(`| ${label} | ${mb.toFixed(0)} | ${row.impl} | ${row.best.toFixed(0)} | ${row.median.toFixed(0)} | ${row.cpuMedian.toFixed(0)} | ${ratio} | ${ids} | ${row.maxRssMb.toFixed(0)} | ${(row.maxRssMb / mb).toFixed(2)} | ${row.heldMb.toFixed(0)} |`);
+    const optional = (value) => (value === null ? "-" : value.toFixed(0));
+    console.log(`| ${label} | ${mb.toFixed(0)} | ${row.impl} | ${row.best.toFixed(0)} | ${row.median.toFixed(0)} | ${optional(row.cpuMedian)} | ${ratio} | ${ids} | ${row.maxRssMb.toFixed(0)} | ${(row.maxRssMb / mb).toFixed(2)} | ${optional(row.heldMb)} |`);
   }
+}
+
+// Ours and the judge against the Python reference on the same inputs (median MB/s, peak RSS).
+function printPythonRatios(results) {
+  const lines = [];
+  for (const row of results) {
+    if (row.error || (row.impl !== "ours" && row.impl !== "judge")) continue;
+    const python = results.find((r) => r.input === row.input && r.impl === "python" && !r.error);
+    if (!python) continue;
+    lines.push(`${row.input.label} ${row.input.size} MB ${row.impl}: ${(row.median / python.median).toFixed(2)}x the speed, ${(row.maxRssMb / python.maxRssMb).toFixed(2)}x the peak RSS`);
+  }
+  if (lines.length > 0) console.log(`\nagainst the Python reference:\n${lines.map((line) => `  ${line}`).join("\n")}`);
 }
 
 function checkTargets(results) {

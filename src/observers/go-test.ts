@@ -14,6 +14,7 @@ interface GoEvent {
 }
 
 type PackageResult = "pass" | "fail" | "skip";
+const RESULT_CODES: Record<PackageResult, number> = { pass: 0, fail: 1, skip: 2 };
 
 // The third field (time, `(cached)`, `[build failed]`, `[no test files]`) is required: a line clipped
 // inside the import path must not settle a wrongly named package.
@@ -53,7 +54,8 @@ export function createGoTestParser(): OutputParser {
   /** Tests that started (`run` events), per package, until the package result settles them. */
   const running = new Map<string, Set<string>>();
   /** Package -> results seen (count) and the last one. */
-  const packages = new NameIndex<{ result: PackageResult; seen: number }>();
+  // Package -> results seen and the last one, as `seen * 4 + RESULT_CODES[result]` (no object per package).
+  const packages = new NameIndex<number>();
   const startedPackages = new Set<string>();
   // Text mode: test results are printed before the package line that names their package.
   let textRuns = new Set<string>();
@@ -71,13 +73,9 @@ export function createGoTestParser(): OutputParser {
 
   const settlePackage = (pkg: string, result: PackageResult, text: string): void => {
     const entry = packages.get(pkg);
-    const seen = (entry?.seen ?? 0) + 1;
+    const seen = (entry === undefined ? 0 : entry >> 2) + 1;
     // `lastPackage` is a copy already; any other package name may be a slice of an input chunk.
-    if (entry === undefined) packages.set(pkg === lastPackage ? pkg : ownString(pkg), { result, seen });
-    else {
-      entry.result = result;
-      entry.seen = seen;
-    }
+    packages.set(entry === undefined && pkg !== lastPackage ? ownString(pkg) : pkg, seen * 4 + RESULT_CODES[result]);
     if (seen > summaryCount) summaryCount = seen;
     if (seen > 1) findings.forge("multiple-summaries", lineNo, text);
     lastPackageLine = lineNo;
@@ -289,8 +287,9 @@ export function createGoTestParser(): OutputParser {
       let summary: FinalSummary | null = null;
       if (packages.size > 0) {
         const counts: Record<string, number> = { "packages passed": 0, "packages failed": 0, "packages skipped": 0 };
-        for (const { result } of packages.valuesInOrder()) {
-          const key = result === "pass" ? "packages passed" : result === "fail" ? "packages failed" : "packages skipped";
+        for (const entry of packages.valuesInOrder()) {
+          const result = entry & 3;
+          const key = result === RESULT_CODES.pass ? "packages passed" : result === RESULT_CODES.fail ? "packages failed" : "packages skipped";
           counts[key] = (counts[key] ?? 0) + 1;
         }
         counts.passed = lists.passed.length;
