@@ -164,6 +164,9 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // 8. The runner's own status says it failed although no failure is shown (a coverage gate excepted).
   const gateExplains = gates.some((g) => g.kind === "coverage" && !g.passed) && (trustedExit === 1 || attribution.status === "failure-implied");
   if (exitSaysFailed && !gateExplains) return withReasons("unknown", ["spoof-suspect"]);
+  // A go result for a test that never ran, in a stream seen from its start: a test printed it (test2json
+  // turns a printed `--- PASS: X` into an event). The real events may be fine, but the output imitates the runner.
+  if (parsed.forgeries.some((f) => f.kind === "result-without-run")) return withReasons("unknown", ["spoof-suspect"]);
 
   // 9 and 10. Exactly one summary of the runner's own, a pass in it, every target covered.
   if (noSummary) return withReasons("unknown", [attribution.status === "masked" ? "masked-exit-no-summary" : "no-summary"]);

@@ -56,9 +56,17 @@ export function createGoTestParser(): OutputParser {
   /** Package -> results seen (count) and the last one. */
   // Package -> results seen and the last one, as `seen * 4 + RESULT_CODES[result]` (no object per package).
   const packages = new NameIndex<number>();
-  const startedPackages = new Set<string>();
+  /**
+   * Packages that started and have not settled -> whether their stream is in view from its start (a
+   * `start` event, or a top-level test's `run` first): then a result for a test that never ran was
+   * printed by a test, not cut off with the head of the stream.
+   */
+  const startedPackages = new Map<string, boolean>();
   // Text mode: test results are printed before the package line that names their package.
   let textRuns = new Set<string>();
+  // Text mode: is the current package's output in view from its start (its first test line a top-level
+  // `=== RUN`, or a package line before it)? null until known. Only then is a PASS without RUN a test's print.
+  let textFromStart: boolean | null = null;
   let textResults = new Map<string, number>();
   let summaryCount = 0;
   let lastPackageLine = 0;
@@ -108,11 +116,11 @@ export function createGoTestParser(): OutputParser {
         findings.mark("build-failure", lineNo, typeof event.ImportPath === "string" ? event.ImportPath : raw);
         return;
       case "start":
-        if (pkg !== "") startedPackages.add(pkg);
+        if (pkg !== "") startedPackages.set(pkg, true);
         return;
       case "run": {
         if (pkg === "" || test === "") return;
-        startedPackages.add(pkg);
+        if (!startedPackages.has(pkg)) startedPackages.set(pkg, !test.includes("/"));
         let open = running.get(pkg);
         if (open === undefined) running.set(pkg, (open = new Set()));
         // Kept only until the package settles, so a slice of the input is fine here.
@@ -134,7 +142,7 @@ export function createGoTestParser(): OutputParser {
           // Either the stream lost its start (clipped) or a test printed `--- PASS: X`: neither proves X.
           if (action === "pass") {
             findings.forge("result-without-run", lineNo, `${pkg}::${test}`);
-            findings.mark("incomplete", lineNo, `pass for ${pkg}::${test} without its run event`);
+            if (startedPackages.get(pkg) !== true) findings.mark("incomplete", lineNo, `pass for ${pkg}::${test} without its run event`);
           }
           else addId(`${pkg}::${test}`, TERMINAL_FLAGS[action]!);
           return;
@@ -143,8 +151,13 @@ export function createGoTestParser(): OutputParser {
         addId(`${pkg}::${test}`, TERMINAL_FLAGS[action]!);
         return;
       }
+      case "pause":
+      case "cont":
+        // A parallel test paused or resumed without its `run` in view: the head of the stream was cut.
+        if (pkg !== "" && test !== "" && running.get(pkg)?.has(test) !== true) startedPackages.set(pkg, false);
+        return;
       default:
-        // pause, cont, bench, attr, build-output and future actions carry no outcome.
+        // bench, attr, build-output and future actions carry no outcome.
         return;
     }
   };
@@ -152,6 +165,7 @@ export function createGoTestParser(): OutputParser {
   const onTextLine = (line: string): void => {
     const run = RUN_LINE_RE.exec(line);
     if (run !== null) {
+      if (textFromStart === null) textFromStart = !run[1]!.includes("/");
       textRuns.add(run[1]!);
       return;
     }
@@ -159,7 +173,11 @@ export function createGoTestParser(): OutputParser {
     if (result !== null) {
       const [, status, name] = result as unknown as [string, string, string];
       // Passes count only for tests whose `=== RUN` line was printed (-v prints one for every test).
-      if (status === "PASS" && !textRuns.has(name)) findings.forge("result-without-run", lineNo, line);
+      // A PASS whose RUN line was cut off (`| tail`) proves nothing either, but is no forgery.
+      if (status === "PASS" && !textRuns.has(name)) {
+        if (textFromStart === true) findings.forge("result-without-run", lineNo, line);
+        else textFromStart = false;
+      }
       else textResults.set(name, (textResults.get(name) ?? 0) | TERMINAL_FLAGS[status]!);
       return;
     }
@@ -189,6 +207,7 @@ export function createGoTestParser(): OutputParser {
       // -v printed `=== RUN` for a test with no result: it did not finish (panic, timeout).
       if (word === "FAIL") for (const name of textRuns) if (!textResults.has(name)) addId(`${pkg}::${name}`, FAIL);
       textRuns = new Set();
+      textFromStart = true;
       textResults = new Map();
       settlePackage(pkg, word === "ok" ? "pass" : "fail", line);
       return;
@@ -280,7 +299,7 @@ export function createGoTestParser(): OutputParser {
     end(): ParsedRunOutput {
       splitter.end();
       if (startedPackages.size > 0 || running.size > 0 || (!sawJson && textRuns.size > 0)) {
-        const open = [...new Set([...startedPackages, ...running.keys()])];
+        const open = [...new Set([...startedPackages.keys(), ...running.keys()])];
         findings.mark("incomplete", lineNo, open.length > 0 ? `no final result for ${open.join(", ")}` : "test lines without a package result");
       }
       const lists = ids.classify();
