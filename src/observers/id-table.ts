@@ -21,13 +21,16 @@ const MAX_BLOOM_BITS = 1 << 28;
 const MIN_COMPACTION = 4096;
 
 /**
- * FNV-1a over the UTF-16 code units of `text.slice(start, end)`, then murmur3's finaliser. FNV's
+ * FNV-1a over the UTF-16 code units of `text.slice(start, end)`, two at a time, then murmur3's finaliser. FNV's
  * multiply carries only upwards, so its low bits (the table slot) see only the low bits of each
  * character: ids that differ in high bits alone (`i` and `é`) would share a slot.
  */
 export function hashRange(text: string, start: number, end: number): number {
   let hash = 0x811c9dc5 | 0;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
+  // Two UTF-16 code units per step (they fit 32 bits): half the multiplications of plain FNV.
+  let i = start;
+  for (; i + 1 < end; i += 2) hash = Math.imul(hash ^ (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)), 16777619);
+  if (i < end) hash = Math.imul(hash ^ text.charCodeAt(i), 16777619);
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;
@@ -74,6 +77,8 @@ export class IdTable {
       this.suspects.add(hash);
       this.unmergedSuspects += 1;
       this.append(end === -1 ? text : text.slice(start, end), hash, bits);
+      // Later repeats find this entry; the unchecked first occurrence is merged into it at compaction.
+      this.hotAdd(hash, this.count - 1);
       if (this.unmergedSuspects >= Math.max(MIN_COMPACTION, this.count >>> 2)) this.compact();
       return;
     }
