@@ -38,6 +38,8 @@ export type {
 // Runner observers
 export {
   stripAnsi,
+  IdTable,
+  mergeOutcomeIds,
   createPytestParser,
   parsePytest,
   createGoTestParser,
@@ -59,6 +61,7 @@ export {
   unittestObserver,
 } from "./observers/index.js";
 export type {
+  OutcomeIds,
   FinalSummary,
   ForgeryKind,
   ForgerySignal,

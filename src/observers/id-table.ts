@@ -40,6 +40,13 @@ export function hashRange(text: string, start: number, end: number): number {
 
 /** Ids -> outcome flags (PASS, FAIL, SKIP bits), merged per id, in first-seen order. */
 export class IdTable {
+  /** Flag of a pass (the same value as the parsers' PASS). */
+  static readonly PASS = PASS;
+  /** Flag of a failure or error in any phase. */
+  static readonly FAIL = FAIL;
+  /** Flag of a skip, xfail, non-strict xpass or expected failure. */
+  static readonly SKIP = SKIP;
+
   private ids: string[] = [];
   private hashes = new Int32Array(1024);
   private flags = new Uint8Array(1024);

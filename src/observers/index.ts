@@ -1,6 +1,8 @@
 // The observers' public names: runner parsers, the JUnit reader, target coverage and the registry.
 export type { FinalSummary, ForgeryKind, ForgerySignal, MarkerKind, OutputParser, ParsedRunOutput, RunMarker } from "./types.js";
 export { stripAnsi } from "./lines.js";
+export { IdTable, mergeOutcomeIds } from "./id-table.js";
+export type { OutcomeIds } from "./id-table.js";
 export { createPytestParser, parsePytest, parsePytestSummaryBody, splitPytestIdMessage } from "./pytest.js";
 export { createGoTestParser, parseGoTest } from "./go-test.js";
 export { createDjangoParser, parseDjango, readUnittestStatus, unittestId } from "./django.js";

@@ -126,3 +126,14 @@ describe("NameIndex", () => {
     expect(slots.size).toBeGreaterThan(3900);
   });
 });
+
+describe("the package's IdTable", () => {
+  it("is exported with its flags, and merges like the parsers do", async () => {
+    const api = await import("../../src/index.js");
+    const table = new api.IdTable();
+    table.add("t::a", api.IdTable.PASS);
+    table.add("t::b", api.IdTable.SKIP);
+    table.add("t::a", api.IdTable.FAIL);
+    expect(table.classify()).toEqual({ passed: [], failed: ["t::a"], skipped: ["t::b"] });
+  });
+});
