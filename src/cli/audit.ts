@@ -1,11 +1,7 @@
 // `agent-evidence audit PATH...`: audits transcripts in parallel; JSON lines, summary, HTML report.
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { AuditPathError, collectTranscriptFiles } from "../audit/audit-files.js";
-import { auditFiles } from "../audit/audit-pool.js";
 import type { SessionAudit } from "../audit/audit-session.js";
-import { addToSummary, createAuditSummary, renderSummaryTable } from "../audit/audit-summary.js";
-import { renderAuditReport } from "../audit/report-html.js";
 import { UsageError } from "./program.js";
 
 interface AuditOptions {
@@ -54,6 +50,12 @@ export function registerAuditCommand(program: Command): void {
     .option("--no-progress", "never draw the progress bar")
     .action(async (paths: string[], options: AuditOptions) => {
       const jobs = parseJobs(options.jobs);
+      const [{ AuditPathError, collectTranscriptFiles }, { auditFiles }, { addToSummary, createAuditSummary, renderSummaryTable }, { renderAuditReport }] = await Promise.all([
+        import("../audit/audit-files.js"),
+        import("../audit/audit-pool.js"),
+        import("../audit/audit-summary.js"),
+        import("../audit/report-html.js"),
+      ]);
       let files: string[];
       try {
         files = collectTranscriptFiles(paths);

@@ -1,4 +1,6 @@
-// The list of subcommands: adding one is one module exporting `register` plus one line here.
+// The list of subcommands: adding one is one module exporting `register` plus one line here. A
+// command module loads its implementation with import() inside its action, so the CLI starts light
+// (test/cli/startup-imports.test.ts).
 import type { Command } from "commander";
 import { registerTriageCommand } from "./triage.js";
 import { registerPatchCommand } from "./patch.js";

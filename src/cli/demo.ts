@@ -1,6 +1,5 @@
 // `agent-evidence demo`: the scripted agent on the bundled sample, as a readable timeline.
 import type { Command } from "commander";
-import { runDemo } from "../demo/run-demo.js";
 
 /** Registers `agent-evidence demo`. */
 export function registerDemoCommand(program: Command): void {
@@ -12,6 +11,7 @@ export function registerDemoCommand(program: Command): void {
     .action(async (flags: { json?: boolean; keep?: boolean }) => {
       const lines: string[] = [];
       const print = flags.json === true ? (line: string) => lines.push(line) : (line: string) => process.stdout.write(line + "\n");
+      const { runDemo } = await import("../demo/run-demo.js");
       const result = await runDemo(print, { keep: flags.keep });
       if (flags.json === true) {
         process.stdout.write(JSON.stringify({ sandbox: result.sandbox, records: result.records, verifiedTargets: result.verifiedTargets }, null, 2) + "\n");

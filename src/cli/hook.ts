@@ -1,8 +1,7 @@
 // `agent-evidence hook claude-stop | codex-stop | claude-post-tool-use | install`.
 import { Option, type Command } from "commander";
-import { installHooks } from "../audit/hooks/install.js";
-import { runPostToolUseHook, type HookRunResult } from "../audit/hooks/post-tool-use.js";
-import { runStopHook, type HookClient } from "../audit/hooks/stop.js";
+import type { HookRunResult } from "../audit/hooks/post-tool-use.js";
+import type { HookClient } from "../audit/hooks/stop.js";
 import { UsageError } from "./program.js";
 
 async function readStdin(): Promise<string> {
@@ -24,19 +23,26 @@ export function registerHookCommand(program: Command): void {
     hook
       .command(`${client}-stop`)
       .description(`${client === "claude" ? "Claude Code" : "Codex"} Stop hook: reads the hook JSON on stdin; blocks a stop that hides a failing or stale test run.`)
-      .action(async () => emit(runStopHook(client, await readStdin())));
+      .action(async () => {
+        const { runStopHook } = await import("../audit/hooks/stop.js");
+        emit(runStopHook(client, await readStdin()));
+      });
   }
   hook
     .command("claude-post-tool-use")
     .description("Claude Code PostToolUse / PostToolUseFailure hook: records Bash results and edits for the Stop hook.")
-    .action(async () => emit(runPostToolUseHook(await readStdin())));
+    .action(async () => {
+      const { runPostToolUseHook } = await import("../audit/hooks/post-tool-use.js");
+      emit(runPostToolUseHook(await readStdin()));
+    });
   hook
     .command("install")
     .description("Add the hooks to the client's settings (merged; the old file is kept as a backup).")
     .addOption(new Option("--client <client>", "claude or codex").choices(["claude", "codex"]).makeOptionMandatory())
     .option("--project <dir>", "install into this project's settings instead of the user's")
     .option("--dry-run", "print the new settings without writing them")
-    .action((options: { client: HookClient; project?: string; dryRun?: boolean }) => {
+    .action(async (options: { client: HookClient; project?: string; dryRun?: boolean }) => {
+      const { installHooks } = await import("../audit/hooks/install.js");
       let result;
       try {
         result = installHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true });

@@ -5,9 +5,7 @@ import { readFile, stat } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type { Command } from "commander";
-import { createJudgeStream } from "../evidence/judge.js";
 import type { JudgeReport, JudgeResult } from "../evidence/judge-types.js";
-import { analyzeCommand } from "../grammar/analyze-command.js";
 import type { Outcome } from "../types.js";
 import { UsageError } from "./program.js";
 
@@ -72,6 +70,7 @@ export function registerJudgeCommand(program: Command): void {
       const exitCode = parseExitCode(options.exitCode);
       const startedAt = parseStartedAt(options.startedAt);
       const reports: JudgeReport[] = options.junit === undefined ? [] : [await readJunit(options.junit, startedAt)];
+      const [{ analyzeCommand }, { createJudgeStream }] = await Promise.all([import("../grammar/analyze-command.js"), import("../evidence/judge.js")]);
       const analysis = analyzeCommand(options.command, options.cwd === undefined ? {} : { cwd: options.cwd });
       const stream = createJudgeStream(analysis, { exitCode, outputTruncated: options.truncated === true, reports, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
       const input = options.output === undefined ? process.stdin : openOutput(options.output);

@@ -2,8 +2,6 @@
 import { statSync } from "node:fs";
 import type { Command } from "commander";
 import { quote } from "shell-quote";
-import { runVerdict } from "../verdict/run-verdict.js";
-import { verdictExitCode } from "../verdict/schema.js";
 import { UsageError } from "./program.js";
 
 interface RunFlags {
@@ -40,6 +38,8 @@ export function registerRunCommand(program: Command): void {
         if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got ${JSON.stringify(flags.timeout)}`);
       }
       if (flags.cwd !== undefined && !isDirectory(flags.cwd)) throw new UsageError(`--cwd ${flags.cwd} is not a directory`);
+      // Loaded when the command runs: the CLI starts without every command's modules (memory, hook latency).
+      const [{ runVerdict }, { verdictExitCode }] = await Promise.all([import("../verdict/run-verdict.js"), import("../verdict/schema.js")]);
       const verdict = await runVerdict({
         command,
         cwd: flags.cwd,

@@ -1,7 +1,6 @@
 // `agent-evidence triage [FILE]`: the pytest log marker extractor on a file or stdin.
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { parsePytestLog } from "../audit/parse-pytest-log.js";
 import { UsageError } from "./program.js";
 
 /** Registers `agent-evidence triage [FILE]`. */
@@ -12,6 +11,7 @@ export function registerTriageCommand(program: Command): void {
     .argument("[file]", "pytest log to read (default: stdin)")
     .action(async (file: string | undefined) => {
       const log = file === undefined ? await readStdin() : await readLog(file);
+      const { parsePytestLog } = await import("../audit/parse-pytest-log.js");
       const { failed, errors, assertions, failureCount } = parsePytestLog(log);
       process.stdout.write(`${JSON.stringify({ failed, errors, assertions, failureCount })}\n`);
     });
