@@ -131,7 +131,10 @@ export function decideRun(facts: RunFacts): RunEvidence {
     goFinalFail;
 
   // 3. The runner never got to run tests (a usage error it printed, or one the shell printed).
-  const usage = hasMarker(parsed, "usage-error") || signals.startError !== null || (meaning === "usage-error" && noSummary);
+  // A start error (`pytest: command not found`) counts only while the runner shows no sign of having
+  // run: a test's own stderr (`cat: x: No such file or directory`) can hold the same words.
+  const neverStarted = signals.startError !== null && noSummary && parsed.passed.length === 0 && parsed.failed.length === 0;
+  const usage = hasMarker(parsed, "usage-error") || neverStarted || (meaning === "usage-error" && noSummary);
   if (usage && !outputFailure) return withReasons("unknown", ["usage-error"]);
 
   // 4. The runner's own failures; with no output at all, a failing exit of the runner itself.
