@@ -4,10 +4,10 @@
 // table misses the cache, and every key is a new string). Most ids of a log are new, so this table
 // appends them to plain arrays and answers "seen before?" with a Bloom filter small enough to stay in
 // cache. Only ids the filter may have seen are looked up exactly, in a small open-addressing index
-// (`hot`, compared in place, so a repeat costs no new string); their first occurrences, which went
-// in unchecked, are merged by a compaction that runs when such ids pile up and at the end.
-// Repeated ids (a rerun, `-count=N`) settle in `hot` after the first compaction, so memory stays
-// flat in the input size.
+// (`hot`, compared in place, so a repeat costs no new string). A repeat `hot` does not know yet is
+// appended once and joins `hot`; its first occurrence, which went in unchecked, is merged into it by
+// a compaction that runs when such ids pile up and at the end. So an id has at most two entries, and
+// repeated ids (a rerun, `-count=N`) keep memory flat in the input size.
 //
 // Ids are often slices of an input chunk, and a slice keeps its whole chunk alive. `endChunk` keeps
 // the slices when the chunk's new ids make up most of it (a `-rA` short summary) and copies them
@@ -68,7 +68,7 @@ export class IdTable {
     this.insert(id, hashRange(id, 0, id.length), bits);
   }
 
-  /** Adds `bits` to the id `text.slice(start, end)`, slicing only when the id may be new. */
+  /** Adds `bits` to the id `text.slice(start, end)`, slicing only when `hot` does not know the id. */
   addRange(text: string, start: number, end: number, bits: number): void {
     this.insert(text, hashRange(text, start, end), bits, start, end);
   }
