@@ -76,7 +76,7 @@ function idBeforeReason(text: string): string {
 // trimEnd) start with one of these: section rules, summaries, markers, gates, xdist results, `PASSED `
 // in captured output; or that end with `%]` (`-v` results); or that hold ANSI codes or an
 // `unrecognized arguments` error, which the chunk checks in push() send to onLine whole.
-function mayAct(text: string, start: number, first: number, inCapture: boolean): boolean {
+function mayAct(text: string, start: number, first: number, last: number, inCapture: boolean): boolean {
   switch (first) {
     case 61: // =
     case 45: // -
@@ -97,7 +97,9 @@ function mayAct(text: string, start: number, first: number, inCapture: boolean):
     case 80: // P
       return inCapture && text.startsWith("PASSED ", start);
     default:
-      return first >= 48 && first <= 57;
+      // A digit starts a final summary (`3 passed in 0.12s`, `... in 65.00s (0:01:05)`), which ends
+      // with `s` or `)`; a test's log line such as `2024-05-01 12:00:00 INFO ...` does not.
+      return first >= 48 && first <= 57 && (last === 115 || last === 41 || isJsWhitespace(last));
   }
 }
 const ESC = "\u001b";
@@ -301,7 +303,7 @@ export function createPytestParser(): OutputParser {
         return;
       }
     }
-    if (section === "header" || mayAct(text, start, first, inCapture) || ((section === "progress" || inCapture) && (last === 93 || isJsWhitespace(last)))) {
+    if (section === "header" || mayAct(text, start, first, last, inCapture) || ((section === "progress" || inCapture) && (last === 93 || isJsWhitespace(last)))) {
       onLine(text.slice(start, end));
       return;
     }
