@@ -49,7 +49,7 @@ export function registerRunCommand(program: Command): void {
         timeoutSeconds,
         instrument: flags.instrument,
         // The suite's output goes to stderr: stdout holds only the one JSON line.
-        echo: (chunk) => process.stderr.write(chunk),
+        echoBytes: (chunk) => process.stderr.write(chunk),
         progress: process.stderr,
       });
       process.stdout.write(JSON.stringify(verdict) + "\n");

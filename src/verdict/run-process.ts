@@ -16,6 +16,8 @@ export interface SuiteProcessOptions {
   killGraceMs?: number;
   /** Receives every decoded chunk of output, in order (terminal echo, parsers, progress). */
   onOutput?: (chunk: string) => void;
+  /** Receives every chunk of output as the bytes the suite wrote, in order, before `onOutput` sees its text. */
+  onBytes?: (chunk: Buffer) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -72,6 +74,7 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
       child.stdout.pause();
       log.once("drain", () => child.stdout.resume());
     }
+    options.onBytes?.(chunk);
     const text = decoder.write(chunk);
     if (text !== "") options.onOutput?.(text);
   });

@@ -30,6 +30,11 @@ export interface RunVerdictOptions {
   instrument?: boolean | undefined;
   /** Echo the output as it streams (the CLI echoes to stderr so stdout holds only the verdict). */
   echo?: ((chunk: string) => void) | undefined;
+  /**
+   * Echo the output's bytes as they stream, instead of `echo`: for a byte sink such as a file
+   * descriptor, so 1 GiB of output is not decoded and encoded again on its way out.
+   */
+  echoBytes?: ((chunk: Uint8Array) => void) | undefined;
   /** Progress display target; shown only when it is a TTY and `env.CI` is unset (the CLI passes process.stderr). */
   progress?: ProgressTarget | undefined;
   /** Environment of the suite and of the progress decision (default `process.env`). */
@@ -73,11 +78,16 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
         clipping.push(chunk);
         stream.push(chunk);
         if (progress !== undefined) counter.push(chunk);
-        if (options.echo !== undefined) {
+        if (options.echo !== undefined && options.echoBytes === undefined) {
           // The progress line is redrawn by the timer; output never lands after it on one line.
           if (progress !== undefined) progress.write(CLEAR_LINE);
           options.echo(chunk);
         }
+      },
+      onBytes: (chunk) => {
+        if (options.echoBytes === undefined) return;
+        if (progress !== undefined) progress.write(CLEAR_LINE);
+        options.echoBytes(chunk);
       },
     }).finally(() => {
       if (progressTimer !== undefined) clearInterval(progressTimer);
