@@ -1,8 +1,6 @@
 // The frameworks are optional peers: only the adapter entry points may load them. The core entry
 // and the CLI entry must load without any framework installed (the CLI's mcp command imports the
 // MCP SDK lazily, when it runs).
-import { readFileSync, existsSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { toAiSdkTools } from "../../src/adapters/ai-sdk.js";
@@ -12,36 +10,21 @@ import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isEvidenceError } from "../../src/errors.js";
 import { defineTool, type Tool } from "../../src/tools/tool.js";
+import { staticImports, walkImports } from "../support/import-graph.js";
 
-const root = resolve(import.meta.dirname, "../..");
 const FRAMEWORKS = ["ai", "@openai/agents", "@langchain/core", "@modelcontextprotocol/sdk"];
-// Static value imports and re-exports; `import type` is erased, `import()` runs only when called.
-const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?["']([^"']+)["']/gm;
 
 function frameworkOf(spec: string): string | undefined {
   return FRAMEWORKS.find((name) => spec === name || spec.startsWith(`${name}/`));
 }
 
-/** Framework packages reachable from `entry` through static imports, as "file imports package". */
+/** Framework packages reachable from `entry` through static imports (`import()` runs only when called), as "file imports package". */
 function frameworksReached(entry: string): string[] {
-  const seen = new Set<string>();
   const found: string[] = [];
-  const stack = [resolve(root, entry)];
-  while (stack.length > 0) {
-    const file = stack.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const match of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) {
-      const spec = match[1]!;
-      const framework = frameworkOf(spec);
-      if (framework !== undefined) found.push(`${relative(root, file)} imports ${framework}`);
-      else if (spec.startsWith(".")) {
-        const next = resolve(dirname(file), spec).replace(/\.js$/, ".ts");
-        if (existsSync(next) && statSync(next).isFile()) stack.push(next);
-        else if (existsSync(join(next, "index.ts"))) stack.push(join(next, "index.ts"));
-      }
-    }
-  }
+  walkImports(entry, staticImports, (file, spec) => {
+    const framework = frameworkOf(spec);
+    if (framework !== undefined) found.push(`${file} imports ${framework}`);
+  });
   return found;
 }
 
