@@ -62,6 +62,18 @@ export function splitPytestIdMessage(text: string): string {
   }
 }
 
+/** Where {@link splitPytestIdMessage} would cut `text.slice(start, end)`, as an index into `text`. */
+function idEndBeforeMessage(text: string, start: number, end: number): number {
+  let from = start;
+  for (;;) {
+    const at = text.indexOf(" - ", from);
+    if (at === -1 || at + 3 > end) return end;
+    const bracket = text.indexOf("[", start);
+    if (bracket === -1 || bracket >= at || text.charCodeAt(at - 1) === 93) return at;
+    from = at + 1;
+  }
+}
+
 // XPASS lines of pytest 7 put the reason after a space (`XPASS id reason`): cut at the first space after `::name[...]`.
 function idBeforeReason(text: string): string {
   const cut = splitPytestIdMessage(text);
@@ -103,6 +115,38 @@ function mayAct(text: string, start: number, first: number, last: number, inCapt
   }
 }
 const ESC = "\u001b";
+
+// TEST_HEADER_RE (`^_{3,} .* _{3,}$`) on `text.slice(start, end)`, without the regex.
+function isUnderscoreRule(text: string, start: number, end: number): boolean {
+  let head = start;
+  while (head < end && text.charCodeAt(head) === 95) head += 1;
+  let tail = end;
+  while (tail > head && text.charCodeAt(tail - 1) === 95) tail -= 1;
+  // At least 3 underscores on each side, each run next to a space, and two distinct spaces.
+  return head - start >= 3 && end - tail >= 3 && tail - head >= 2 && text.charCodeAt(head) === 32 && text.charCodeAt(tail - 1) === 32;
+}
+
+// May a line ending in `]` be a `-v` result (`path::id PASSED [ 42%]`)? False only when it certainly is
+// not: it ends with ` [ NN%]` (ASCII) and what comes before that is not a status word or `(reason)`,
+// as in the progress lines of a run without `-v` (`tests/test_x.py ..F.s   [ 10%]`).
+function mayBeVerbose(text: string, start: number, end: number): boolean {
+  let at = end - 2;
+  if (at <= start || text.charCodeAt(at) !== 37) return true; // %
+  at -= 1;
+  const digitsEnd = at;
+  while (at > start && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at -= 1;
+  if (at === digitsEnd) return true;
+  while (at > start && text.charCodeAt(at) === 32) at -= 1;
+  if (text.charCodeAt(at) !== 91) return true; // [
+  at -= 1;
+  const spacesEnd = at;
+  while (at > start && text.charCodeAt(at) === 32) at -= 1;
+  if (at === spacesEnd) return true;
+  const before = text.charCodeAt(at);
+  // PASSED, FAILED, SKIPPED end with D; ERROR with R; XFAIL with L; XPASS with S; a reason with `)`.
+  // Any other whitespace or non-ASCII character: let the regexes decide.
+  return before === 68 || before === 82 || before === 76 || before === 83 || before === 41 || before <= 32 || before > 126;
+}
 
 // What String.prototype.trimEnd removes.
 function isJsWhitespace(code: number): boolean {
@@ -295,7 +339,7 @@ export function createPytestParser(): OutputParser {
       if (skip !== 0 && end - start > skip) {
         lineNo += 1;
         if (skip === 7 && first === 80) ids.addRange(text, start + skip, end, PASS);
-        else ids.add(splitPytestIdMessage(text.slice(start + skip, end)), FAIL);
+        else ids.addRange(text, start + skip, idEndBeforeMessage(text, start + skip, end), FAIL);
         return;
       }
       if (first >= 65 && first <= 90) {
@@ -303,7 +347,13 @@ export function createPytestParser(): OutputParser {
         return;
       }
     }
-    if (section === "header" || mayAct(text, start, first, last, inCapture) || ((section === "progress" || inCapture) && (last === 93 || isJsWhitespace(last)))) {
+    // `____ test_name ____` (a test's section in ERRORS, FAILURES, PASSES): what onLine does with it.
+    if (first === 95 && last === 95 && cleanBreaks && section !== "header" && isUnderscoreRule(text, start, end)) {
+      lineNo += 1;
+      inCapture = false;
+      return;
+    }
+    if (section === "header" || mayAct(text, start, first, last, inCapture) || ((section === "progress" || inCapture) && (last === 93 ? mayBeVerbose(text, start, end) : isJsWhitespace(last)))) {
       onLine(text.slice(start, end));
       return;
     }
