@@ -34,6 +34,11 @@ const PYTEST: [string, Expectation][] = [
   ["py9-q-all", { ids: "failed", forgeries: FAKE_PRINTS }],
   ["py9-v-all", { ids: "all", forgeries: FAKE_PRINTS }],
   ["py9-rA-all", { ids: "pass-fail", forgeries: FAKE_PRINTS }],
+  // The service suite: -rA prints the captured stdout, stderr and INFO logs of passing tests too.
+  ["app-rA-all", { ids: "pass-fail" }],
+  ["app-rA-orders-k", { ids: "pass-fail" }],
+  ["app-rA-bulk", { ids: "pass-fail" }],
+  ["app-q-orders", { ids: "failed" }],
   ["py9-rA-v-all", { ids: "all", forgeries: FAKE_PRINTS }],
   ["py9-vv-mixed", { ids: "all", forgeries: FAKE_PRINTS }],
   ["py9-x-mixed", { ids: "failed", markers: ["stopped-early"], forgeries: FAKE_PRINTS }],
@@ -133,6 +138,7 @@ const UNITTEST: [string, Expectation][] = [
 function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
+    case "app":
       return parsePytest(run.output);
     case "go":
       return parseGoTest(run.output);

@@ -14,13 +14,13 @@ const WITH_TRUTH = CAPTURE_CASES.filter((c) => c.truth !== "none" && !c.line.sta
 const FRACTIONS = [0.1, 0.35, 0.5, 0.8, 0.97];
 
 function parserFor(run: CapturedRun): OutputParser {
-  if (run.project === "py") return createPytestParser();
+  if (run.project === "py" || run.project === "app") return createPytestParser();
   if (run.project === "go") return createGoTestParser();
   return createDjangoParser(run.line.includes("runtests.py") ? "django" : "unittest");
 }
 
 function parseWhole(run: CapturedRun, text: string): ParsedRunOutput {
-  if (run.project === "py") return parsePytest(text);
+  if (run.project === "py" || run.project === "app") return parsePytest(text);
   if (run.project === "go") return parseGoTest(text);
   return parseDjango(text, run.line.includes("runtests.py") ? "django" : "unittest");
 }

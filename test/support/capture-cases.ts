@@ -3,7 +3,7 @@
 // never from the printed text the parsers read.
 
 /** Which fixture project a case runs in (copied under test/.captured/work/). */
-export type FixtureProject = "py" | "go" | "django";
+export type FixtureProject = "py" | "app" | "go" | "django";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =
@@ -37,6 +37,11 @@ const PY312 = "/root/.pyenv/versions/3.12.1/bin/python3";
 
 function py(name: string, line: string, cwd = ""): CaptureCase {
   return { name, project: "py", cwd, line, truth: "pytest-hooks" };
+}
+
+// The service-style suite (test/fixtures/py-app-project): passing tests print and log, so -rA shows their output.
+function app(name: string, line: string): CaptureCase {
+  return { name, project: "app", cwd: "", line, truth: "pytest-hooks" };
 }
 
 function go(name: string, line: string, truthLine?: string, env?: Record<string, string>): CaptureCase {
@@ -157,6 +162,11 @@ export const CAPTURE_CASES: CaptureCase[] = [
   // pytest 9 (the machine's python3)
   py("py9-q-all", `${PY9} -q tests`),
   py("py9-v-all", `${PY9} -v tests`),
+  app("app-rA-all", `${PY9} -rA tests`),
+  app("app-rA-orders-k", `${PY9} -rA tests/test_orders.py -k "place_order or price"`),
+  app("app-q-orders", `${PY9} -q tests/test_orders.py`),
+  app("app-v-inventory-tail", `${PY9} -v tests/test_inventory.py 2>&1 | tail -12`),
+  app("app-rA-bulk", `${PY9} -rA tests/test_orders.py::TestBulkOrders tests/test_orders.py::test_refund`),
   py("py9-rA-all", `${PY9} -rA tests`),
   py("py9-rA-v-all", `${PY9} -rA -v tests`),
   py("py9-vv-mixed", `${PY9} -vv tests/test_mixed.py`),

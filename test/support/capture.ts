@@ -16,7 +16,7 @@ const RUNS_DIR = join(CAPTURED_DIR, "runs");
 const MANIFEST = join(CAPTURED_DIR, "manifest.json");
 const LOCK = join(CAPTURED_DIR, ".lock");
 const PY_SUPPORT = join(ROOT, "test/support/python");
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", go: "go-project", django: "django-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project" };
 const CASE_TIMEOUT_MS = 60_000;
 
 /** One captured run: what the runner printed (stdout and stderr merged), its status and the truth. */
@@ -96,7 +96,7 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
   const truthFile = `${base}.truth.jsonl`;
   const junitFile = `${base}.junit.xml`;
   const env: NodeJS.ProcessEnv = { ...shared, AE_TRUTH_FILE: truthFile, COVERAGE_FILE: `${base}.coverage`, ...spec.env };
-  if (spec.project === "py") {
+  if (spec.project === "py" || spec.project === "app") {
     // Plugins the machine's pytest 9 autoloads but the fixtures never use cost a second of import each.
     env.PYTEST_ADDOPTS = `-p ae_truth_plugin -p no:cacheprovider -p no:hypothesispytest -p no:benchmark --junitxml=${junitFile} -o junit_family=xunit1`;
   }
