@@ -89,7 +89,9 @@ export type { HasPassEvidenceOptions } from "./evidence/has-pass-evidence.js";
 // The evidence ledger
 export { EvidenceLedger } from "./evidence/ledger.js";
 export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LineJudge, VerifiedEntry, WorkspaceEffect } from "./evidence/ledger.js";
-export { BashEvidence, START_HOOK } from "./evidence/bash-evidence.js";
+export { BashEvidence, START_HOOK, PER_CALL_SHELL } from "./evidence/bash-evidence.js";
+export { ShellSession, isPlantablePathEntry } from "./evidence/shell-session.js";
+export type { ShellSessionState } from "./evidence/shell-session.js";
 export type { BashEvidenceOptions, BashLikeInput, InvalidationMode, ObservedToolContext, ResultExtractor } from "./evidence/bash-evidence.js";
 export { createWorkspaceSnapshotter } from "./evidence/snapshot.js";
 export type { WorkspaceSnapshot, WorkspaceSnapshotter } from "./evidence/snapshot.js";

@@ -11,6 +11,7 @@ import { analyzeCommand } from "../grammar/analyze-command.js";
 import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LedgerJournal, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { createFileJournal, readJournal } from "./journal.js";
+import { ShellSession } from "./shell-session.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher } from "./watch.js";
 
@@ -50,10 +51,20 @@ export interface BashEvidenceOptions {
   invalidation?: InvalidationMode;
   /** Watch the workspace and mark records unknown when someone else changes files between calls (needs a workspace). */
   watch?: boolean;
+  /**
+   * Does the wrapped tool keep one shell alive across calls? `persistent` (the default, unless the
+   * tool carries {@link PER_CALL_SHELL}): a function, an alias or a PATH entry inside the workspace
+   * that an earlier call defined makes a later run of that name `shadowed-runner`. `per-call`: every
+   * call starts a new shell (the native bash tool), so only the line's own definitions count.
+   */
+  shell?: "persistent" | "per-call";
 }
 
 /** Marks tools that call `onCommandStart` before spawning (the native bash tool does). */
 export const START_HOOK = Symbol.for("agent-evidence.start-hook");
+
+/** Marks tools that start a new shell for every call (the native bash tool does). */
+export const PER_CALL_SHELL = Symbol.for("agent-evidence.per-call-shell");
 
 /**
  * Wraps a bash tool and keeps verification records of every test run it observes.
@@ -73,6 +84,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #invalidation: InvalidationMode;
   #snapshotter: Promise<WorkspaceSnapshotter> | undefined;
   readonly #watcher: WorkspaceWatcher | undefined;
+  /** The persistent shell's remembered definitions; undefined when every call gets a new shell. */
+  readonly #session: ShellSession | undefined;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     if (typeof tool !== "object" || tool === null || typeof tool.execute !== "function") {
@@ -86,6 +99,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     }
     if (options.watch !== undefined && typeof options.watch !== "boolean") {
       throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "watch" must be a boolean; got ${JSON.stringify(options.watch)}.`);
+    }
+    if (options.shell !== undefined && options.shell !== "persistent" && options.shell !== "per-call") {
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "shell" is ${JSON.stringify(options.shell)}; accepted: "persistent" or "per-call".`);
     }
     if ((options.invalidation === "snapshot" || options.watch === true) && options.workspace === null) {
       throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "invalidation: snapshot" and "watch" need a workspace path; got null.`);
@@ -107,6 +123,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       journal: this.#journal,
     });
     const root = this.#ledger.workspace;
+    const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
+    this.#session = perCall ? undefined : new ShellSession(root);
     this.#watcher =
       options.watch === true && root !== null
         ? new WorkspaceWatcher(root, {
@@ -175,7 +193,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     } catch {
       analysis = undefined;
     }
-    const observed = analysis ?? opaqueAnalysis(command);
+    const parsedLine = analysis ?? opaqueAnalysis(command);
+    // In a persistent shell, what earlier calls defined reaches this line's runners.
+    const observed = this.#session === undefined ? parsedLine : this.#session.shadow(parsedLine);
     const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
     // snapshot mode: a line that runs no provable test is judged by what it changed.
     const before = this.#invalidation === "snapshot" && !runsProvableTest(observed) ? await this.#takeSnapshot() : null;
@@ -191,6 +211,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     } catch (error) {
       if (ticket !== undefined) this.#ledger.abandonCommand(ticket);
       throw error;
+    } finally {
+      // A line that started may have defined something, even if it failed half-way: take in all it could define.
+      if (ticket !== undefined) this.#session?.record(observed);
     }
     if (ticket === undefined) return result;
     const effect = before === null ? undefined : await this.#measure(before);

@@ -144,6 +144,8 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
     filtered: parsed.filtered,
     runsTests: parsed.runsTests,
     shadowed: walk.shadowing.pathPrepend || pathPrepend || match.programs.some((program) => walk.shadowing.names.has(program)),
+    programs: [...match.programs],
+    pathLookup: match.pathLookup,
     workspace,
     reportFiles: parsed.reportFiles,
     json: parsed.json,

@@ -30,3 +30,5 @@ export type {
   Subshell,
   TestInvocation,
 } from "./types.js";
+export { findShadowing, findSessionEffects } from "./shadowing.js";
+export type { Shadowing, SessionEffects } from "./shadowing.js";

@@ -127,7 +127,11 @@ function readAndOr(node: Node, ctx: BuildContext, level: number): AndOrList {
   pipelines.push(current);
   for (const pipeline of pipelines) {
     if (pipeline.commands.length === 0 || pipeline.commands.length !== pipeline.operators.length + 1) ctx.reasons.push("syntax-error");
-    for (const command of pipeline.commands) if (command.type === "simple") attachNested(command, ctx);
+    for (const command of pipeline.commands) {
+      if (command.type !== "simple") continue;
+      attachNested(command, ctx);
+      attachEvaluated(command, ctx);
+    }
   }
   return { pipelines, connectors };
 }
@@ -283,6 +287,15 @@ function attachNested(command: SimpleCommand, ctx: BuildContext): void {
   const dynamic = ctx.dynamicWords.get(command)?.has(shell.scriptIndex) ?? false;
   command.nested = dynamic ? opaqueLine(script, ["script-has-expansion"]) : ctx.nestedParse(script);
   if (command.nested.opaque) ctx.reasons.push("nested-opaque", ...command.nested.opaqueReasons.filter((r) => r !== "nested-opaque"));
+}
+
+/** Records the text a static `eval` runs; an `eval` of expansions stays unknown (no `evaluated`). */
+function attachEvaluated(command: SimpleCommand, ctx: BuildContext): void {
+  if (command.words[0] !== "eval" || command.words.length < 2) return;
+  const dynamic = ctx.dynamicWords.get(command);
+  if (dynamic !== undefined && dynamic.size > 0) return;
+  const evaluated = ctx.nestedParse(command.words.slice(1).join(" "));
+  if (!evaluated.opaque) command.evaluated = evaluated;
 }
 
 // Used only to name the opaque reason: does the line end inside a quote?

@@ -14,6 +14,8 @@ export interface RunnerMatch {
   args: string[];
   /** Basenames of every program the shell looks up on the way (wrappers, interpreter): for shadowing. */
   programs: string[];
+  /** Some program is named without a `/`, so PATH decides which one runs. */
+  pathLookup: boolean;
   /** `NAME=value` pairs given through `env`. */
   env: { name: string; value: string }[];
   /** Directory changes made by wrapper options. */
@@ -27,7 +29,7 @@ const COVERAGE = /^coverage(\d+(\.\d+)*)?$/;
 const PYTHON_FLAGS = new Set(["B", "E", "I", "O", "P", "q", "s", "S", "u", "v", "b", "d", "R"]);
 const COVERAGE_VALUED = new Set(["--rcfile", "--source", "--include", "--omit", "--concurrency", "--context", "--data-file", "--save-signal"]);
 
-type Found = Omit<RunnerMatch, "programs" | "env" | "directories">;
+type Found = Omit<RunnerMatch, "programs" | "pathLookup" | "env" | "directories">;
 
 /**
  * Recognises a runner; `workspaceName` is the basename of the directory the command runs in
@@ -40,7 +42,8 @@ export function recognizeRunner(words: readonly string[], workspaceName: string 
   if (stripped.wrappers.at(-1) === "hatch") command[0] = stripHatchEnvironment(command[0]!);
   const found = findRunner(command, workspaceName);
   if (found === null) return null;
-  return { ...found, programs: [...stripped.wrappers, basename(command[0]!)], env: stripped.env, directories: stripped.directories };
+  const pathLookup = stripped.wrappers.length > 0 || !command[0]!.includes("/");
+  return { ...found, programs: [...stripped.wrappers, basename(command[0]!)], pathLookup, env: stripped.env, directories: stripped.directories };
 }
 
 function findRunner(command: string[], workspaceName: string | null): Found | null {

@@ -1,6 +1,7 @@
-// Finds what in a line could make a runner's name mean something else: functions, aliases, a PATH prepend.
+// Finds what in a line could make a runner's name mean something else: functions, aliases, a PATH prepend
+// (also inside a static `eval`), and what of that stays defined in the shell after the line.
 import { visitStatements } from "./flatten.js";
-import type { ParsedLine, Statement } from "./types.js";
+import type { CommandNode, ParsedLine, SimpleCommand, Statement } from "./types.js";
 import { stripWrappers } from "./wrappers.js";
 
 /** Names redefined in the line, and whether PATH gets a new entry in front. */
@@ -13,7 +14,7 @@ export interface Shadowing {
 export function findShadowing(parsed: ParsedLine): Shadowing {
   const result: Shadowing = { names: new Set(), pathPrepend: false };
   collectFunctions(parsed.statements, result.names);
-  visitStatements(parsed.statements, (command) => {
+  visitWithEvaluated(parsed.statements, (command) => {
     for (const assignment of command.assignments) if (assignment.name === "PATH" && prepends(assignment.value)) result.pathPrepend = true;
     const name = command.words[0];
     if (name === "alias") {
@@ -38,6 +39,7 @@ function collectFunctions(statements: readonly Statement[], names: Set<string>):
       for (const node of pipeline.commands) {
         if (node.type === "simple") {
           if (node.nested !== undefined) collectFunctions(node.nested.statements, names);
+          if (node.evaluated !== undefined) collectFunctions(node.evaluated.statements, names);
           continue;
         }
         if (node.type === "compound" && node.kind === "function" && node.name !== undefined) names.add(node.name);
@@ -45,4 +47,103 @@ function collectFunctions(statements: readonly Statement[], names: Set<string>):
       }
     }
   }
+}
+
+// visitStatements, plus the text of each static `eval` (what it runs is defined in the same shell).
+function visitWithEvaluated(statements: readonly Statement[], visit: (command: SimpleCommand) => void): void {
+  visitStatements(statements, (command) => {
+    visit(command);
+    if (command.evaluated !== undefined) visitWithEvaluated(command.evaluated.statements, visit);
+  });
+}
+
+/**
+ * What a line leaves defined in the shell that runs it, for shells that live on between lines (a
+ * persistent bash tool): function and alias names, the ones it removes (`unset -f`, `unalias`), and
+ * the directories it puts in front of PATH. Definitions inside `( ... )`, a pipeline of several
+ * commands, a background list or `bash -c` die with their subshell and are left out.
+ */
+export interface SessionEffects {
+  /** Functions defined (`f() { ...; }`, `function f`), static `eval` text included, in line order. */
+  functions: string[];
+  /** Aliases defined (`alias NAME=...`). */
+  aliases: string[];
+  /** Names removed afterwards: `unset -f NAME`, `unset NAME` (a function when no variable has the name). */
+  unsetFunctions: string[];
+  /** Aliases removed: `unalias NAME`; `unalias -a` removes them all. */
+  unsetAliases: string[];
+  unaliasAll: boolean;
+  /** PATH entries put before the old PATH by `PATH=...` or `export PATH=...` standing alone, as written. */
+  pathEntries: string[];
+}
+
+/** Reads {@link SessionEffects} from a parsed line (pure). */
+export function findSessionEffects(parsed: ParsedLine): SessionEffects {
+  const effects: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [] };
+  collectSessionEffects(parsed.statements, effects);
+  return effects;
+}
+
+function collectSessionEffects(statements: readonly Statement[], effects: SessionEffects): void {
+  for (const statement of statements) {
+    if (statement.background) continue;
+    for (const pipeline of statement.list.pipelines) {
+      if (pipeline.commands.length !== 1) continue;
+      sessionEffectsOf(pipeline.commands[0]!, effects);
+    }
+  }
+}
+
+function sessionEffectsOf(node: CommandNode, effects: SessionEffects): void {
+  switch (node.type) {
+    case "subshell":
+      return;
+    case "group":
+      collectSessionEffects(node.body, effects);
+      return;
+    case "compound":
+      if (node.kind === "function") {
+        if (node.name !== undefined) effects.functions.push(node.name);
+        return;
+      }
+      collectSessionEffects(node.body, effects);
+      return;
+    case "simple":
+      simpleSessionEffects(node, effects);
+      return;
+    default: {
+      const never: never = node;
+      throw new Error(`unhandled node ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function simpleSessionEffects(command: SimpleCommand, effects: SessionEffects): void {
+  const [name, ...args] = command.words;
+  // `PATH=...` standing alone changes the shell's PATH; `PATH=... cmd` only the command's.
+  if (name === undefined) {
+    for (const assignment of command.assignments) if (assignment.name === "PATH") effects.pathEntries.push(...newPathEntries(assignment.value));
+    return;
+  }
+  if (command.evaluated !== undefined) collectSessionEffects(command.evaluated.statements, effects);
+  if (name === "alias") {
+    for (const word of args) if (word.includes("=")) effects.aliases.push(word.slice(0, word.indexOf("=")));
+  } else if (name === "unalias") {
+    for (const word of args) {
+      if (word === "-a") effects.unaliasAll = true;
+      else if (!word.startsWith("-")) effects.unsetAliases.push(word);
+    }
+  } else if (name === "unset") {
+    // `unset -v NAME` removes only variables; `unset -f NAME` and plain `unset NAME` can remove a function.
+    if (!args.includes("-v")) for (const word of args) if (!word.startsWith("-")) effects.unsetFunctions.push(word);
+  } else if (name === "export" || name === "declare" || name === "typeset" || name === "readonly") {
+    for (const word of args) if (word.startsWith("PATH=")) effects.pathEntries.push(...newPathEntries(word.slice(5)));
+  }
+}
+
+// The entries a PATH value puts before the old PATH (all of them when it does not keep the old PATH).
+function newPathEntries(value: string): string[] {
+  const entries = value.split(":");
+  const old = entries.findIndex((entry) => entry === "$PATH" || entry === "${PATH}");
+  return (old === -1 ? entries : entries.slice(0, old)).filter((entry) => entry !== "");
 }

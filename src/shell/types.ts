@@ -27,6 +27,11 @@ export interface SimpleCommand {
   hasExpansion: boolean;
   /** For `bash -c '...'`, `sh -c`, `bash -lc`: the parsed inner line. */
   nested?: ParsedLine;
+  /**
+   * For `eval WORDS...` whose words hold no expansion: the parsed text eval runs. Read only for what it
+   * defines (functions, aliases, PATH); its commands are not invocations of the line.
+   */
+  evaluated?: ParsedLine;
 }
 
 /** `( ... )` */
@@ -104,6 +109,10 @@ export interface TestInvocation {
   runsTests: boolean;
   /** The runner's name is shadowed in this line (a function, an alias, a `PATH=` prepend). */
   shadowed: boolean;
+  /** Basenames of the programs the shell looks up to start it (wrappers, interpreter, runner). */
+  programs: string[];
+  /** Some of those programs are found through PATH (named without a `/`). */
+  pathLookup: boolean;
   /** Absolute (or cwd-relative) directory it runs in, or null when it cannot be resolved. */
   workspace: string | null;
   /** Report files the invocation writes (`--junitxml=FILE`). */

@@ -50,6 +50,8 @@ describe("issue 2 acceptance commands", () => {
         filtered: false,
         runsTests: true,
         shadowed: false,
+        programs: ["python"],
+        pathLookup: true,
         workspace: "/repo/pkg",
         reportFiles: [],
         json: false,

@@ -217,6 +217,12 @@ describe("shadowed runners", () => {
     ["env PATH=", "env PATH=/tmp/x:$PATH pytest", true],
     ["a function shadowing the interpreter", "python(){ :; }; python -m pytest", true],
     ["a function shadowing a wrapper", "timeout(){ :; }; timeout 5 pytest", true],
+    ["a function defined by a static eval", `eval "pytest() { echo 5 passed; }"; pytest`, true],
+    ["an alias defined by eval", "eval alias pytest=true; pytest", true],
+    ["a PATH prepend made by eval", "eval 'export PATH=./fake:$PATH'; pytest", true],
+    ["an eval that defines no runner name", `eval "export X=1"; pytest`, false],
+    // What an eval of expansions runs is not known when the line is read: not analysed (docs/shell.md).
+    ["an eval of a command's output is not read", `eval "$(pyenv init -)" && pytest`, false],
     ["a PATH append is fine", "export PATH=$PATH:/opt/bin; pytest", false],
     ["another function name is fine", "helper(){ :; }; pytest", false],
     ["nothing redefined", "pytest", false],

@@ -1,0 +1,87 @@
+// What a persistent shell remembers between tool calls, as far as it can make a runner's name mean
+// something else: functions and aliases defined by earlier lines, and PATH entries they put in front.
+// A bash tool that keeps one bash process alive across calls (Anthropic's bash tool, most "session"
+// shells) runs `pytest(){ echo "5 passed"; }` in one call and `pytest` in the next; the second line
+// alone looks like a real run. Pure: the caller feeds each line's analysis in order.
+import { posix } from "node:path";
+import { findSessionEffects } from "../shell/shadowing.js";
+import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
+
+/** What the session holds now (for diagnostics and tests). */
+export interface ShellSessionState {
+  functions: string[];
+  aliases: string[];
+  /** PATH entries in front of the old PATH that may hold a planted runner. */
+  riskyPathEntries: string[];
+}
+
+/**
+ * The shell state that outlives a line. `shadow` marks the invocations of a new line that an
+ * earlier line's definitions reach; `record` takes in what a line leaves defined once it has run.
+ */
+export class ShellSession {
+  readonly #workspace: string | null;
+  readonly #functions = new Set<string>();
+  readonly #aliases = new Set<string>();
+  readonly #riskyPath: string[] = [];
+
+  /** `workspace`: absolute directory the shell works in (PATH entries inside it count as planted). */
+  constructor(workspace: string | null) {
+    this.#workspace = workspace === null ? null : posix.normalize(workspace);
+  }
+
+  /** The analysis with every invocation an earlier line's definitions reach marked `shadowed`. */
+  shadow(analysis: CommandAnalysis): CommandAnalysis {
+    if (analysis.invocations.every((inv) => inv.shadowed || !this.#reaches(inv))) return analysis;
+    const marked = new Map<TestInvocation, TestInvocation>();
+    for (const inv of analysis.invocations) marked.set(inv, inv.shadowed || !this.#reaches(inv) ? inv : { ...inv, shadowed: true });
+    return {
+      ...analysis,
+      commands: analysis.commands.map((command) => (command.invocation === undefined ? command : { ...command, invocation: marked.get(command.invocation) ?? command.invocation })),
+      invocations: analysis.invocations.map((inv) => marked.get(inv) ?? inv),
+    };
+  }
+
+  /** Takes in what `analysis`'s line leaves defined in the shell (call after the line ran). */
+  record(analysis: CommandAnalysis): void {
+    const effects = findSessionEffects(analysis.parsed);
+    for (const name of effects.unsetFunctions) this.#functions.delete(name);
+    for (const name of effects.unsetAliases) this.#aliases.delete(name);
+    if (effects.unaliasAll) this.#aliases.clear();
+    for (const name of effects.functions) this.#functions.add(name);
+    for (const name of effects.aliases) this.#aliases.add(name);
+    for (const entry of effects.pathEntries) if (isPlantablePathEntry(entry, this.#workspace) && !this.#riskyPath.includes(entry)) this.#riskyPath.push(entry);
+  }
+
+  /** What the session holds now. */
+  get state(): ShellSessionState {
+    return { functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath] };
+  }
+
+  #reaches(inv: TestInvocation): boolean {
+    if (inv.programs.some((program) => this.#functions.has(program) || this.#aliases.has(program))) return true;
+    return inv.pathLookup && this.#riskyPath.length > 0;
+  }
+}
+
+// A virtualenv's own bin directory (`.venv/bin`, `venv/bin`): where `source .venv/bin/activate` points
+// PATH too, and where the environment's real pytest lives.
+const VENV_BIN = /(?:^|\/)\.?(?:venv|env)\/bin\/?$/;
+
+/**
+ * May a PATH entry put in front by an earlier line hold a planted runner? Relative entries (`./fake`,
+ * `bin`), the working directory (`$PWD/...`, `$(pwd)/...`) and directories inside the workspace may;
+ * a virtualenv's bin directory, absolute directories outside the workspace (toolchains) and other
+ * variables (`$HOME/.local/bin`, `$GOROOT/bin`) are how environments are set up and are trusted.
+ * Within one line every PATH prepend still shadows the line's runners (see findShadowing).
+ */
+export function isPlantablePathEntry(entry: string, workspace: string | null): boolean {
+  const value = entry.replace(/^["']|["']$/g, "");
+  if (VENV_BIN.test(value)) return false;
+  if (/^(?:\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)(?:\/|$)/.test(value)) return true;
+  if (value.startsWith("$") || value.startsWith("~")) return false;
+  if (!value.startsWith("/")) return true;
+  if (workspace === null) return false;
+  const path = posix.normalize(value);
+  return path === workspace || path.startsWith(workspace.endsWith("/") ? workspace : `${workspace}/`);
+}

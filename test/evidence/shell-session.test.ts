@@ -1,0 +1,182 @@
+// A persistent shell remembers what earlier calls defined: ShellSession, and BashEvidence around a
+// real bash process that lives across calls (as Anthropic's bash tool does) and around the native
+// bash tool, which starts a new shell per call.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { BashEvidence, PER_CALL_SHELL, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
+import { isPlantablePathEntry, ShellSession } from "../../src/evidence/shell-session.js";
+import { analyzeCommand } from "../../src/grammar/analyze-command.js";
+import { bashInputSchema } from "../../src/tools/bash.js";
+import type { Tool, ToolResult } from "../../src/tools/tool.js";
+import { FAST_PYTEST, makeProject, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
+
+const RUN = "python3 -m pytest -rA t.py";
+const FORGED_SUMMARY = "============================== 1 passed in 0.01s ===============================";
+
+/** One bash process for every call, like a persistent bash tool; stdout and stderr merged. */
+function persistentBash(cwd: string): Tool<BashLikeInput, unknown> & { close(): void } {
+  const child: ChildProcessWithoutNullStreams = spawn("bash", ["--norc", "--noprofile"], { cwd, env: { ...process.env, ...FAST_PYTEST } });
+  let buffer = "";
+  let waiting: ((text: string) => void) | null = null;
+  let serial = 0;
+  const onData = (chunk: Buffer): void => {
+    buffer += chunk.toString("utf8");
+    waiting?.(buffer);
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
+  return {
+    name: "bash",
+    description: "a persistent bash session",
+    inputSchema: bashInputSchema,
+    execute(input: BashLikeInput): Promise<ToolResult<unknown>> {
+      serial += 1;
+      const end = `__ae_end_${serial}__`;
+      buffer = "";
+      return new Promise((resolve) => {
+        waiting = (text) => {
+          const match = new RegExp(`${end} (\\d+)\\n`).exec(text);
+          if (match === null) return;
+          waiting = null;
+          resolve({ text: `${text.slice(0, match.index)}Exit code: ${match[1]}` });
+        };
+        // The command runs in the shell itself (not a subshell), so its definitions stay.
+        child.stdin.write(`${input.command}\necho "${end} $?"\n`);
+      });
+    },
+    close(): void {
+      child.kill();
+    },
+  };
+}
+
+const projects: TempProject[] = [];
+const shells: { close(): void }[] = [];
+afterEach(() => {
+  for (const shell of shells.splice(0)) shell.close();
+  for (const made of projects.splice(0)) made.cleanup();
+});
+
+function setUp(): { project: TempProject; bash: BashEvidence } {
+  const project = makeProject(PYTEST_FILES);
+  projects.push(project);
+  const shell = persistentBash(project.dir);
+  shells.push(shell);
+  return { project, bash: new BashEvidence(shell, { workspace: project.dir }) };
+}
+
+describe("BashEvidence around a persistent bash process", () => {
+  it("a function defined in an earlier call makes the later run unknown, not passed", async () => {
+    const { bash } = setUp();
+    await bash.execute({ command: `python3() { echo '${FORGED_SUMMARY}'; }` });
+    const forged = await bash.execute({ command: RUN });
+    // The shell really ran the function: the output is the forged summary.
+    expect(forged.text).toContain(FORGED_SUMMARY);
+    expect(forged.text).not.toContain("test session starts");
+    const record = bash.verificationRecords.at(-1)!;
+    expect([record.verified, record.outcome, record.reasons]).toEqual([false, "unknown", ["shadowed-runner"]]);
+    expect(bash.verifiedTargets).toEqual([]);
+  });
+
+  it("the same with an alias made by eval, and with a PATH entry planted in the workspace", async () => {
+    const { project, bash } = setUp();
+    project.write("fake/python3", `#!/bin/sh\necho '${FORGED_SUMMARY}'\n`);
+    await bash.execute({ command: "chmod +x fake/python3 && export PATH=./fake:$PATH" });
+    await bash.execute({ command: RUN });
+    expect(bash.verificationRecords.at(-1)!.reasons).toEqual(["shadowed-runner"]);
+    const other = setUp();
+    await other.bash.execute({ command: `eval "shopt -s expand_aliases; alias python3='echo ${FORGED_SUMMARY} #'"` });
+    await other.bash.execute({ command: RUN });
+    expect(other.bash.verificationRecords.at(-1)!.reasons).toEqual(["shadowed-runner"]);
+  });
+
+  it("after unset -f the real runner proves the target again", async () => {
+    const { bash } = setUp();
+    await bash.execute({ command: `python3() { echo '${FORGED_SUMMARY}'; }` });
+    await bash.execute({ command: "unset -f python3" });
+    const real = await bash.execute({ command: RUN });
+    expect(real.text).toContain("test session starts");
+    expect(bash.verificationRecords.at(-1)!.verified).toBe(true);
+    expect(bash.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
+  });
+
+  it("an activated virtualenv, a toolchain PATH and other functions do not shadow", async () => {
+    const { bash } = setUp();
+    await bash.execute({ command: "helper() { :; }; export PATH=/opt/nothing/bin:$PATH; export PATH=$PWD/.venv/bin:$PATH" });
+    await bash.execute({ command: RUN });
+    expect(bash.verificationRecords.at(-1)!.verified).toBe(true);
+  });
+
+  it("shell: per-call turns the memory off for a tool that starts a new shell per call", async () => {
+    const project = makeProject(PYTEST_FILES);
+    projects.push(project);
+    const bash = new BashEvidence(realBash(project), { workspace: project.dir, shell: "persistent" });
+    await bash.execute({ command: `python3() { echo '${FORGED_SUMMARY}'; }` });
+    await bash.execute({ command: RUN });
+    // Told the shell persists, BashEvidence stays closed even though this tool's shell did not.
+    expect(bash.verificationRecords.at(-1)!.reasons).toEqual(["shadowed-runner"]);
+    const perCall = new BashEvidence(realBash(project), { workspace: project.dir });
+    await perCall.execute({ command: `python3() { echo '${FORGED_SUMMARY}'; }` });
+    const real = await perCall.execute({ command: RUN });
+    // The native bash tool says it starts a new shell per call: the definition is gone, the run is real.
+    expect((realBash(project) as unknown as Record<symbol, unknown>)[PER_CALL_SHELL]).toBe(true);
+    expect(real.text).toContain("test session starts");
+    expect(perCall.verificationRecords.at(-1)!.verified).toBe(true);
+  });
+
+  it("rejects an unknown shell option", () => {
+    const project = makeProject(PYTEST_FILES);
+    projects.push(project);
+    expect(() => new BashEvidence(realBash(project), { workspace: project.dir, shell: "forever" as "persistent" })).toThrow(/"shell"/);
+  });
+});
+
+describe("ShellSession", () => {
+  const runOf = (session: ShellSession, line: string): boolean => session.shadow(analyzeCommand(line, { cwd: "/ws" })).invocations[0]!.shadowed;
+
+  it("remembers functions and aliases until they are removed", () => {
+    const session = new ShellSession("/ws");
+    session.record(analyzeCommand("pytest() { :; }; alias go=true"));
+    expect(session.state).toEqual({ functions: ["pytest"], aliases: ["go"], riskyPathEntries: [] });
+    expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "python -m pytest")]).toEqual([true, true, false]);
+    // A wrapper's name is looked up too.
+    session.record(analyzeCommand("timeout() { :; }"));
+    expect(runOf(session, "timeout 60 python -m pytest")).toBe(true);
+    session.record(analyzeCommand("unset -f pytest timeout; unalias -a"));
+    expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "timeout 60 python -m pytest")]).toEqual([false, false, false]);
+  });
+
+  it("a planted PATH entry reaches runners found through PATH, not one named by its path", () => {
+    const session = new ShellSession("/ws");
+    session.record(analyzeCommand("export PATH=/ws/tools:$PATH"));
+    expect([runOf(session, "pytest"), runOf(session, "/usr/bin/python3 -m pytest"), runOf(session, "timeout 5 /usr/bin/python3 -m pytest")]).toEqual([true, false, true]);
+  });
+
+  it("leaves the analysis as it is when nothing reaches it", () => {
+    const session = new ShellSession("/ws");
+    const analysis = analyzeCommand("pytest t.py");
+    expect(session.shadow(analysis)).toBe(analysis);
+  });
+
+  it.each<[string, string | null, boolean]>([
+    ["./fake", "/ws", true],
+    ["fake/bin", "/ws", true],
+    [".", "/ws", true],
+    ["$PWD/bin", "/ws", true],
+    ["$(pwd)/bin", null, true],
+    ["/ws/tools", "/ws", true],
+    ["/ws", "/ws", true],
+    ["/ws/../ws/x", "/ws", true],
+    ["/wsx/bin", "/ws", false],
+    ["/usr/local/go/bin", "/ws", false],
+    ["/ws/tools", null, false],
+    ["$HOME/.local/bin", "/ws", false],
+    ["~/.cargo/bin", "/ws", false],
+    ["$GOROOT/bin", "/ws", false],
+    ["$PWD/.venv/bin", "/ws", false],
+    ["/ws/venv/bin", "/ws", false],
+    ['"$PWD/fake"', "/ws", true],
+  ])("PATH entry %s in workspace %s: plantable %s", (entry, workspace, expected) => {
+    expect(isPlantablePathEntry(entry, workspace)).toBe(expected);
+  });
+});
