@@ -2,7 +2,8 @@
 // judging, path resolution and the journal are injected so this file does no I/O of its own.
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
-import { covers, normalizePathTarget, overlaps, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
+import { posix } from "node:path";
+import { covers, normalizePathTarget, overlaps, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
 
 /** The complete result of one observed command, as the ledger needs it. */
 export interface CommandResult {
@@ -183,7 +184,15 @@ export class EvidenceLedger {
       const run = judgement.runs[i];
       const laterEdits = analysis.commands.filter((c) => !c.readOnly && c.invocation === undefined && c.index > inv.commandIndex);
       for (const target of inv.targets) {
-        const proof = run === undefined || !isProvable(inv) ? { verified: false, ids: [] } : this.#targetProof(inv, run, target);
+        // `cd "$DIR" && pytest t.py`: the run's t.py is not known to be the workspace's t.py.
+        const placed = inv.workspace !== null || isAbsoluteTarget(inv, target);
+        // Where the run started is unknown: its printed ids cannot be placed either, only an absolute target.
+        const proof =
+          run === undefined || !isProvable(inv) || !placed
+            ? { verified: false, ids: [] }
+            : inv.workspace === null
+              ? { verified: run.outcome === "passed", ids: [] }
+              : this.#targetProof(inv, run, target);
         const baseline = inv.afterStash && (run?.baseline ?? true);
         const stale = baseline || laterEdits.length > 0 || ticket.concurrent.edits.length > 0 || ticket.concurrent.commands.length > 0;
         const record: VerificationRecord = {
@@ -201,7 +210,7 @@ export class EvidenceLedger {
           outcome: run?.outcome ?? ("unknown" satisfies Outcome),
           passed: [...(run?.passed ?? [])],
           failed: [...(run?.failed ?? [])],
-          reasons: [...(run?.reasons ?? ["not-judged"])],
+          reasons: [...(run?.reasons ?? ["not-judged"]), ...(placed || run === undefined ? [] : ["workspace-unknown"])],
           truncated: result.truncated,
           baseline,
         };
@@ -307,6 +316,11 @@ export class EvidenceLedger {
 /** True when the line holds a recognised invocation that can prove something (a test command). */
 export function runsProvableTest(analysis: CommandAnalysis): boolean {
   return provableInvocations(analysis).length > 0;
+}
+
+// A pytest or Django target given as an absolute path names its file wherever the run started.
+function isAbsoluteTarget(inv: TestInvocation, target: string): boolean {
+  return targetFamily(inv.kind) === "python" && posix.isAbsolute(splitSelector(target).path);
 }
 
 /** A recognised invocation that can prove something (runs tests, the runner is the real one). */

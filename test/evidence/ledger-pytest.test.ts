@@ -108,6 +108,22 @@ describe("targets", () => {
     expect(bash.verificationRecords.map((r) => [r.target, r.workspace])).toEqual([[`${p.dir}/sub/t.py`, `${p.dir}/sub`]]);
   });
 
+  it("a run in a directory the line does not name proves nothing about the workspace's file", async () => {
+    // The workspace's t.py fails; a copy elsewhere passes. `cd "$D"` hides where the run happened.
+    const p = project({ "t.py": "def test_a():\n    assert False\n", "copy/t.py": "def test_a():\n    assert True\n" });
+    const bash = observedBash(p);
+    await bash.execute({ command: 'D=copy; cd "$D" && python -m pytest -rA t.py' });
+    await bash.execute({ command: "cd $(echo copy) && python -m pytest -rA t.py" });
+    expect(bash.verificationRecords.map((r) => [r.target, r.workspace, r.outcome, r.verified, r.reasons])).toEqual([
+      ["t.py", null, "passed", false, ["workspace-unknown"]],
+      ["t.py", null, "passed", false, ["workspace-unknown"]],
+    ]);
+    expect(bash.verifiedTargets).toEqual([]);
+    // An absolute target names its file wherever the run started (its printed ids still cannot be placed).
+    await bash.execute({ command: `cd "$(echo /)" && python -m pytest -rA ${p.dir}/copy/t.py` });
+    expect(bash.verifiedTargets).toEqual(["copy/t.py"]);
+  });
+
   it("a failed rerun of the same file from another directory clears it; a same-named file elsewhere keeps its pass", async () => {
     const p = project({ "sub/t.py": "import os\ndef test_a():\n    assert not os.environ.get('FAIL')\n", "other/t.py": "def test_b():\n    assert True\n" });
     const bash = observedBash(p);
