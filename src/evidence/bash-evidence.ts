@@ -189,7 +189,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const command = typeof input?.command === "string" ? input.command : "";
     let analysis: CommandAnalysis | undefined;
     try {
-      analysis = analyzeCommand(command, { cwd: this.#ledger.workspace ?? undefined });
+      // A persistent shell starts the line where the previous one left it (null: unknown).
+      const cwd = this.#session === undefined ? (this.#ledger.workspace ?? undefined) : this.#session.cwd;
+      analysis = analyzeCommand(command, { cwd });
     } catch {
       analysis = undefined;
     }
@@ -209,23 +211,33 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       const innerCtx: ObservedToolContext = { ...ctx, onCommandStart: begin };
       result = await this.#inner.execute(input, innerCtx);
     } catch (error) {
-      if (ticket !== undefined) this.#ledger.abandonCommand(ticket);
+      if (ticket !== undefined) {
+        this.#ledger.abandonCommand(ticket);
+        // A line that started may have defined something, even if it failed half-way: take in all it could define.
+        this.#session?.record(observed, false);
+      }
       throw error;
-    } finally {
-      // A line that started may have defined something, even if it failed half-way: take in all it could define.
-      if (ticket !== undefined) this.#session?.record(observed);
     }
     if (ticket === undefined) return result;
     const effect = before === null ? undefined : await this.#measure(before);
     const unreadable: CommandResult = { exitCode: null, output: "", truncated: true, timedOut: false };
+    let completed = false;
+    let ran = true;
     try {
       const complete = await this.#extract(result);
-      if (complete === null && effect === undefined) this.#ledger.abandonCommand(ticket);
-      else this.#ledger.finishCommand(ticket, complete ?? unreadable, effect);
+      if (complete === null && effect === undefined) {
+        this.#ledger.abandonCommand(ticket);
+        ran = false;
+      } else {
+        const records = this.#ledger.finishCommand(ticket, complete ?? unreadable, effect);
+        // A runner's own verdict means it ran, so the `cd` chain before it took effect.
+        completed = complete?.exitCode === 0 || records.some((r) => r.outcome !== "unknown");
+      }
     } catch {
       // Observation never breaks the tool call: an unreadable result is recorded as unknown.
       this.#ledger.finishCommand(ticket, unreadable, effect);
     }
+    if (ran) this.#session?.record(observed, completed);
     return result;
   }
 
@@ -264,7 +276,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
 const judgeLine: LineJudge = (input) => judgeAnalyzed(input.analysis, { output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated });
 
 function opaqueAnalysis(command: string): CommandAnalysis {
-  return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [] };
+  return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [], endCwd: null };
 }
 
 // The native bash tool reports its raw logs in `data`; a foreign tool's text is all we have.

@@ -1,5 +1,6 @@
-// What a persistent shell remembers between tool calls, as far as it can make a runner's name mean
-// something else: functions and aliases defined by earlier lines, and PATH entries they put in front.
+// What a persistent shell remembers between tool calls, as far as it decides what a run proves: the
+// directory earlier lines `cd`-ed into, the functions and aliases they defined, and the PATH entries
+// they put in front.
 // A bash tool that keeps one bash process alive across calls (Anthropic's bash tool, most "session"
 // shells) runs `pytest(){ echo "5 passed"; }` in one call and `pytest` in the next; the second line
 // alone looks like a real run. Pure: the caller feeds each line's analysis in order.
@@ -9,6 +10,8 @@ import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 
 /** What the session holds now (for diagnostics and tests). */
 export interface ShellSessionState {
+  /** The directory the shell is in (null: not known). */
+  cwd: string | null;
   functions: string[];
   aliases: string[];
   /** PATH entries in front of the old PATH that may hold a planted runner. */
@@ -24,10 +27,17 @@ export class ShellSession {
   readonly #functions = new Set<string>();
   readonly #aliases = new Set<string>();
   readonly #riskyPath: string[] = [];
+  #cwd: string | null;
 
-  /** `workspace`: absolute directory the shell works in (PATH entries inside it count as planted). */
+  /** `workspace`: absolute directory the shell starts in (PATH entries inside it count as planted). */
   constructor(workspace: string | null) {
     this.#workspace = workspace === null ? null : posix.normalize(workspace);
+    this.#cwd = this.#workspace;
+  }
+
+  /** The directory the next line starts in, as far as known (null: an earlier `cd` left it unknown). */
+  get cwd(): string | null {
+    return this.#cwd;
   }
 
   /** The analysis with every invocation an earlier line's definitions reach marked `shadowed`. */
@@ -42,8 +52,15 @@ export class ShellSession {
     };
   }
 
-  /** Takes in what `analysis`'s line leaves defined in the shell (call after the line ran). */
-  record(analysis: CommandAnalysis): void {
+  /**
+   * Takes in what `analysis`'s line leaves defined in the shell (call after the line ran; the
+   * analysis must have started from {@link cwd}). `completed`: the line exited 0, or a runner after
+   * its leading `cd` chain ran, so the chain took effect; otherwise a line that moves the shell
+   * leaves the directory unknown (its `cd` may have failed).
+   */
+  record(analysis: CommandAnalysis, completed: boolean): void {
+    const end = analysis.endCwd === undefined ? null : analysis.endCwd;
+    if (end !== this.#cwd) this.#cwd = completed ? end : null;
     const effects = findSessionEffects(analysis.parsed);
     for (const name of effects.unsetFunctions) this.#functions.delete(name);
     for (const name of effects.unsetAliases) this.#aliases.delete(name);
@@ -55,7 +72,7 @@ export class ShellSession {
 
   /** What the session holds now. */
   get state(): ShellSessionState {
-    return { functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath] };
+    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath] };
   }
 
   #reaches(inv: TestInvocation): boolean {

@@ -12,8 +12,11 @@ import { basename, stripWrappers } from "./wrappers.js";
 
 /** Options for analysing a command line. */
 export interface AnalyzeOptions {
-  /** The directory the line starts in (default "."); workspaces are joined onto it with POSIX rules. */
-  cwd?: string;
+  /**
+   * The directory the line starts in (default "."); workspaces are joined onto it with POSIX rules.
+   * `null`: not known (only an absolute `cd` in the line makes a workspace known).
+   */
+  cwd?: string | null;
 }
 
 interface Walk {
@@ -35,11 +38,12 @@ interface Scope {
  */
 export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
   const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque };
-  walkStatements(parsed.statements, { cwd: normalizeStart(options.cwd), stack: [] }, { repeated: false }, walk);
+  const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: [] };
+  walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
   if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false });
   const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
-  return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations };
+  return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations, endCwd: parsed.opaque ? null : state.cwd };
 }
 
 function copyState(state: DirectoryState): DirectoryState {

@@ -157,6 +157,12 @@ export interface CommandAnalysis {
   commands: AnalyzedCommand[];
   /** The recognised test invocations, in line order. */
   invocations: TestInvocation[];
+  /**
+   * The directory the shell is in after the line, when every `cd` of its leading `cd ... &&` chain
+   * succeeded; null when a `cd` leaves it unknown (a variable, a loop, after `||`). For shells that
+   * outlive the line.
+   */
+  endCwd?: string | null;
 }
 
 /** What the line's exit status tells about one invocation. */

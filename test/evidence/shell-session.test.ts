@@ -107,6 +107,27 @@ describe("BashEvidence around a persistent bash process", () => {
     expect(bash.verificationRecords.at(-1)!.verified).toBe(true);
   });
 
+  it("a later run starts where an earlier call's cd left the shell", async () => {
+    // The workspace's t.py fails and sub/t.py passes: the run after `cd sub` proves sub/t.py, not t.py.
+    const { project, bash } = setUp();
+    project.write("t.py", "def test_a():\n    assert False\n");
+    project.write("sub/t.py", "def test_b():\n    assert True\n");
+    await bash.execute({ command: "cd sub" });
+    await bash.execute({ command: RUN });
+    expect(bash.verificationRecords.at(-1)!.workspace).toBe(`${project.dir}/sub`);
+    expect(bash.verifiedTargets).toEqual(["sub/t.py", "sub/t.py::test_b"]);
+    // A failing run after `cd ..` still moved the shell: the runner ran, so its cd did.
+    await bash.execute({ command: `cd .. && ${RUN}` });
+    expect(bash.verificationRecords.at(-1)!.workspace).toBe(project.dir);
+    expect(bash.verificationRecords.at(-1)!.outcome).toBe("failed");
+    // A cd that may have failed leaves the directory unknown: nothing is placed until an absolute cd.
+    await bash.execute({ command: "cd nowhere && echo moved" });
+    await bash.execute({ command: `cd sub && ${RUN}` });
+    expect(bash.verificationRecords.at(-1)!.reasons).toEqual(["workspace-unknown"]);
+    await bash.execute({ command: `cd ${project.dir}/sub && ${RUN}` });
+    expect(bash.verificationRecords.at(-1)!.verified).toBe(true);
+  });
+
   it("shell: per-call turns the memory off for a tool that starts a new shell per call", async () => {
     const project = makeProject(PYTEST_FILES);
     projects.push(project);
@@ -136,20 +157,46 @@ describe("ShellSession", () => {
 
   it("remembers functions and aliases until they are removed", () => {
     const session = new ShellSession("/ws");
-    session.record(analyzeCommand("pytest() { :; }; alias go=true"));
-    expect(session.state).toEqual({ functions: ["pytest"], aliases: ["go"], riskyPathEntries: [] });
+    session.record(analyzeCommand("pytest() { :; }; alias go=true", { cwd: "/ws" }), true);
+    expect(session.state).toEqual({ cwd: "/ws", functions: ["pytest"], aliases: ["go"], riskyPathEntries: [] });
     expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "python -m pytest")]).toEqual([true, true, false]);
     // A wrapper's name is looked up too.
-    session.record(analyzeCommand("timeout() { :; }"));
+    session.record(analyzeCommand("timeout() { :; }", { cwd: "/ws" }), true);
     expect(runOf(session, "timeout 60 python -m pytest")).toBe(true);
-    session.record(analyzeCommand("unset -f pytest timeout; unalias -a"));
+    session.record(analyzeCommand("unset -f pytest timeout; unalias -a", { cwd: "/ws" }), true);
     expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "timeout 60 python -m pytest")]).toEqual([false, false, false]);
   });
 
   it("a planted PATH entry reaches runners found through PATH, not one named by its path", () => {
     const session = new ShellSession("/ws");
-    session.record(analyzeCommand("export PATH=/ws/tools:$PATH"));
+    session.record(analyzeCommand("export PATH=/ws/tools:$PATH", { cwd: "/ws" }), true);
     expect([runOf(session, "pytest"), runOf(session, "/usr/bin/python3 -m pytest"), runOf(session, "timeout 5 /usr/bin/python3 -m pytest")]).toEqual([true, false, true]);
+  });
+
+  it("follows the directory: a cd that took effect, one that may have failed, one it cannot read", () => {
+    const session = new ShellSession("/ws");
+    const line = (text: string, completed: boolean): void => session.record(analyzeCommand(text, { cwd: session.cwd }), completed);
+    line("cd sub", true);
+    expect(session.cwd).toBe("/ws/sub");
+    line("cd ../other && pytest", true);
+    expect(session.cwd).toBe("/ws/other");
+    line("echo no cd here", false);
+    expect(session.cwd).toBe("/ws/other");
+    // Only a leading `cd ... &&` chain is known to move the shell (as within a line).
+    line("ls && cd /ws", true);
+    expect(session.cwd).toBe(null);
+    line("cd /ws/sub", true);
+    expect(session.cwd).toBe("/ws/sub");
+    line("cd missing && pytest", false);
+    expect(session.cwd).toBe(null);
+    line("cd sub", true);
+    expect(session.cwd).toBe(null);
+    line("cd /ws/sub", true);
+    expect(session.cwd).toBe("/ws/sub");
+    line('cd "$DIR"', true);
+    expect(session.cwd).toBe(null);
+    line("pushd /ws >/dev/null", true);
+    expect(session.cwd).toBe("/ws");
   });
 
   it("leaves the analysis as it is when nothing reaches it", () => {
