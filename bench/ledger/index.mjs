@@ -76,16 +76,21 @@ async function main() {
     };
 
     // Wrapped vs raw on short commands, interleaved so machine load hits both alike.
+    // A third copy is wrapped as if its shell persisted between calls (the session memory on).
     const raw = bash();
     const wrapped = new BashEvidence(bash(), { workspace: repo });
+    const persistent = new BashEvidence(bash(), { workspace: repo, shell: "persistent" });
     const shortCommands = Array.from({ length: SHORT_CALLS }, (_, i) => [`echo ${i}`, "true", "pwd", `printf '%s\\n' a${i} | wc -c`][i % 4]);
     const rawTimes = [];
     const wrappedTimes = [];
+    const persistentTimes = [];
     for (const command of shortCommands) {
       rawTimes.push(...(await timeCalls(raw, [command])));
       wrappedTimes.push(...(await timeCalls(wrapped, [command])));
+      persistentTimes.push(...(await timeCalls(persistent, [command])));
     }
     await wrapped.close();
+    await persistent.close();
     const overheads = rawTimes.map((t, i) => wrappedTimes[i] - t);
     const wrapping = {
       calls: SHORT_CALLS,
@@ -93,6 +98,8 @@ async function main() {
       wrappedMedianMs: +median(wrappedTimes).toFixed(2),
       ratio: +(median(wrappedTimes) / median(rawTimes)).toFixed(3),
       medianOverheadMs: +median(overheads).toFixed(2),
+      persistentShellMedianMs: +median(persistentTimes).toFixed(2),
+      persistentShellRatio: +(median(persistentTimes) / median(rawTimes)).toFixed(3),
     };
     console.log(JSON.stringify({ snapshot, wrapping }, null, 2));
   } finally {
