@@ -2,6 +2,7 @@
 import type { GateFinding } from "../types.js";
 import { IdTable } from "./id-table.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
+import { idEndBeforeMessage, isJsWhitespace, isUnderscoreRule, mayAct, mayBeVerbose } from "./pytest-line-shapes.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 type Section = "header" | "progress" | "short-summary" | "other";
@@ -62,18 +63,6 @@ export function splitPytestIdMessage(text: string): string {
   }
 }
 
-/** Where {@link splitPytestIdMessage} would cut `text.slice(start, end)`, as an index into `text`. */
-function idEndBeforeMessage(text: string, start: number, end: number): number {
-  let from = start;
-  for (;;) {
-    const at = text.indexOf(" - ", from);
-    if (at === -1 || at + 3 > end) return end;
-    const bracket = text.indexOf("[", start);
-    if (bracket === -1 || bracket >= at || text.charCodeAt(at - 1) === 93) return at;
-    from = at + 1;
-  }
-}
-
 // XPASS lines of pytest 7 put the reason after a space (`XPASS id reason`): cut at the first space after `::name[...]`.
 function idBeforeReason(text: string): string {
   const cut = splitPytestIdMessage(text);
@@ -84,76 +73,7 @@ function idBeforeReason(text: string): string {
   return end <= 0 ? text : text.slice(0, end);
 }
 
-// Outside the header and the short summary, onLine acts only on lines that (after ANSI removal and
-// trimEnd) start with one of these: section rules, summaries, markers, gates, xdist results, `PASSED `
-// in captured output; or that end with `%]` (`-v` results); or that hold ANSI codes or an
-// `unrecognized arguments` error, which the chunk checks in push() send to onLine whole.
-function mayAct(text: string, start: number, first: number, last: number, inCapture: boolean): boolean {
-  switch (first) {
-    case 61: // =
-    case 45: // -
-    case 95: // _
-    case 110: // n
-    case 33: // !
-    case 43: // +
-    case 91: // [
-      return true;
-    case 73: // I
-      return text.startsWith("INTERNALERROR>", start);
-    case 69: // E
-      return text.startsWith("ERROR: ", start);
-    case 70: // F
-      return text.startsWith("FAIL Required", start);
-    case 82: // R
-      return text.startsWith("Required test coverage", start);
-    case 80: // P
-      return inCapture && text.startsWith("PASSED ", start);
-    default:
-      // A digit starts a final summary (`3 passed in 0.12s`, `... in 65.00s (0:01:05)`), which ends
-      // with `s` or `)`; a test's log line such as `2024-05-01 12:00:00 INFO ...` does not.
-      return first >= 48 && first <= 57 && (last === 115 || last === 41 || isJsWhitespace(last));
-  }
-}
 const ESC = "\u001b";
-
-// TEST_HEADER_RE (`^_{3,} .* _{3,}$`) on `text.slice(start, end)`, without the regex.
-function isUnderscoreRule(text: string, start: number, end: number): boolean {
-  let head = start;
-  while (head < end && text.charCodeAt(head) === 95) head += 1;
-  let tail = end;
-  while (tail > head && text.charCodeAt(tail - 1) === 95) tail -= 1;
-  // At least 3 underscores on each side, each run next to a space, and two distinct spaces.
-  return head - start >= 3 && end - tail >= 3 && tail - head >= 2 && text.charCodeAt(head) === 32 && text.charCodeAt(tail - 1) === 32;
-}
-
-// May a line ending in `]` be a `-v` result (`path::id PASSED [ 42%]`)? False only when it certainly is
-// not: it ends with ` [ NN%]` (ASCII) and what comes before that is not a status word or `(reason)`,
-// as in the progress lines of a run without `-v` (`tests/test_x.py ..F.s   [ 10%]`).
-function mayBeVerbose(text: string, start: number, end: number): boolean {
-  let at = end - 2;
-  if (at <= start || text.charCodeAt(at) !== 37) return true; // %
-  at -= 1;
-  const digitsEnd = at;
-  while (at > start && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at -= 1;
-  if (at === digitsEnd) return true;
-  while (at > start && text.charCodeAt(at) === 32) at -= 1;
-  if (text.charCodeAt(at) !== 91) return true; // [
-  at -= 1;
-  const spacesEnd = at;
-  while (at > start && text.charCodeAt(at) === 32) at -= 1;
-  if (at === spacesEnd) return true;
-  const before = text.charCodeAt(at);
-  // PASSED, FAILED, SKIPPED end with D; ERROR with R; XFAIL with L; XPASS with S; a reason with `)`.
-  // Any other whitespace or non-ASCII character: let the regexes decide.
-  return before === 68 || before === 82 || before === 76 || before === 83 || before === 41 || before <= 32 || before > 126;
-}
-
-// What String.prototype.trimEnd removes.
-function isJsWhitespace(code: number): boolean {
-  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
-  if (code < 160) return false;
-  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
-}
 
 /** Creates an incremental pytest output parser. */
 export function createPytestParser(): OutputParser {
