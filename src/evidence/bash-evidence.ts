@@ -230,8 +230,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
         ran = false;
       } else {
         const records = this.#ledger.finishCommand(ticket, complete ?? unreadable, effect);
-        // A runner's own verdict means it ran, so the `cd` chain before it took effect.
-        completed = complete?.exitCode === 0 || records.some((r) => r.outcome !== "unknown");
+        completed = complete?.exitCode === 0 || (records.some((r) => r.outcome !== "unknown") && runnersFollowMoves(observed));
       }
     } catch {
       // Observation never breaks the tool call: an unreadable result is recorded as unknown.
@@ -274,6 +273,13 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
 
 // The ledger passes the analysis it acted on, so the judge's runs match its invocations one to one.
 const judgeLine: LineJudge = (input) => judgeAnalyzed(input.analysis, { output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated });
+
+// A runner's own verdict means it ran; when every runner comes after the line's last `cd`, that `cd` took effect.
+function runnersFollowMoves(analysis: CommandAnalysis): boolean {
+  const moves = analysis.commands.filter((c) => c.name === "cd" || c.name === "pushd" || c.name === "popd").map((c) => c.index);
+  const lastMove = moves.length === 0 ? -1 : Math.max(...moves);
+  return analysis.invocations.length > 0 && analysis.invocations.every((inv) => inv.commandIndex > lastMove);
+}
 
 function opaqueAnalysis(command: string): CommandAnalysis {
   return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [], endCwd: null };

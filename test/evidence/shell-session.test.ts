@@ -120,6 +120,11 @@ describe("BashEvidence around a persistent bash process", () => {
     await bash.execute({ command: `cd .. && ${RUN}` });
     expect(bash.verificationRecords.at(-1)!.workspace).toBe(project.dir);
     expect(bash.verificationRecords.at(-1)!.outcome).toBe("failed");
+    // A failing run before a cd says nothing about that cd.
+    await bash.execute({ command: `${RUN}; cd nowhere` });
+    await bash.execute({ command: RUN });
+    expect(bash.verificationRecords.at(-1)!.reasons).toContain("workspace-unknown");
+    await bash.execute({ command: `cd ${project.dir}` });
     // A cd that may have failed leaves the directory unknown: nothing is placed until an absolute cd.
     await bash.execute({ command: "cd nowhere && echo moved" });
     await bash.execute({ command: `cd sub && ${RUN}` });
