@@ -104,6 +104,10 @@ export function decideRun(facts: RunFacts): RunEvidence {
 
   // 1. The word is not the real runner: nothing it printed is evidence.
   if (invocation.shadowed) return unknown("shadowed-runner");
+  // 1b. What the output shows is not what the runner printed (a report file can still speak for it).
+  if ((invocation.output === "transformed" || invocation.output === "hidden") && !reports.provesPass && !reports.failedTests) {
+    return unknown(invocation.output === "transformed" ? "output-transformed" : "output-not-shown");
+  }
   // 2. A mode that runs no test.
   if (!invocation.runsTests || isCollectOnly(invocation, parsed)) return unknown(isCollectOnly(invocation, parsed) ? "collect-only" : "not-a-run");
 

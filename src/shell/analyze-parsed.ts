@@ -5,6 +5,7 @@ import { numberSimpleCommands, someCommand } from "./flatten.js";
 import { isReadOnlyCommand } from "./read-only.js";
 import { recognizeRunner } from "./recognize-runner.js";
 import { readRunnerArguments } from "./runner-options.js";
+import { routeOutputs } from "./output-route.js";
 import { findShadowing, type Shadowing } from "./shadowing.js";
 import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement, TestInvocation } from "./types.js";
 import { applyDirectoryCommand, isDirectoryCommand, normalizeStart, resolveDirectory, type DirectoryState } from "./workspace.js";
@@ -43,6 +44,16 @@ export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}):
   const commands = walk.commands.filter((command) => command !== undefined);
   if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false });
   const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
+  if (invocations.length > 0) {
+    // unittest and Django's runner print their results on stderr; pytest and go on stdout.
+    const routes = routeOutputs(parsed);
+    for (const command of commands) {
+      const invocation = command.invocation;
+      if (invocation === undefined) continue;
+      const stream = invocation.kind === "django" || invocation.kind === "unittest" ? routes.stderr : routes.stdout;
+      invocation.output = stream.get(command.index) ?? "direct";
+    }
+  }
   return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations, endCwd: parsed.opaque ? null : state.cwd };
 }
 
@@ -150,6 +161,7 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
     shadowed: walk.shadowing.pathPrepend || pathPrepend || match.programs.some((program) => walk.shadowing.names.has(program)),
     programs: [...match.programs],
     pathLookup: match.pathLookup,
+    output: "direct",
     workspace,
     reportFiles: parsed.reportFiles,
     json: parsed.json,

@@ -32,3 +32,5 @@ export type {
 } from "./types.js";
 export { findShadowing, findSessionEffects } from "./shadowing.js";
 export type { Shadowing, SessionEffects } from "./shadowing.js";
+export { routeOutputs } from "./output-route.js";
+export type { OutputRoute } from "./output-route.js";

@@ -1,5 +1,6 @@
 // The data shapes of shell analysis. Everything here is plain data (JSON-serialisable).
 import type { RunnerKind } from "../types.js";
+import type { OutputRoute } from "./output-route.js";
 
 /** A redirect attached to a command: `2>&1`, `> log.txt`, `>> out`, `&> all`, `<<EOF`, ... */
 export interface Redirect {
@@ -113,6 +114,12 @@ export interface TestInvocation {
   programs: string[];
   /** Some of those programs are found through PATH (named without a `/`). */
   pathLookup: boolean;
+  /**
+   * Where the runner's results go (stdout for pytest and go, stderr for unittest and Django):
+   * `direct`, `from-file` (a later command prints the file), `transformed` (through a command that
+   * can rewrite text) or `hidden` (`/dev/null`, a file never printed). See output-route.ts.
+   */
+  output: OutputRoute;
   /** Absolute (or cwd-relative) directory it runs in, or null when it cannot be resolved. */
   workspace: string | null;
   /** Report files the invocation writes (`--junitxml=FILE`). */

@@ -135,6 +135,29 @@ describe("targets", () => {
   });
 });
 
+describe("output that is not what the runner printed", () => {
+  it("a failing run whose output sed rewrites to passes is not verified", async () => {
+    const bash = observedBash(project());
+    const result = await bash.execute({ command: "FAIL=1 python -m pytest -rA t.py 2>&1 | sed 's/failed/passed/; s/FAILED/PASSED/'" });
+    // What the agent sees reads like a pass; the exit status is sed's 0.
+    expect(result.text).toMatch(/1 passed in/);
+    expect(result.text).not.toMatch(/failed|FAILED/);
+    expect(bash.verificationRecords.map((r) => [r.verified, r.outcome, r.reasons])).toEqual([[false, "unknown", ["output-transformed"]]]);
+  });
+
+  it("a run sent to /dev/null and a summary echoed after it is not verified", async () => {
+    const bash = observedBash(project());
+    await bash.execute({ command: 'FAIL=1 python -m pytest -rA t.py > /dev/null; echo "============ 1 passed in 0.01s ============"' });
+    expect(bash.verificationRecords.map((r) => [r.verified, r.reasons])).toEqual([[false, ["output-not-shown"]]]);
+  });
+
+  it("a run written to a log that the line then prints is verified", async () => {
+    const bash = observedBash(project());
+    await bash.execute({ command: "python -m pytest -rA t.py > run.log 2>&1; tail -n 5 run.log" });
+    expect(bash.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
+  });
+});
+
 describe("edits after a pass (evidenceTools)", () => {
   const passed = async (p: TempProject): Promise<ReturnType<typeof evidenceTools>> => {
     const set = evidenceTools(["bash", "file_write", "file_read"], { cwd: p.dir, headless: false, limits: { bash: { tempDir: p.scratch, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" } } } });

@@ -52,6 +52,7 @@ describe("issue 2 acceptance commands", () => {
         shadowed: false,
         programs: ["python"],
         pathLookup: true,
+        output: "direct",
         workspace: "/repo/pkg",
         reportFiles: [],
         json: false,

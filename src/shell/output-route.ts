@@ -1,0 +1,179 @@
+// Where a runner's results go: into the line's output unchanged (maybe through line filters such as
+// `tail` or `grep`), into a file that a later command of the line prints, through a command that can
+// rewrite text (`sed`, `awk`, `python -c`), or nowhere the output shows (`> /dev/null`, `> log`).
+// Only the first two let the captured output stand for what the runner printed. Pure.
+import { numberSimpleCommands } from "./flatten.js";
+import type { CommandNode, ParsedLine, Redirect, SimpleCommand, Statement } from "./types.js";
+import { basename } from "./wrappers.js";
+
+/**
+ * `direct`: the results reach the output unchanged, or through commands that only select whole
+ * lines (`tail -n`, `head -n`, `grep` without `-o`/`-c`, `tee`, `cat`). `from-file`: written to a file
+ * that a later command of the line prints that way (`pytest > log 2>&1; tail -5 log`).
+ * `transformed`: a command that can rewrite text stands between the runner and the output.
+ * `hidden`: the results go to `/dev/null` or to a file the line never prints.
+ */
+export type OutputRoute = "direct" | "from-file" | "transformed" | "hidden";
+
+type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "pipe"; stages: readonly CommandNode[]; after: Streams };
+
+interface Streams {
+  out: Sink;
+  err: Sink;
+}
+
+interface Resolved {
+  route: "direct" | "transformed" | "hidden";
+  /** Static paths the text was also written to (`> log`, `tee log`). */
+  files: string[];
+}
+
+const OUT: Sink = { kind: "out" };
+
+/**
+ * The route of each simple command's stdout and stderr, by the command's index in line order (the
+ * numbering of {@link numberSimpleCommands}).
+ */
+export function routeOutputs(parsed: ParsedLine): { stdout: Map<number, OutputRoute>; stderr: Map<number, OutputRoute> } {
+  const order = numberSimpleCommands(parsed);
+  const found = new Map<number, { out: Resolved; err: Resolved }>();
+  walkStatements(parsed.statements, { out: OUT, err: OUT }, order, found);
+  const readers: { index: number; file: string }[] = [];
+  for (const [command, index] of order) {
+    const file = printedFile(command);
+    const own = found.get(index);
+    if (file !== null && own !== undefined && own.out.route === "direct") readers.push({ index, file });
+  }
+  const decide = (index: number, resolved: Resolved): OutputRoute => {
+    if (resolved.route !== "hidden") return resolved.route;
+    return resolved.files.some((file) => readers.some((reader) => reader.index > index && reader.file === file)) ? "from-file" : "hidden";
+  };
+  const stdout = new Map<number, OutputRoute>();
+  const stderr = new Map<number, OutputRoute>();
+  for (const [index, streams] of found) {
+    stdout.set(index, decide(index, streams.out));
+    stderr.set(index, decide(index, streams.err));
+  }
+  return { stdout, stderr };
+}
+
+function walkStatements(statements: readonly Statement[], streams: Streams, order: Map<SimpleCommand, number>, found: Map<number, { out: Resolved; err: Resolved }>): void {
+  for (const statement of statements) {
+    for (const pipeline of statement.list.pipelines) {
+      pipeline.commands.forEach((node, i) => {
+        const last = i === pipeline.commands.length - 1;
+        const pipe: Sink = last ? streams.out : { kind: "pipe", stages: pipeline.commands.slice(i + 1), after: streams };
+        const mine: Streams = { out: pipe, err: !last && pipeline.operators[i] === "|&" ? pipe : streams.err };
+        walkNode(node, mine, order, found);
+      });
+    }
+  }
+}
+
+function walkNode(node: CommandNode, streams: Streams, order: Map<SimpleCommand, number>, found: Map<number, { out: Resolved; err: Resolved }>): void {
+  const own = applyRedirects(streams, node.redirects);
+  if (node.type === "simple") {
+    const index = order.get(node);
+    if (index !== undefined) found.set(index, { out: resolve(own.out), err: resolve(own.err) });
+    if (node.nested !== undefined) walkStatements(node.nested.statements, own, order, found);
+    return;
+  }
+  walkStatements(node.body, own, order, found);
+}
+
+/** Applies `> f`, `2>&1`, `&> f`, ... in order, as bash does. */
+function applyRedirects(streams: Streams, redirects: readonly Redirect[]): Streams {
+  let { out, err } = streams;
+  for (const redirect of redirects) {
+    const { op, target } = redirect;
+    if (op.startsWith("<")) continue;
+    const fd = redirect.fd ?? 1;
+    if (op === ">&" && /^\d+$/.test(target)) {
+      const source = target === "1" ? out : target === "2" ? err : { kind: "null" as const };
+      if (fd === 1) out = source;
+      else if (fd === 2) err = source;
+      continue;
+    }
+    const sink: Sink = target === "/dev/null" || target === "-" ? { kind: "null" } : { kind: "file", path: target };
+    if (op === "&>" || op === "&>>" || (op === ">&" && redirect.fd === null)) {
+      out = sink;
+      err = sink;
+    } else if (fd === 1) out = sink;
+    else if (fd === 2) err = sink;
+  }
+  return { out, err };
+}
+
+function resolve(sink: Sink): Resolved {
+  switch (sink.kind) {
+    case "out":
+      return { route: "direct", files: [] };
+    case "null":
+      return { route: "hidden", files: [] };
+    case "file":
+      return { route: "hidden", files: isStatic(sink.path) ? [sink.path] : [] };
+    case "pipe": {
+      const [stage, ...rest] = sink.stages;
+      if (stage === undefined || stage.type !== "simple" || !keepsLines(stage)) return { route: "transformed", files: [] };
+      const next: Sink = rest.length === 0 ? sink.after.out : { kind: "pipe", stages: rest, after: sink.after };
+      const resolved = resolve(applyRedirects({ out: next, err: sink.after.err }, stage.redirects).out);
+      const teed = basename(stage.words[0] ?? "") === "tee" ? stage.words.slice(1).filter((w) => !w.startsWith("-") && isStatic(w)) : [];
+      return { route: resolved.route, files: [...resolved.files, ...teed] };
+    }
+    default: {
+      const never: never = sink;
+      throw new Error(`unhandled sink ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+// Commands that pass whole lines through unchanged (or drop some): what they print is what came in.
+function keepsLines(command: SimpleCommand): boolean {
+  if (command.assignments.length > 0 && command.words.length === 0) return false;
+  const [first, ...args] = command.words;
+  const name = basename(first ?? "");
+  const options = args.filter((a) => a.startsWith("-") && a !== "-");
+  switch (name) {
+    case "tail":
+    case "head":
+      // Line counts only: `-c N` / `--bytes` cut inside a line.
+      return options.every((o) => /^-(?:\d+|n\d*|q|v|f|F)$/.test(o) || /^--(?:lines(?:=\S+)?|quiet|silent|verbose|follow(?:=\S+)?)$/.test(o));
+    case "grep":
+    case "egrep":
+    case "fgrep":
+      // `-o` prints parts of lines, `-c`/`-l`/`-L` print counts and names, `-n`/`-b`/`-H` prefix lines.
+      return options.every((o) => !/^-[^-]*[oclLnbHZz]/.test(o) && !/^--(?:only-matching|count|files-with(?:out)?-match(?:es)?|line-number|byte-offset|with-filename|null|label)/.test(o));
+    case "tee":
+    case "less":
+    case "more":
+      return true;
+    case "cat":
+      // `-n`, `-b`, `-v`, `-A`, `-e`, `-t`, `-E`, `-T`, `-s` change or drop what is printed.
+      return options.every((o) => o === "-u");
+    default:
+      return false;
+  }
+}
+
+// `cat F`, `tail [-n N] F`, `head F`, `grep PATTERN F`, `less F`: the one file a reader prints, or null.
+function printedFile(command: SimpleCommand): string | null {
+  if (!keepsLines(command)) return null;
+  const [first, ...args] = command.words;
+  const name = basename(first ?? "");
+  if (name === "tee") return null;
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "-n" && (name === "tail" || name === "head")) i += 1;
+    else if (!arg.startsWith("-") || arg === "-") operands.push(arg);
+  }
+  // grep's first operand is its pattern; with -e or -f the pattern is an option's value: not read here.
+  const grep = name === "grep" || name === "egrep" || name === "fgrep";
+  if (grep && args.some((a) => a === "-e" || a === "-f" || a.startsWith("--regexp") || a.startsWith("--file"))) return null;
+  const files = grep ? operands.slice(1) : operands;
+  return files.length === 1 && isStatic(files[0]!) ? files[0]! : null;
+}
+
+function isStatic(word: string): boolean {
+  return word !== "" && !/[$`*?[]/.test(word);
+}
