@@ -46,7 +46,7 @@ export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}):
   const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
   if (invocations.length > 0) {
     // unittest and Django's runner print their results on stderr; pytest and go on stdout.
-    const routes = routeOutputs(parsed);
+    const routes = routeOutputs(parsed, walk.order);
     for (const command of commands) {
       const invocation = command.invocation;
       if (invocation === undefined) continue;

@@ -34,19 +34,24 @@ const OUT: Sink = { kind: "out" };
  * The route of each simple command's stdout and stderr, by the command's index in line order (the
  * numbering of {@link numberSimpleCommands}).
  */
-export function routeOutputs(parsed: ParsedLine): { stdout: Map<number, OutputRoute>; stderr: Map<number, OutputRoute> } {
-  const order = numberSimpleCommands(parsed);
+export function routeOutputs(parsed: ParsedLine, order: Map<SimpleCommand, number> = numberSimpleCommands(parsed)): { stdout: Map<number, OutputRoute>; stderr: Map<number, OutputRoute> } {
   const found = new Map<number, { out: Resolved; err: Resolved }>();
   walkStatements(parsed.statements, { out: OUT, err: OUT }, order, found);
-  const readers: { index: number; file: string }[] = [];
-  for (const [command, index] of order) {
-    const file = printedFile(command);
-    const own = found.get(index);
-    if (file !== null && own !== undefined && own.out.route === "direct") readers.push({ index, file });
-  }
+  // The commands that print one file to the output, found only when some text went into a file.
+  let readers: { index: number; file: string }[] | null = null;
+  const findReaders = (): { index: number; file: string }[] => {
+    const list: { index: number; file: string }[] = [];
+    for (const [command, index] of order) {
+      const file = printedFile(command);
+      if (file !== null && found.get(index)?.out.route === "direct") list.push({ index, file });
+    }
+    return list;
+  };
   const decide = (index: number, resolved: Resolved): OutputRoute => {
     if (resolved.route !== "hidden") return resolved.route;
-    return resolved.files.some((file) => readers.some((reader) => reader.index > index && reader.file === file)) ? "from-file" : "hidden";
+    if (resolved.files.length === 0) return "hidden";
+    readers ??= findReaders();
+    return resolved.files.some((file) => readers!.some((reader) => reader.index > index && reader.file === file)) ? "from-file" : "hidden";
   };
   const stdout = new Map<number, OutputRoute>();
   const stderr = new Map<number, OutputRoute>();
