@@ -52,10 +52,12 @@ export interface BashEvidenceOptions {
   /** Watch the workspace and mark records unknown when someone else changes files between calls (needs a workspace). */
   watch?: boolean;
   /**
-   * Does the wrapped tool keep one shell alive across calls? `persistent` (the default, unless the
-   * tool carries {@link PER_CALL_SHELL}): a function, an alias or a PATH entry inside the workspace
-   * that an earlier call defined makes a later run of that name `shadowed-runner`. `per-call`: every
-   * call starts a new shell (the native bash tool), so only the line's own definitions count.
+   * Does the wrapped tool keep one shell alive across calls? `persistent`: a function, an alias or a
+   * PATH entry inside the workspace that an earlier call defined makes a later run of that name
+   * `shadowed-runner`, and a later line starts where an earlier `cd` left the shell. `per-call`: every
+   * call starts a new shell in the workspace (the native bash tool, which carries {@link PER_CALL_SHELL}).
+   * Not given, for a tool that does not say: earlier definitions count as in `persistent`, and after a
+   * call that moved the shell the directory of later lines is unknown (either could be true).
    */
   shell?: "persistent" | "per-call";
 }
@@ -86,6 +88,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #watcher: WorkspaceWatcher | undefined;
   /** The persistent shell's remembered definitions; undefined when every call gets a new shell. */
   readonly #session: ShellSession | undefined;
+  /** The tool was said to keep its shell (not merely not said to start a new one per call). */
+  readonly #sessionKnown: boolean;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     if (typeof tool !== "object" || tool === null || typeof tool.execute !== "function") {
@@ -125,6 +129,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const root = this.#ledger.workspace;
     const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
     this.#session = perCall ? undefined : new ShellSession(root);
+    this.#sessionKnown = options.shell === "persistent";
     this.#watcher =
       options.watch === true && root !== null
         ? new WorkspaceWatcher(root, {
@@ -190,7 +195,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     let analysis: CommandAnalysis | undefined;
     try {
       // A persistent shell starts the line where the previous one left it (null: unknown).
-      const cwd = this.#session === undefined ? (this.#ledger.workspace ?? undefined) : this.#session.cwd;
+      // Not told whether the shell persists: once an earlier line moved it, the start is either place.
+      const workspace = this.#ledger.workspace ?? undefined;
+      const tracked = this.#session?.cwd;
+      const cwd = this.#session === undefined ? workspace : this.#sessionKnown || tracked === (workspace ?? null) ? tracked : null;
       analysis = analyzeCommand(command, { cwd });
     } catch {
       analysis = undefined;

@@ -57,12 +57,12 @@ afterEach(() => {
   for (const made of projects.splice(0)) made.cleanup();
 });
 
-function setUp(): { project: TempProject; bash: BashEvidence } {
+function setUp(options: { shell?: "persistent" } = {}): { project: TempProject; bash: BashEvidence } {
   const project = makeProject(PYTEST_FILES);
   projects.push(project);
   const shell = persistentBash(project.dir);
   shells.push(shell);
-  return { project, bash: new BashEvidence(shell, { workspace: project.dir }) };
+  return { project, bash: new BashEvidence(shell, { workspace: project.dir, ...options }) };
 }
 
 describe("BashEvidence around a persistent bash process", () => {
@@ -107,9 +107,9 @@ describe("BashEvidence around a persistent bash process", () => {
     expect(bash.verificationRecords.at(-1)!.verified).toBe(true);
   });
 
-  it("a later run starts where an earlier call's cd left the shell", async () => {
+  it("told the shell persists, a later run starts where an earlier call's cd left the shell", async () => {
     // The workspace's t.py fails and sub/t.py passes: the run after `cd sub` proves sub/t.py, not t.py.
-    const { project, bash } = setUp();
+    const { project, bash } = setUp({ shell: "persistent" });
     project.write("t.py", "def test_a():\n    assert False\n");
     project.write("sub/t.py", "def test_b():\n    assert True\n");
     await bash.execute({ command: "cd sub" });
@@ -130,6 +130,22 @@ describe("BashEvidence around a persistent bash process", () => {
     await bash.execute({ command: `cd sub && ${RUN}` });
     expect(bash.verificationRecords.at(-1)!.reasons).toEqual(["workspace-unknown"]);
     await bash.execute({ command: `cd ${project.dir}/sub && ${RUN}` });
+    expect(bash.verificationRecords.at(-1)!.verified).toBe(true);
+  });
+
+  it("not told, a run after an earlier call's cd is placed nowhere until an absolute cd", async () => {
+    // The tool might start each call in the workspace or keep the shell in sub: either t.py may have run.
+    const { project, bash } = setUp();
+    project.write("sub/t.py", "def test_b():\n    assert True\n");
+    await bash.execute({ command: "cd sub" });
+    await bash.execute({ command: RUN });
+    expect(bash.verificationRecords.at(-1)!.reasons).toEqual(["workspace-unknown"]);
+    expect(bash.verifiedTargets).toEqual([]);
+    await bash.execute({ command: `cd ${project.dir}/sub && ${RUN}` });
+    expect(bash.verifiedTargets).toEqual(["sub/t.py", "sub/t.py::test_b"]);
+    // Back in the workspace, lines start from it again.
+    await bash.execute({ command: `cd ${project.dir}` });
+    await bash.execute({ command: RUN });
     expect(bash.verificationRecords.at(-1)!.verified).toBe(true);
   });
 
