@@ -11,7 +11,7 @@ import { analyzeCommand } from "../grammar/analyze-command.js";
 import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LedgerJournal, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { createFileJournal, readJournal } from "./journal.js";
-import { ShellSession } from "./shell-session.js";
+import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher } from "./watch.js";
 
@@ -281,13 +281,6 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
 
 // The ledger passes the analysis it acted on, so the judge's runs match its invocations one to one.
 const judgeLine: LineJudge = (input) => judgeAnalyzed(input.analysis, { output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated });
-
-// A runner's own verdict means it ran; when every runner comes after the line's last `cd`, that `cd` took effect.
-function runnersFollowMoves(analysis: CommandAnalysis): boolean {
-  const moves = analysis.commands.filter((c) => c.name === "cd" || c.name === "pushd" || c.name === "popd").map((c) => c.index);
-  const lastMove = moves.length === 0 ? -1 : Math.max(...moves);
-  return analysis.invocations.length > 0 && analysis.invocations.every((inv) => inv.commandIndex > lastMove);
-}
 
 function opaqueAnalysis(command: string): CommandAnalysis {
   return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [], endCwd: null };

@@ -56,6 +56,11 @@ function exitMeaning(invocation: TestInvocation, code: number): ExitMeaning {
   }
 }
 
+// What a parser reads from no output at all, of the same kind.
+function emptyParse(parsed: ParsedRunOutput): ParsedRunOutput {
+  return { kind: parsed.kind, passed: [], failed: [], skipped: [], summary: null, summaryCount: 0, markers: [], forgeries: [], gates: [], rootdir: null, lines: 0 };
+}
+
 function hasMarker(parsed: ParsedRunOutput, kind: MarkerKind): boolean {
   return parsed.markers.some((m) => m.kind === kind);
 }
@@ -84,7 +89,11 @@ function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boo
 
 /** Judges one run: the first rule of the table that applies decides its outcome. */
 export function decideRun(facts: RunFacts): RunEvidence {
-  const { invocation, attribution, parsed, signals, reports } = facts;
+  const { invocation, attribution, signals, reports } = facts;
+  // Output the runner's results never reached proves nothing: only its report files speak for it.
+  const notTheRunners = invocation.output === "transformed" || invocation.output === "hidden";
+  const parsed = notTheRunners ? emptyParse(facts.parsed) : facts.parsed;
+  const lastLine = notTheRunners ? "" : facts.lastLine;
   const base: RunEvidence = {
     kind: invocation.kind,
     runner: invocation.runner,
@@ -105,7 +114,7 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // 1. The word is not the real runner: nothing it printed is evidence.
   if (invocation.shadowed) return unknown("shadowed-runner");
   // 1b. What the output shows is not what the runner printed (a report file can still speak for it).
-  if ((invocation.output === "transformed" || invocation.output === "hidden") && !reports.provesPass && !reports.failedTests) {
+  if (notTheRunners && !reports.provesPass && !reports.failedTests) {
     return unknown(invocation.output === "transformed" ? "output-transformed" : "output-not-shown");
   }
   // 2. A mode that runs no test.
@@ -125,7 +134,7 @@ export function decideRun(facts: RunFacts): RunEvidence {
   const exitSaysFailed = (trustedExit !== null && trustedExit !== 0) || attribution.status === "failure-implied";
   const noSummary = parsed.summary === null && !reports.provesPass && !reports.failedTests;
   // `go test` ends with a bare `FAIL` line when any package failed, even when `| tail` cut the package lines.
-  const goFinalFail = invocation.kind === "go" && stripAnsi(facts.lastLine).trim() === "FAIL";
+  const goFinalFail = invocation.kind === "go" && stripAnsi(lastLine).trim() === "FAIL";
   const outputFailure =
     failedIds.length > 0 ||
     summaryFailures(parsed) > 0 ||

@@ -4,7 +4,7 @@
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
 import { defaultObserverRegistry, type ObserverRegistry, type RunnerObserver } from "../observers/registry.js";
-import type { OutputParser, ParsedRunOutput } from "../observers/types.js";
+import type { OutputParser } from "../observers/types.js";
 import { attributeExit } from "../shell/attribute-exit.js";
 import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
 import type { Outcome, RunEvidence } from "../types.js";
@@ -90,13 +90,11 @@ function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
   // A loop's run never hands its output on, so no run of such a line knows its own share.
   const loopShared = loopIndex !== -1 && invocations.length > 1;
   const runs = invocations.map((invocation, i): RunEvidence => {
-    // Output the runner's results never reached proves nothing: only its report files speak for it.
-    const outputIsNotTheRunners = invocation.output === "transformed" || invocation.output === "hidden";
     const facts = ({ parsed, lastLine }: RoutedSegment): RunFacts => ({
       invocation,
       attribution: attributions[i] ?? { status: "masked", runnerExit: null, reason: "not-attributed" },
       observer: observers[i],
-      parsed: outputIsNotTheRunners ? emptyParse(parsed) : parsed,
+      parsed,
       lastLine,
       signals: scanner.run(i),
       clipped,
@@ -156,8 +154,3 @@ function createSilentParser(kind: RunEvidence["kind"]): OutputParser {
 }
 
 export type { JudgeInput, JudgeJunitXml, JudgeReport, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
-
-// What a parser reads from no output at all, of the same kind.
-function emptyParse(parsed: ParsedRunOutput): ParsedRunOutput {
-  return { kind: parsed.kind, passed: [], failed: [], skipped: [], summary: null, summaryCount: 0, markers: [], forgeries: [], gates: [], rootdir: null, lines: 0 };
-}

@@ -6,6 +6,7 @@
 // alone looks like a real run. Pure: the caller feeds each line's analysis in order.
 import { posix } from "node:path";
 import { findSessionEffects } from "../shell/shadowing.js";
+import { isDirectoryName } from "../shell/workspace.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 
 /** What the session holds now (for diagnostics and tests). */
@@ -79,6 +80,16 @@ export class ShellSession {
     if (inv.programs.some((program) => this.#functions.has(program) || this.#aliases.has(program))) return true;
     return inv.pathLookup && this.#riskyPath.length > 0;
   }
+}
+
+/**
+ * A runner's own verdict means it ran: when every runner of the line comes after its last `cd`, that
+ * `cd` took effect (the `completed` of {@link ShellSession.record}, for a line that did not exit 0).
+ */
+export function runnersFollowMoves(analysis: CommandAnalysis): boolean {
+  const moves = analysis.commands.filter((c) => isDirectoryName(c.name)).map((c) => c.index);
+  const lastMove = moves.length === 0 ? -1 : Math.max(...moves);
+  return analysis.invocations.length > 0 && analysis.invocations.every((inv) => inv.commandIndex > lastMove);
 }
 
 // A virtualenv's own bin directory (`.venv/bin`, `venv/bin`): where `source .venv/bin/activate` points

@@ -25,10 +25,14 @@ function trimSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
+/** True for the names `cd`, `pushd` and `popd`. */
+export function isDirectoryName(name: string | undefined): boolean {
+  return name === "cd" || name === "pushd" || name === "popd";
+}
+
 /** True for `cd`, `pushd` and `popd`. */
 export function isDirectoryCommand(command: SimpleCommand): boolean {
-  const name = command.words[0];
-  return name === "cd" || name === "pushd" || name === "popd";
+  return isDirectoryName(command.words[0]);
 }
 
 /** Applies a `cd`/`pushd`/`popd` command to `state`. */
