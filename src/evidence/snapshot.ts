@@ -1,14 +1,12 @@
 // Workspace snapshots for the `snapshot` invalidation mode: what a non-test command really changed.
-// Inside a Git repository: a private index (GIT_INDEX_FILE in a temp dir, seeded from the real one so
+// Inside a Git repository: a shadow git directory with a private index (seeded from the real one so
 // `git add -A` only rehashes what changed) and `git write-tree`; two trees compare with `git diff-tree`.
+// The blobs it writes go to the shadow's own object store, never into the agent's repository.
 // Outside Git: a content hash per file.
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { readdir, readFile, readlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { trackTempDir } from "../tools/process-registry.js";
+import { createShadowRepository, runHostGit, type ShadowRepository } from "../tools/host-git.js";
 
 /** One snapshot of a workspace: a Git tree id, or a map of relative paths to content hashes. */
 export type WorkspaceSnapshot = { kind: "git"; tree: string } | { kind: "files"; hashes: Map<string, string> };
@@ -24,43 +22,30 @@ export interface WorkspaceSnapshotter {
 
 /** Creates a snapshotter for `workspace` (Git when it lies inside a work tree, content hashes otherwise). */
 export async function createWorkspaceSnapshotter(workspace: string): Promise<WorkspaceSnapshotter> {
-  const top = await git(workspace, ["rev-parse", "--show-toplevel"]).then((out) => out.trim(), () => null);
-  return top === null ? fileSnapshotter(workspace) : gitSnapshotter(workspace, top);
+  const shadow = await createShadowRepository(workspace);
+  return shadow === null ? fileSnapshotter(workspace) : gitSnapshotter(workspace, shadow);
 }
 
-function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile("git", ["-c", "core.quotePath=false", ...args], { cwd, env: env ?? process.env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (error, stdout) => {
-      if (error === null) resolve(stdout);
-      else reject(new Error(`git ${args.join(" ")} failed: ${error.message}`));
-    });
-  });
+// Git runs against a shadow of the repository (src/tools/host-git.ts), so a filter, fsmonitor or hook
+// that the agent configured never runs, and never decides what the snapshot sees.
+async function git(workspace: string, shadow: ShadowRepository, args: string[]): Promise<string> {
+  const result = await runHostGit(workspace, args, { env: shadow.env, config: ["core.quotePath=false"] });
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+  return result.stdout.toString("utf8");
 }
 
-async function gitSnapshotter(workspace: string, top: string): Promise<WorkspaceSnapshotter> {
-  const dir = mkdtempSync(join(tmpdir(), "ae-snapshot-"));
-  trackTempDir(dir);
-  const index = join(dir, "index");
-  const realIndex = await git(workspace, ["rev-parse", "--path-format=absolute", "--git-path", "index"]).then((out) => out.trim(), () => null);
-  if (realIndex !== null) {
-    try {
-      copyFileSync(realIndex, index);
-    } catch {
-      // A repository without an index yet: start empty.
-    }
-  }
-  const env = { ...process.env, GIT_INDEX_FILE: index, GIT_OPTIONAL_LOCKS: "0" };
-  const prefix = relative(top, workspace);
+function gitSnapshotter(workspace: string, shadow: ShadowRepository): WorkspaceSnapshotter {
+  const prefix = relative(shadow.location.top, workspace);
   return {
     async take() {
-      await git(workspace, ["add", "-A", "--ignore-errors", "--", "."], env);
-      const tree = (await git(workspace, ["write-tree"], env)).trim();
+      await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--", "."]);
+      const tree = (await git(workspace, shadow, ["write-tree"])).trim();
       return { kind: "git", tree };
     },
     async changedPaths(before, after) {
       if (before.kind !== "git" || after.kind !== "git") throw new Error("snapshots of different kinds");
       if (before.tree === after.tree) return [];
-      const out = await git(workspace, ["diff-tree", "-r", "-z", "--name-only", "--no-renames", before.tree, after.tree]);
+      const out = await git(workspace, shadow, ["diff-tree", "-r", "-z", "--name-only", "--no-renames", before.tree, after.tree]);
       return out
         .split("\0")
         .filter((p) => p !== "")
@@ -68,7 +53,7 @@ async function gitSnapshotter(workspace: string, top: string): Promise<Workspace
         .sort();
     },
     close() {
-      rmSync(dir, { recursive: true, force: true });
+      void shadow.close();
     },
   };
 }

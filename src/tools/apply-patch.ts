@@ -1,12 +1,14 @@
 // apply_patch: a unified Git diff applied to the workspace, all files or none. Paths come from the
 // pure patch parser (src/patches) and must stay inside the workspace; `git apply --check` validates
 // every hunk before `git apply` writes anything. The result names the paths whose content changed.
-import { readFile } from "node:fs/promises";
-import { dirname } from "node:path";
-import { execa } from "execa";
+import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { parsePatch } from "../patches/index.js";
 import { booleanOption, directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
+import { runHostGit } from "./host-git.js";
+import { makeDirectoryInside, openInside, removeFileInside, writeFileInside } from "./safe-fs.js";
 import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
 import { resolveInWorkspace, type ContainedPath } from "./workspace-path.js";
 
@@ -46,6 +48,23 @@ export const applyPatchInputSchema = z.object({
 
 const GIT_APPLY = ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "apply", "--whitespace=nowarn", "--recount"];
 
+/** One named path as staged: its content and mode before and after, null when absent. */
+interface StagedFile {
+  named: string;
+  target: ContainedPath;
+  before: { bytes: Buffer; mode: number } | null;
+}
+
+async function readStaged(stage: string, named: string): Promise<{ bytes: Buffer; mode: number } | null> {
+  const path = join(stage, named);
+  const info = await lstat(path).catch(() => null);
+  if (info === null || !info.isFile()) return null;
+  return { bytes: await readFile(path), mode: info.mode & 0o777 };
+}
+
+const sameFile = (a: { bytes: Buffer; mode: number } | null, b: { bytes: Buffer; mode: number } | null): boolean =>
+  a === null || b === null ? a === b : a.bytes.equals(b.bytes) && (a.mode & 0o111) === (b.mode & 0o111);
+
 /** Paths from `git apply --numstat -z` output, for patches the Git-diff parser does not cover (plain `---`/`+++`). */
 export function parseNumstatPaths(output: string): string[] {
   const paths: string[] = [];
@@ -63,9 +82,6 @@ export function parseNumstatPaths(output: string): string[] {
   return paths.filter((path) => path !== "");
 }
 
-async function snapshot(paths: readonly ContainedPath[]): Promise<(Buffer | null)[]> {
-  return Promise.all(paths.map((path) => readFile(path.absolute).catch(() => null)));
-}
 
 /** Creates the apply_patch tool. Throws an EvidenceError for a wrong option. */
 export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<ApplyPatchInput, ApplyPatchData> {
@@ -77,16 +93,80 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<Apply
   const allowFileCreation = booleanOption(tool, "allowFileCreation", options.allowFileCreation, false);
   const timeoutMs = positiveIntegerOption(tool, "timeoutMs", options.timeoutMs, 60_000);
 
-  // Repository discovery stops at the workspace: patch paths are workspace-relative even when the
-  // workspace is a subdirectory of a repository (where `git apply` would read them from the top).
-  const gitApply = (args: string[], patch: string) =>
-    execa("git", [...GIT_APPLY, ...args], {
-      cwd: workspace,
-      input: patch,
-      reject: false,
-      timeout: timeoutMs,
-      env: { GIT_CEILING_DIRECTORIES: dirname(workspace) },
-    });
+  // git apply runs in a private staging directory holding copies of the named files, never in the
+  // workspace: it reads no configuration or attributes the agent wrote, and it cannot be raced into
+  // writing outside the workspace. The results are copied back through safe-fs.ts.
+  const gitApply = async (stage: string, args: string[], patch: string) => {
+    const result = await runHostGit(stage, [...GIT_APPLY, ...args], { input: patch, timeoutMs, env: { GIT_CEILING_DIRECTORIES: dirname(stage) } });
+    return { exitCode: result.exitCode, stdout: result.stdout.toString("utf8"), stderr: result.stderr.trim() || (result.errorCode === undefined ? "" : `git could not start (${result.errorCode})`) };
+  };
+
+  type Refuse = (text: string, paths?: string[]) => ToolResult<ApplyPatchData>;
+
+  async function applyStaged(stage: string, patch: string, named: string[], refuse: Refuse): Promise<ToolResult<ApplyPatchData>> {
+    if (named.length === 0) {
+      const numstat = await gitApply(stage, ["--numstat", "-z"], patch);
+      named = [...new Set(parseNumstatPaths(numstat.stdout))];
+      if (named.length === 0) return refuse(`the patch names no files (${numstat.stderr || "no diff headers found"}).`);
+    }
+    const staged: StagedFile[] = [];
+    for (const path of named) {
+      const resolved = await resolveInWorkspace(workspace, path);
+      if (!resolved.ok) return refuse(resolved.message.replace(/^Error: /, ""), named);
+      if (resolved.relative === ".git" || resolved.relative.startsWith(".git/")) return refuse(`the patch touches ${resolved.relative}; the .git directory is off limits.`, named);
+      const lexical = relative(workspace, resolve(workspace, path));
+      if (lexical === "" || lexical.split(sep).includes(".git")) return refuse(`the patch touches ${path}; the .git directory is off limits.`, named);
+      let before: StagedFile["before"] = null;
+      if (resolved.exists) {
+        const opened = await openInside(workspace, resolved.absolute).catch((error: unknown) => error as Error);
+        if (opened instanceof Error) return refuse(errorMessage(opened), named);
+        try {
+          const info = await opened.handle.stat();
+          if (!info.isFile()) return refuse(`${resolved.relative} is not a regular file.`, named);
+          before = { bytes: await opened.handle.readFile(), mode: info.mode & 0o777 };
+        } finally {
+          await opened.handle.close();
+        }
+        await mkdir(dirname(join(stage, lexical)), { recursive: true });
+        await writeFile(join(stage, lexical), before.bytes, { mode: before.mode });
+      }
+      staged.push({ named: lexical, target: resolved, before });
+    }
+    const paths = [...new Set(staged.map((file) => file.target.relative))];
+
+    const check = await gitApply(stage, ["--check"], patch);
+    if (check.exitCode !== 0) return refuse(`the patch does not apply: ${check.stderr || `git apply exited ${check.exitCode}`}`, paths);
+    // --check passed, so a named path that does not exist yet can only be one the patch creates
+    // (an added file, or the new name of a rename or copy).
+    const created = staged.filter((file) => file.before === null);
+    if (!allowFileCreation && created.length > 0) {
+      return refuse(`creating files is disabled for this tool (allowFileCreation is false); the patch would create ${created.map((file) => file.target.relative).join(", ")}.`, paths);
+    }
+    const applied = await gitApply(stage, [], patch);
+    if (applied.exitCode !== 0) return refuse(`git apply failed after its check passed: ${applied.stderr}`, paths);
+
+    const changedPaths: string[] = [];
+    try {
+      for (const file of staged) {
+        const after = await readStaged(stage, file.named);
+        if (sameFile(file.before, after)) continue;
+        if (after === null) await removeFileInside(workspace, file.target.absolute);
+        else {
+          await makeDirectoryInside(workspace, dirname(file.target.absolute));
+          await writeFileInside(workspace, file.target.absolute, after.bytes, after.mode);
+        }
+        changedPaths.push(file.target.relative);
+      }
+    } catch (error) {
+      return {
+        text: `Error: writing the patched files failed part-way (${errorMessage(error)}); changed so far: ${changedPaths.join(", ") || "nothing"}.`,
+        isError: true,
+        data: { completed: false, changed: changedPaths.length > 0 ? true : null, paths, changedPaths },
+      };
+    }
+    const summary = changedPaths.length === 0 ? "no file content changed" : `changed ${changedPaths.join(", ")}`;
+    return { text: `Applied the patch: ${summary}.`, data: { completed: true, changed: changedPaths.length > 0, paths, changedPaths } };
+  }
 
   return defineTool<ApplyPatchInput, ApplyPatchData>({
     name,
@@ -110,47 +190,12 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<Apply
       } catch (error) {
         return refuse(`the patch could not be parsed (${errorMessage(error)}).`);
       }
-      if (named.length === 0) {
-        const numstat = await gitApply(["--numstat", "-z"], patch);
-        named = [...new Set(parseNumstatPaths(String(numstat.stdout)))];
-        if (named.length === 0) return refuse(`the patch names no files (${String(numstat.stderr).trim() || "no diff headers found"}).`);
+      const stage = await mkdtemp(join(tmpdir(), "agent-evidence-apply-"));
+      try {
+        return await applyStaged(stage, patch, named, refuse);
+      } finally {
+        await rm(stage, { recursive: true, force: true });
       }
-
-      const contained: ContainedPath[] = [];
-      for (const path of named) {
-        const resolved = await resolveInWorkspace(workspace, path);
-        if (!resolved.ok) return refuse(resolved.message.replace(/^Error: /, ""), named);
-        if (resolved.relative === ".git" || resolved.relative.startsWith(".git/")) return refuse(`the patch touches ${resolved.relative}; the .git directory is off limits.`, named);
-        contained.push(resolved);
-      }
-      const paths = contained.map((path) => path.relative);
-      const before = await snapshot(contained);
-
-      const check = await gitApply(["--check"], patch);
-      if (check.exitCode !== 0) return refuse(`the patch does not apply: ${String(check.stderr).trim() || check.shortMessage}`, paths);
-      // --check passed, so a named path that does not exist yet can only be one the patch creates
-      // (an added file, or the new name of a rename or copy).
-      const created = contained.filter((path) => !path.exists);
-      if (!allowFileCreation && created.length > 0) {
-        return refuse(`creating files is disabled for this tool (allowFileCreation is false); the patch would create ${created.map((p) => p.relative).join(", ")}.`, paths);
-      }
-
-      const applied = await gitApply([], patch);
-      const after = await snapshot(contained);
-      const changedPaths = paths.filter((_, i) => {
-        const a = before[i] ?? null;
-        const b = after[i] ?? null;
-        return a === null || b === null ? a !== b : !a.equals(b);
-      });
-      if (applied.exitCode !== 0) {
-        return {
-          text: `Error: git apply failed after its check passed: ${String(applied.stderr).trim()}`,
-          isError: true,
-          data: { completed: false, changed: changedPaths.length > 0 ? true : null, paths, changedPaths },
-        };
-      }
-      const summary = changedPaths.length === 0 ? "no file content changed" : `changed ${changedPaths.join(", ")}`;
-      return { text: `Applied the patch: ${summary}.`, data: { completed: true, changed: changedPaths.length > 0, paths, changedPaths } };
     },
   });
 }

@@ -14,6 +14,8 @@ export interface RunRequest {
   args: string[];
   cwd: string;
   env: Record<string, string> | undefined;
+  /** Whether `env` extends the host's environment (default true). */
+  extendEnv?: boolean;
   timeoutMs: number;
   killGraceMs: number;
   signal: AbortSignal | undefined;
@@ -53,6 +55,7 @@ export async function runProcessGroup(request: RunRequest): Promise<RunOutcome> 
   const child = execa(request.file, request.args, {
     cwd: request.cwd,
     env: request.env,
+    extendEnv: request.extendEnv ?? true,
     detached: true,
     cleanup: false,
     stdin: "ignore",

@@ -8,7 +8,9 @@ import { checkCommandPolicy, type BlockRule, type ConfirmRule } from "./bash-pol
 import { renderBashText, renderStream } from "./bash-render.js";
 import { runProcessGroup, shellExitCode } from "./bash-run.js";
 import { OutputCapture, type StreamFacts } from "./output-capture.js";
+import { EvidenceError } from "../errors.js";
 import {
+  absolutePathListOption,
   booleanOption,
   directoryListOption,
   directoryOption,
@@ -20,7 +22,8 @@ import {
   stringRecordOption,
 } from "./options.js";
 import { trackTempDir } from "./process-registry.js";
-import { bubblewrapArgs, probeSandbox, type SandboxLayout, type SandboxProbe } from "./sandbox.js";
+import { bubblewrapArgs, probeSandbox, sandboxEnvironment, SANDBOX_HOME, type SandboxLayout, type SandboxLevel, type SandboxProbe } from "./sandbox.js";
+import { createCallLimits, describeHost, type LimitMechanism, type SandboxLimits } from "./sandbox-host.js";
 import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
 
 /** What the confirm callback is asked about a risky command. */
@@ -40,7 +43,14 @@ export interface BashToolOptions {
   cwd: string;
   /** Tool name (default `bash`). */
   name?: string;
-  /** Require process isolation (bubblewrap on Linux); default true. */
+  /**
+   * Process isolation (bubblewrap on Linux): `strict` (default) shows only the system directories,
+   * `workspace-only` the whole host read-only with secret places masked, `false` runs unsandboxed.
+   * Both levels: only the workspace, `writablePaths` and a private /tmp are writable, no capabilities,
+   * a cleared environment, a private $HOME, and pids and memory limits. See docs/tools.md.
+   */
+  sandbox?: SandboxLevel | false;
+  /** @deprecated Use `sandbox`; `true` means `"strict"`, `false` means `false`. */
   headless?: boolean;
   /** Keep network access inside the sandbox; default false. */
   network?: boolean;
@@ -48,6 +58,14 @@ export interface BashToolOptions {
   bwrapPath?: string;
   /** Extra host directories the sandbox may write (at the same path). */
   writablePaths?: string[];
+  /** Extra host directories the sandbox may read (at the same path): a Go module cache, a venv, a toolchain. */
+  readablePaths?: string[];
+  /** Extra host paths hidden inside the sandbox (an empty directory or file in their place). */
+  hiddenPaths?: string[];
+  /** Most processes (threads included) one sandboxed call may have at once (default 2,048); `false` for none. */
+  pidsLimit?: number | false;
+  /** Most memory one sandboxed call may use, in bytes (default 4 GiB), where a cgroup can hold it; `false` for none. */
+  memoryLimitBytes?: number | false;
   /** Default timeout per call in ms (default 120,000); the model may override it per call. */
   timeoutMs?: number;
   /** Time between SIGTERM and SIGKILL when a group is killed (default 2,000 ms). */
@@ -90,6 +108,10 @@ export interface BashRunData {
   timeoutMs: number;
   durationMs: number;
   sandbox: "bubblewrap" | "none";
+  /** The sandbox level the call ran at; null without a sandbox. */
+  sandboxLevel: SandboxLevel | null;
+  /** How the pids and memory limits were enforced for this call (`none` where the host allows neither). */
+  limits: { pids: LimitMechanism; memory: LimitMechanism };
   /** The process group the command ran in (its leader's pid); gone when the call returns. */
   processGroup: number;
   stdout: StreamFacts;
@@ -114,9 +136,27 @@ export const bashInputSchema = z.object({
 });
 
 const OPTION_KEYS = [
-  "cwd", "name", "headless", "network", "bwrapPath", "writablePaths", "timeoutMs", "killGraceMs",
-  "maxOutputChars", "rawCapBytes", "tempDir", "logRetention", "env", "confirm",
+  "cwd", "name", "sandbox", "headless", "network", "bwrapPath", "writablePaths", "readablePaths", "hiddenPaths", "pidsLimit",
+  "memoryLimitBytes", "timeoutMs", "killGraceMs", "maxOutputChars", "rawCapBytes", "tempDir", "logRetention", "env", "confirm",
 ] as const;
+
+/** The sandbox level from `sandbox` and its deprecated alias `headless`; a contradiction throws. */
+export function sandboxOption(tool: string, sandbox: unknown, headless: unknown): SandboxLevel | false {
+  const fromHeadless = booleanOption(tool, "headless", headless, true) ? "strict" : false;
+  if (sandbox === undefined) return fromHeadless;
+  if (sandbox !== "strict" && sandbox !== "workspace-only" && sandbox !== false) {
+    throw new EvidenceError("E_INVALID_OPTION", `${tool} option "sandbox" is ${JSON.stringify(sandbox)}; accepted: "strict", "workspace-only" or false.`);
+  }
+  if (headless !== undefined && (sandbox === false) !== (headless === false)) {
+    throw new EvidenceError("E_INVALID_OPTION", `${tool} options "sandbox" (${JSON.stringify(sandbox)}) and "headless" (${String(headless)}) disagree; pass only "sandbox".`);
+  }
+  return sandbox;
+}
+
+function limitOption(tool: string, key: string, value: unknown, fallback: number): number | null {
+  if (value === false) return null;
+  return positiveIntegerOption(tool, key, value, fallback);
+}
 
 /** Reads both raw logs of a completed call (the complete output unless `truncated`). */
 export async function readBashOutput(data: BashRunData): Promise<{ stdout: string; stderr: string }> {
@@ -135,10 +175,17 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   rejectUnknownOptions(tool, options, OPTION_KEYS);
   const workspace = directoryOption(tool, "cwd", options.cwd);
   const name = stringOption(tool, "name", options.name, "bash");
-  const headless = booleanOption(tool, "headless", options.headless, true);
+  const level = sandboxOption(tool, options.sandbox, options.headless);
+  const headless = level !== false;
   const network = booleanOption(tool, "network", options.network, false);
   const bwrapPath = stringOption(tool, "bwrapPath", options.bwrapPath, "bwrap");
   const writablePaths = directoryListOption(tool, "writablePaths", options.writablePaths);
+  const readablePaths = directoryListOption(tool, "readablePaths", options.readablePaths);
+  const hiddenPaths = absolutePathListOption(tool, "hiddenPaths", options.hiddenPaths);
+  const limits: SandboxLimits = {
+    pids: limitOption(tool, "pidsLimit", options.pidsLimit, 2_048),
+    memoryBytes: limitOption(tool, "memoryLimitBytes", options.memoryLimitBytes, 4 * 1024 * 1024 * 1024),
+  };
   const defaultTimeoutMs = positiveIntegerOption(tool, "timeoutMs", options.timeoutMs, 120_000, 2_147_483_647);
   const killGraceMs = positiveIntegerOption(tool, "killGraceMs", options.killGraceMs, 2_000, 600_000);
   const maxOutputChars = positiveIntegerOption(tool, "maxOutputChars", options.maxOutputChars, 8_000, 10_000_000);
@@ -157,12 +204,14 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   const homeDir = (): Promise<string> =>
     (home ??= mkdtemp(join(tempBase, "agent-evidence-bash-")).then(async (dir) => {
       trackTempDir(dir);
-      await Promise.all([mkdir(join(dir, "logs")), mkdir(join(dir, "tmp"))]);
+      await Promise.all([mkdir(join(dir, "logs")), mkdir(join(dir, "tmp", SANDBOX_HOME.slice("/tmp/".length)), { recursive: true })]);
       return dir;
     }));
 
   const prepareSandbox = async (): Promise<{ layout: SandboxLayout; probe: SandboxProbe }> => {
-    const layout: SandboxLayout = { bwrapPath, workspace, tempDir: join(await homeDir(), "tmp"), writablePaths, network };
+    if (level === false) throw new Error("prepareSandbox without a sandbox level");
+    const host = describeHost([...hiddenPaths]);
+    const layout: SandboxLayout = { bwrapPath, level, workspace, tempDir: join(await homeDir(), "tmp"), writablePaths, readablePaths, hiddenPaths, network, host };
     return { layout, probe: await probeSandbox(layout) };
   };
 
@@ -187,7 +236,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
     name,
     description:
       `Run a bash command in the workspace (${workspace})` +
-      (headless ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}. ` : ". ") +
+      (headless ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}${level === "strict" ? ", only system directories are visible" : ""}. ` : ". ") +
       `Each output stream is shown as head and tail, at most ${maxOutputChars} characters, followed by "Exit code: N". ` +
       `Default timeout ${defaultTimeoutMs} ms (set timeoutMs to change it); on timeout the whole process group is killed and the exit code is 124.`,
     inputSchema: bashInputSchema,
@@ -221,13 +270,19 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
 
       let argv = { file: "bash", args: ["-c", command] };
       let runEnv = env;
+      let extendEnv = true;
+      let callLimits: ReturnType<typeof createCallLimits> | undefined;
       if (headless) {
         sandbox ??= prepareSandbox();
         const { layout, probe } = await sandbox;
         if (!probe.available) return notRun(command, "sandbox-unavailable", null, `Error: ${probe.reason}`);
-        argv = { file: bwrapPath, args: bubblewrapArgs(layout, workspace, ["bash", "-c", command]) };
-        // $HOME is read-only in the sandbox: build caches (go, pip, ...) go to the private /tmp instead.
-        runEnv = { XDG_CACHE_HOME: "/tmp/.cache", ...env, TMPDIR: "/tmp" };
+        if (ctx.signal?.aborted === true) return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");
+        callLimits = createCallLimits(limits, layout.host.root);
+        const inner = callLimits.wrapInner(["bash", "-c", command]);
+        argv = callLimits.wrapHost(bwrapPath, bubblewrapArgs(layout, workspace, inner, sandboxEnvironment(process.env, env)));
+        // The host process (sh, bwrap) needs only PATH; the sandbox's environment is set by --setenv.
+        runEnv = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
+        extendEnv = false;
       }
       if (ctx.signal?.aborted === true) return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");
 
@@ -239,7 +294,12 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       // The command really starts now: an observer (BashEvidence) makes its transitions here, so a
       // refused command never touches the evidence.
       (ctx as { onCommandStart?: () => void }).onCommandStart?.();
-      const outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr });
+      let outcome: Awaited<ReturnType<typeof runProcessGroup>>;
+      try {
+        outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, extendEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr });
+      } finally {
+        callLimits?.release();
+      }
       if (!outcome.started) {
         await Promise.all([stdout.closeLog(), stderr.closeLog()]);
         await rm(dir, { recursive: true, force: true });
@@ -272,6 +332,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         timeoutMs,
         durationMs: outcome.durationMs,
         sandbox: headless ? "bubblewrap" : "none",
+        sandboxLevel: level === false ? null : level,
+        limits: { pids: callLimits?.pids ?? "none", memory: callLimits?.memory ?? "none" },
         processGroup: outcome.pid,
         stdout: stdoutFacts,
         stderr: stderrFacts,

@@ -5,7 +5,8 @@ import { BashEvidence, type InvalidationMode } from "../evidence/bash-evidence.j
 import type { EvidenceLedger } from "../evidence/ledger.js";
 import type { VerificationRecord } from "../types.js";
 import { createApplyPatchTool } from "./apply-patch.js";
-import { createBashTool, type BashToolOptions, type ConfirmCallback } from "./bash.js";
+import { createBashTool, sandboxOption, type BashToolOptions, type ConfirmCallback } from "./bash.js";
+import type { SandboxLevel } from "./sandbox.js";
 import { createFileReadTool } from "./file-read.js";
 import { createFileWriteTool } from "./file-write.js";
 import { createGitDiffTool } from "./git-diff.js";
@@ -22,7 +23,9 @@ export type EvidenceToolName = (typeof EVIDENCE_TOOL_NAMES)[number];
 export interface EvidenceToolsOptions {
   /** The workspace every tool works in (default: the process's directory). */
   cwd?: string;
-  /** Run bash under process isolation (bubblewrap); default true. */
+  /** The bash sandbox: `strict` (default), `workspace-only` or `false`; see docs/tools.md. */
+  sandbox?: SandboxLevel | false;
+  /** @deprecated Use `sandbox`; `true` means `"strict"`, `false` means `false`. */
   headless?: boolean;
   /** Let file_write create new files; default false. */
   allowFileCreation?: boolean;
@@ -58,7 +61,7 @@ export interface EvidenceToolset {
   evidence: EvidenceView;
 }
 
-const OPTION_KEYS = new Set(["cwd", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "confirm", "network", "invalidation", "watch"]);
+const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "confirm", "network", "invalidation", "watch"]);
 
 /**
  * Builds fresh native tools observed by one evidence ledger.
@@ -75,7 +78,7 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
   const tools: Tool<never, unknown>[] = [];
   let bash: BashEvidence | undefined;
   if (selected.includes("bash")) {
-    const bashOptions: BashToolOptions = { ...(limits.bash ?? {}), cwd, headless: options.headless ?? true, network: options.network ?? false, confirm: options.confirm };
+    const bashOptions: BashToolOptions = { ...(limits.bash ?? {}), cwd, sandbox: sandboxOption("evidenceTools", options.sandbox, options.headless), network: options.network ?? false, confirm: options.confirm };
     bash = new BashEvidence(createBashTool(bashOptions), {
       workspace: cwd,
       maxRecords: options.maxRecords,

@@ -1,11 +1,11 @@
 // file_read: a text file inside the workspace, whole or by line range, with line numbers. Binary
 // files and files over the size cap (without a range) are refused; the text shown is bounded.
-import { createReadStream } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
-import { defineTool, type Tool } from "./tool.js";
+import { openInside, OutsideWorkspaceError, type OpenedPath } from "./safe-fs.js";
+import { defineTool, type Tool, type ToolResult } from "./tool.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 /** Options of {@link createFileReadTool}. */
@@ -45,14 +45,14 @@ export const fileReadInputSchema = z.object({
 const SNIFF_BYTES = 8_192;
 
 /** True when the first bytes of a file hold a NUL byte (the test git and grep use). */
-export async function looksBinary(path: string): Promise<boolean> {
-  const handle = await open(path, "r");
+export async function looksBinary(path: string | FileHandle): Promise<boolean> {
+  const handle = typeof path === "string" ? await open(path, "r") : path;
   try {
     const buffer = Buffer.alloc(SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
     return buffer.subarray(0, bytesRead).includes(0);
   } finally {
-    await handle.close();
+    if (typeof path === "string") await handle.close();
   }
 }
 
@@ -60,11 +60,11 @@ export async function looksBinary(path: string): Promise<boolean> {
  * Lines `start..end` (1-based, inclusive) of a file, streamed and stopped once `budget` characters are
  * collected; `total` is the file's line count when the file ended within the range.
  */
-async function readLineRange(path: string, start: number, end: number, budget: number): Promise<{ lines: string[]; total: number | null }> {
+async function readLineRange(handle: FileHandle, start: number, end: number, budget: number): Promise<{ lines: string[]; total: number | null }> {
   const lines: string[] = [];
   let number = 0;
   let collected = 0;
-  const reader = createInterface({ input: createReadStream(path, { encoding: "utf8" }), crlfDelay: Infinity });
+  const reader = createInterface({ input: handle.createReadStream({ encoding: "utf8", start: 0, autoClose: false }), crlfDelay: Infinity });
   try {
     for await (const line of reader) {
       number += 1;
@@ -96,6 +96,59 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
   const maxFileBytes = positiveIntegerOption(tool, "maxFileBytes", options.maxFileBytes, 1024 * 1024);
   const maxOutputChars = positiveIntegerOption(tool, "maxOutputChars", options.maxOutputChars, 50_000);
 
+  type Refuse = (reason: FileReadRefusal, text: string, path?: string) => ToolResult<FileReadData>;
+
+  // Shows the opened file: the checks on its kind and size, then the numbered lines.
+  async function show(input: FileReadInput, start: number, end: number | undefined, relativePath: string, handle: FileHandle, refuse: Refuse): Promise<ToolResult<FileReadData>> {
+    const info = await handle.stat();
+    if (info.isDirectory()) return refuse("directory", `Error: ${relativePath} is a directory; list it with bash (ls) or grep.`, relativePath);
+    if (!info.isFile()) return refuse("binary", `Error: ${relativePath} is not a regular file; it is not shown.`, relativePath);
+    if (await looksBinary(handle)) {
+      return refuse("binary", `Error: ${relativePath} is a binary file (${info.size} bytes); it is not shown.`, relativePath);
+    }
+    const ranged = input.startLine != null || input.endLine != null;
+    if (info.size > maxFileBytes && !ranged) {
+      return refuse(
+        "too-large",
+        `Error: ${relativePath} is ${info.size} bytes, over the ${maxFileBytes}-byte cap; pass startLine and endLine to read part of it.`,
+        relativePath,
+      );
+    }
+    let lines: string[];
+    let totalLines: number | null;
+    if (info.size > maxFileBytes) {
+      const part = await readLineRange(handle, start, end ?? Number.MAX_SAFE_INTEGER, maxOutputChars);
+      lines = part.lines;
+      totalLines = part.total;
+    } else {
+      const all = splitLines(await handle.readFile("utf8"));
+      totalLines = all.length;
+      lines = all.slice(start - 1, end);
+    }
+    const width = String(start + Math.max(lines.length - 1, 0)).length;
+    const shown: string[] = [];
+    let used = 0;
+    let clipped = false;
+    for (const [index, line] of lines.entries()) {
+      const numbered = `${String(start + index).padStart(width)}\t${line}`;
+      if (used + numbered.length + 1 > maxOutputChars) {
+        if (shown.length === 0) shown.push(`${numbered.slice(0, maxOutputChars)} [... line clipped ...]`);
+        clipped = true;
+        break;
+      }
+      shown.push(numbered);
+      used += numbered.length + 1;
+    }
+    const last = start + shown.length - 1;
+    let text = shown.join("\n");
+    if (lines.length === 0) text = totalLines === null ? "(no lines in this range)" : `(the file has ${totalLines} lines; none in this range)`;
+    if (clipped) text += `\n[... output clipped after line ${last}; pass startLine ${last + 1} to continue ...]`;
+    return {
+      text,
+      data: { status: "read" as const, path: relativePath, startLine: start, endLine: Math.max(last, start - 1), totalLines, bytes: info.size, clipped },
+    };
+  }
+
   return defineTool<FileReadInput, FileReadData>({
     name,
     description:
@@ -103,10 +156,10 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
       `Use startLine/endLine for a part; files over ${maxFileBytes} bytes need a range. At most ${maxOutputChars} characters per call.`,
     inputSchema: fileReadInputSchema,
     async run(input) {
-      const refuse = (reason: FileReadRefusal, text: string, path = input.path) => ({
+      const refuse: Refuse = (reason, text, path = input.path) => ({
         text,
         isError: true,
-        data: { status: "refused" as const, path, reason },
+        data: { status: "refused", path, reason },
       });
       const start = input.startLine ?? 1;
       const end = input.endLine ?? undefined;
@@ -114,52 +167,20 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
       const resolved = await resolveInWorkspace(workspace, input.path);
       if (!resolved.ok) return refuse("outside-workspace", resolved.message);
       if (!resolved.exists) return refuse("not-found", `Error: ${resolved.relative} does not exist.`, resolved.relative);
-      const info = await stat(resolved.absolute);
-      if (info.isDirectory()) return refuse("directory", `Error: ${resolved.relative} is a directory; list it with bash (ls) or grep.`, resolved.relative);
-      if (await looksBinary(resolved.absolute)) {
-        return refuse("binary", `Error: ${resolved.relative} is a binary file (${info.size} bytes); it is not shown.`, resolved.relative);
+      // Opened first, located after (src/tools/safe-fs.ts): a swap in between cannot make it read outside.
+      let opened: OpenedPath;
+      try {
+        opened = await openInside(workspace, resolved.absolute);
+      } catch (error) {
+        if (error instanceof OutsideWorkspaceError) return refuse("outside-workspace", `Error: ${error.message}`, resolved.relative);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return refuse("not-found", `Error: ${resolved.relative} does not exist.`, resolved.relative);
+        throw error;
       }
-      const ranged = input.startLine != null || input.endLine != null;
-      if (info.size > maxFileBytes && !ranged) {
-        return refuse(
-          "too-large",
-          `Error: ${resolved.relative} is ${info.size} bytes, over the ${maxFileBytes}-byte cap; pass startLine and endLine to read part of it.`,
-          resolved.relative,
-        );
+      try {
+        return await show(input, start, end, resolved.relative, opened.handle, refuse);
+      } finally {
+        await opened.handle.close();
       }
-      let lines: string[];
-      let totalLines: number | null;
-      if (info.size > maxFileBytes) {
-        const part = await readLineRange(resolved.absolute, start, end ?? Number.MAX_SAFE_INTEGER, maxOutputChars);
-        lines = part.lines;
-        totalLines = part.total;
-      } else {
-        const all = splitLines(await readFile(resolved.absolute, "utf8"));
-        totalLines = all.length;
-        lines = all.slice(start - 1, end);
-      }
-      const width = String(start + Math.max(lines.length - 1, 0)).length;
-      const shown: string[] = [];
-      let used = 0;
-      let clipped = false;
-      for (const [index, line] of lines.entries()) {
-        const numbered = `${String(start + index).padStart(width)}\t${line}`;
-        if (used + numbered.length + 1 > maxOutputChars) {
-          if (shown.length === 0) shown.push(`${numbered.slice(0, maxOutputChars)} [... line clipped ...]`);
-          clipped = true;
-          break;
-        }
-        shown.push(numbered);
-        used += numbered.length + 1;
-      }
-      const last = start + shown.length - 1;
-      let text = shown.join("\n");
-      if (lines.length === 0) text = totalLines === null ? "(no lines in this range)" : `(the file has ${totalLines} lines; none in this range)`;
-      if (clipped) text += `\n[... output clipped after line ${last}; pass startLine ${last + 1} to continue ...]`;
-      return {
-        text,
-        data: { status: "read", path: resolved.relative, startLine: start, endLine: Math.max(last, start - 1), totalLines, bytes: info.size, clipped },
-      };
     },
   });
 }

@@ -1,12 +1,12 @@
 // file_write: create (only with allowFileCreation), overwrite, or replace one exact unique string.
 // It reports { completed, changed, path } by comparing the bytes before and after, and skips the
 // write when nothing changes, so watchers and the evidence ledger see no edit.
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { booleanOption, directoryOption, optionsObject, rejectUnknownOptions, stringOption } from "./options.js";
 import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
+import { makeDirectoryInside, readFileInside, writeFileInside } from "./safe-fs.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 /** Options of {@link createFileWriteTool}. */
@@ -57,26 +57,6 @@ function countOccurrences(haystack: string, needle: string): number {
   return count;
 }
 
-async function readIfExists(path: string): Promise<Buffer | null> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
-// Write to a sibling temp file, then rename: a reader never sees half a file.
-async function writeAtomically(path: string, bytes: Buffer, mode: number | undefined): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, bytes, mode === undefined ? {} : { mode });
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
 
 /** Creates the file_write tool. Throws an EvidenceError for a wrong option. */
 export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWriteInput, FileWriteData> {
@@ -115,6 +95,7 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
     if (!resolved.ok) return fail(resolved.message.replace(/^Error: /, ""));
     const path = resolved.relative;
     if (resolved.exists && (await stat(resolved.absolute)).isDirectory()) return fail(`${path} is a directory.`, path);
+    const readIfExists = (file: string) => readFileInside(workspace, file);
     const before = await readIfExists(resolved.absolute);
 
     let after: Buffer;
@@ -155,9 +136,11 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
       return { text: `${path} already has this content; nothing changed.`, data: { completed: true, changed: false, path, mode } };
     }
     try {
-      if (before === null) await mkdir(dirname(resolved.absolute), { recursive: true });
+      // Written through the checked parent directory (src/tools/safe-fs.ts): a directory swapped for a
+      // symlink by the agent's bash meanwhile cannot send the write outside the workspace.
+      if (before === null) await makeDirectoryInside(workspace, dirname(resolved.absolute));
       const fileMode = before === null ? undefined : (await stat(resolved.absolute)).mode & 0o7777;
-      await writeAtomically(resolved.absolute, after, fileMode);
+      await writeFileInside(workspace, resolved.absolute, after, fileMode);
     } catch (error) {
       // The write failed part-way: look at the file to say whether its content changed.
       let changed: boolean | null;

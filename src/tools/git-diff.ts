@@ -1,12 +1,10 @@
 // git_diff: status and diff of the working tree against HEAD, untracked files included, with flags
 // that make the output independent of the user's git config (colour, external diff, textconv, prefixes).
 // The real index is never touched: untracked files are marked intent-to-add in a temporary copy.
-import { copyFile, mkdtemp, rm, stat, utimes } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import { execa } from "execa";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { z } from "zod";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
+import { createShadowRepository, runHostGit } from "./host-git.js";
 import { defineTool, type Tool, type ToolResult } from "./tool.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
@@ -58,20 +56,7 @@ export const STABLE_DIFF_FLAGS = [
 ] as const;
 
 // Config that could still leak into output despite the flags above.
-const CONFIG = ["-c", "core.quotePath=true", "-c", "diff.noprefix=false", "-c", "diff.mnemonicPrefix=false", "-c", "color.ui=false"];
-
-// The copy keeps the index's mtime: git trusts a file's stat data only when the file is older than the
-// index ("racy git"), so a fresh mtime would hide an edit made in the same second as the last commit.
-async function copyIndex(from: string, to: string): Promise<void> {
-  let info;
-  try {
-    info = await stat(from);
-  } catch {
-    return; // no index yet: a repository without commits or staged files
-  }
-  await copyFile(from, to);
-  await utimes(to, info.atime, info.mtime);
-}
+const CONFIG = ["core.quotePath=true", "diff.noprefix=false", "diff.mnemonicPrefix=false", "color.ui=false"];
 
 function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
@@ -103,17 +88,12 @@ export function createGitDiffTool(options: GitDiffToolOptions): Tool<GitDiffInpu
   const maxOutputChars = positiveIntegerOption(tool, "maxOutputChars", options.maxOutputChars, 20_000);
   const timeoutMs = positiveIntegerOption(tool, "timeoutMs", options.timeoutMs, 60_000);
 
-  const git = (args: string[], env: Record<string, string> = {}) =>
-    execa("git", [...CONFIG, ...args], {
-      cwd: workspace,
-      reject: false,
-      stdin: "ignore",
-      timeout: timeoutMs,
-      maxBuffer: 256 * 1024 * 1024,
-      stripFinalNewline: false,
-      // Optional locks off: `git status` must not rewrite the real index as a side effect.
-      env: { GIT_OPTIONAL_LOCKS: "0", ...env },
-    });
+  // Every git call runs on the host against a shadow of the repository (src/tools/host-git.ts): the
+  // repository's own config, hooks and attribute filters, which the agent can write, are never read.
+  const git = async (args: string[], env: Readonly<Record<string, string>>) => {
+    const result = await runHostGit(workspace, args, { env, timeoutMs, config: CONFIG });
+    return { ...result, stdout: result.stdout.toString("utf8") };
+  };
 
   return defineTool<GitDiffInput, GitDiffData>({
     name,
@@ -125,39 +105,31 @@ export function createGitDiffTool(options: GitDiffToolOptions): Tool<GitDiffInpu
       const error = (message: string): ToolResult<GitDiffData> => ({ text: `Error: ${message}`, isError: true, data: { status: "error", message } });
       const scope = await resolveInWorkspace(workspace, input.path ?? ".");
       if (!scope.ok) return error(scope.message.replace(/^Error: /, ""));
-      const top = await git(["rev-parse", "--show-toplevel"]);
-      if (top.code === "ENOENT") return error("git is not installed.");
-      if (top.exitCode !== 0) return error(`the workspace is not inside a git work tree (${String(top.stderr).trim()}).`);
-      const root = String(top.stdout).trim();
-      const pathspec = scope.relative;
-
-      const status = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", pathspec]);
-      if (status.exitCode !== 0) return error(`git status failed: ${String(status.stderr).trim()}`);
-      const files = parsePorcelainStatus(String(status.stdout)).map((entry) => ({ ...entry, path: workspaceRelative(root, entry.path) }));
-
-      const head = await git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-      const base = head.exitCode === 0 ? String(head.stdout).trim() : String((await git(["hash-object", "-t", "tree", "/dev/null"])).stdout).trim();
-      const indexPath = resolve(workspace, String((await git(["rev-parse", "--git-path", "index"])).stdout).trim());
-      const temp = await mkdtemp(join(tmpdir(), "agent-evidence-index-"));
-      let diff: string;
+      const shadow = await createShadowRepository(workspace);
+      if (shadow === null) return error("the workspace is not inside a git work tree.");
       try {
-        const tempIndex = join(temp, "index");
-        await copyIndex(indexPath, tempIndex);
-        const env = { GIT_INDEX_FILE: tempIndex };
-        const added = await git(["add", "--intent-to-add", "--all", "--", pathspec], env);
-        if (added.exitCode !== 0) return error(`marking untracked files failed: ${String(added.stderr).trim()}`);
+        const root = shadow.location.top;
+        const pathspec = scope.relative;
+        // Submodules count by their recorded commit only: looking inside one would run git with the
+        // submodule's own configuration.
+        const status = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty", "--", pathspec], shadow.env);
+        if (status.errorCode === "ENOENT") return error("git is not installed.");
+        if (status.exitCode !== 0) return error(`git status failed: ${status.stderr.trim()}`);
+        const files = parsePorcelainStatus(status.stdout).map((entry) => ({ ...entry, path: workspaceRelative(root, entry.path) }));
+        const base = shadow.head ?? (await git(["hash-object", "-t", "tree", "/dev/null"], shadow.env)).stdout.trim();
+        const added = await git(["add", "--intent-to-add", "--all", "--", pathspec], shadow.env);
+        if (added.exitCode !== 0) return error(`marking untracked files failed: ${added.stderr.trim()}`);
         const relativeFlag = root === workspace ? "--no-relative" : "--relative";
-        const result = await git(["diff", ...STABLE_DIFF_FLAGS, relativeFlag, base, "--", pathspec], env);
-        if (result.exitCode !== 0) return error(`git diff failed: ${String(result.stderr).trim()}`);
-        diff = String(result.stdout);
+        const result = await git(["diff", ...STABLE_DIFF_FLAGS, "--ignore-submodules=dirty", relativeFlag, base, "--", pathspec], shadow.env);
+        if (result.exitCode !== 0) return error(`git diff failed: ${result.stderr.trim()}`);
+        const diff = result.stdout;
+        const truncated = diff.length > maxOutputChars;
+        const statusText = files.length === 0 ? "(clean)" : files.map((f) => `${f.index}${f.worktree} ${f.path}`).join("\n");
+        const diffText = diff === "" ? "(no changes)" : truncated ? `${diff.slice(0, maxOutputChars)}\n[... ${diff.length - maxOutputChars} more characters of diff not shown; pass path to narrow it ...]` : diff.replace(/\n$/, "");
+        return { text: `## status\n${statusText}\n## diff\n${diffText}`, data: { status: "ok", files, diff, truncated } };
       } finally {
-        await rm(temp, { recursive: true, force: true });
+        await shadow.close();
       }
-
-      const truncated = diff.length > maxOutputChars;
-      const statusText = files.length === 0 ? "(clean)" : files.map((f) => `${f.index}${f.worktree} ${f.path}`).join("\n");
-      const diffText = diff === "" ? "(no changes)" : truncated ? `${diff.slice(0, maxOutputChars)}\n[... ${diff.length - maxOutputChars} more characters of diff not shown; pass path to narrow it ...]` : diff.replace(/\n$/, "");
-      return { text: `## status\n${statusText}\n## diff\n${diffText}`, data: { status: "ok", files, diff, truncated } };
     },
   });
 

@@ -64,6 +64,16 @@ export function directoryListOption(tool: string, key: string, value: unknown): 
   return value.map((item: unknown, index) => directoryOption(tool, `${key}[${index}]`, item));
 }
 
+/** A list of absolute paths (they need not exist); `[]` when undefined. */
+export function absolutePathListOption(tool: string, key: string, value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw invalid(tool, key, value, "an array of absolute paths");
+  return value.map((item: unknown, index) => {
+    if (typeof item !== "string" || !item.startsWith("/") || item.includes("\0")) throw invalid(tool, `${key}[${index}]`, item, "an absolute path");
+    return item.length > 1 ? item.replace(/\/+$/, "") : item;
+  });
+}
+
 /** Throws unless every key of `options` is one of `known`: a misspelt option must not be ignored silently. */
 export function rejectUnknownOptions(tool: string, options: object, known: readonly string[]): void {
   for (const key of Object.keys(options)) {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
 import type { Tool, ToolResult } from "../../src/tools/tool.js";
 import { bashInputSchema } from "../../src/tools/bash.js";
+import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { copyFixture, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 
 const PASS = "python -m pytest -rA t.py";
@@ -75,7 +76,7 @@ describe("BashEvidence with the real bash tool", () => {
   });
 
   it("headless with bubblewrap: a real pytest pass is evidence", async () => {
-    const bash = observedBash(project(), { headless: true });
+    const bash = observedBash(project(), { headless: true, readablePaths: TOOLCHAIN_PATHS });
     const result = await bash.execute({ command: PASS });
     expect((result.data as { sandbox?: string }).sandbox).toBe("bubblewrap");
     expect(bash.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);

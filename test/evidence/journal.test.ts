@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/evidence/bash-evidence.js";
 import { replayJournal } from "../../src/evidence/journal.js";
 import { survivors, uniqueSleep } from "../tools/helpers.js";
+import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 
 const DIST = join(import.meta.dirname, "..", "..", "dist", "tools", "evidence-tools.js");
@@ -53,7 +54,7 @@ describe("journal", () => {
     writeFileSync(
       script,
       `import { evidenceTools } from ${JSON.stringify(DIST)};
-const { tools } = evidenceTools(["bash"], { cwd: ${JSON.stringify(p.dir)}, headless: true, journal: ${JSON.stringify(journal)}, limits: { bash: { tempDir: ${JSON.stringify(p.scratch)}, env: ${JSON.stringify(FAST_PYTEST)} } } });
+const { tools } = evidenceTools(["bash"], { cwd: ${JSON.stringify(p.dir)}, headless: true, journal: ${JSON.stringify(journal)}, limits: { bash: { tempDir: ${JSON.stringify(p.scratch)}, env: ${JSON.stringify(FAST_PYTEST)}, readablePaths: ${JSON.stringify(TOOLCHAIN_PATHS)} } } });
 const [bash] = tools;
 await bash.execute({ command: "python -m pytest -rA u.py" });
 await bash.execute({ command: "python -m pytest -rA t.py" });

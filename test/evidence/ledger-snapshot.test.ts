@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
 import type { Tool } from "../../src/tools/tool.js";
+import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, gitInit, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
 
 const PASS = "python -m pytest -rA t.py";
@@ -22,7 +23,7 @@ async function passedToolset(git: boolean, extra: { invalidation?: "snapshot" | 
   const p = makeProject({ ...PYTEST_FILES, ".gitignore": "__pycache__/\n.pytest_cache/\n" });
   cleanups.push(() => p.cleanup());
   if (git) gitInit(p.dir);
-  const set = evidenceTools(["bash", "file_write"], { cwd: p.dir, headless: true, ...extra, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST } } });
+  const set = evidenceTools(["bash", "file_write"], { cwd: p.dir, headless: true, ...extra, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
   cleanups.push(() => set.evidence.close());
   await set.evidence.ready();
   await call(set.tools, "bash", { command: PASS });

@@ -1,0 +1,269 @@
+// The one way the library runs git on the host. The agent can write everything in the workspace,
+// `.git/config`, `.gitattributes` and hooks included, and git runs what its configuration names
+// (core.fsmonitor, filter.<x>.clean/smudge, diff.external, textconv, hooks, pagers). So host git never
+// reads configuration the agent could have written: no system or global config, and, for the
+// workspace tools, a private "shadow" git directory in place of the repository's own. The shadow has
+// a fixed config, the commit HEAD names (resolved here by reading files, without git), the real
+// objects as an alternate, a private index and a copy of `info/exclude`, and nothing else.
+import { execa } from "execa";
+import { constants } from "node:fs";
+import { lstat, mkdir, mkdtemp, open, readdir, rm, utimes, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { trackTempDir } from "./process-registry.js";
+
+/** Environment every host git call gets, on top of the inherited one minus every `GIT_*` variable. */
+export const SAFE_GIT_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_ATTR_NOSYSTEM: "1",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_OPTIONAL_LOCKS: "0",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_NO_REPLACE_OBJECTS: "1",
+  GIT_PROTOCOL_FROM_USER: "0",
+  LC_ALL: "C",
+};
+
+/**
+ * `-c` settings every host git call gets. Command-line settings outrank every config file, including
+ * those of submodules and nested repositories that git reads on its own.
+ */
+export const SAFE_GIT_CONFIG: readonly string[] = [
+  "core.fsmonitor=false",
+  "core.hooksPath=/dev/null",
+  "core.untrackedCache=false",
+  "core.pager=cat",
+  "core.attributesFile=/dev/null",
+  "core.sshCommand=false",
+  "core.askPass=false",
+  "core.editor=false",
+  "sequence.editor=false",
+  "credential.helper=",
+  "diff.external=",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "protocol.allow=never",
+  "submodule.recurse=false",
+  "status.submoduleSummary=false",
+];
+
+/** Options of one {@link runHostGit} call. */
+export interface HostGitOptions {
+  /** Variables on top of the safe environment (GIT_DIR, GIT_INDEX_FILE, ...). */
+  env?: Readonly<Record<string, string>>;
+  /** Extra `-c key=value` settings, after the fixed ones. */
+  config?: readonly string[];
+  /** Bytes or text written to git's stdin. */
+  input?: string | Uint8Array;
+  timeoutMs?: number;
+  maxBuffer?: number;
+}
+
+/** The result of one host git call; stdout is raw bytes so binary patches and odd names survive. */
+export interface HostGitResult {
+  /** git's exit code; -1 when it did not start or was killed. */
+  exitCode: number;
+  stdout: Buffer;
+  stderr: string;
+  /** Set when git could not be started (`ENOENT`: not installed). */
+  errorCode: string | undefined;
+}
+
+/** The environment of a host git call: inherited variables minus every `GIT_*`, the safe ones, then `extra`. */
+export function createHostGitEnvironment(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith("GIT_")) env[name] = value;
+  }
+  return Object.assign(env, SAFE_GIT_ENV, extra);
+}
+
+/** Runs `git <args>` in `cwd` with the safe environment and settings; never rejects. */
+export async function runHostGit(cwd: string, args: readonly string[], options: HostGitOptions = {}): Promise<HostGitResult> {
+  const config = [...SAFE_GIT_CONFIG, ...(options.config ?? [])];
+  const result = await execa("git", [...config.flatMap((entry) => ["-c", entry]), ...args], {
+    cwd,
+    env: createHostGitEnvironment(options.env),
+    extendEnv: false,
+    reject: false,
+    encoding: "buffer",
+    stripFinalNewline: false,
+    maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+    ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
+  });
+  return {
+    exitCode: result.exitCode ?? -1,
+    stdout: Buffer.from(result.stdout ?? new Uint8Array()),
+    stderr: Buffer.from(result.stderr ?? new Uint8Array()).toString("utf8"),
+    errorCode: (result as { code?: string }).code,
+  };
+}
+
+/** Where a work tree's repository lives, read from `.git` without running git. */
+export interface RepositoryLocation {
+  /** The top of the work tree (the directory holding `.git`). */
+  top: string;
+  /** The git directory of this work tree (for a linked worktree, its own one under `worktrees/`). */
+  gitDir: string;
+  /** The directory holding objects and refs (the main git directory). */
+  commonDir: string;
+}
+
+const MAX_META_BYTES = 1024 * 1024;
+
+// Reads a small regular file without following a symlink in its last component; null when absent.
+async function readSmallFile(path: string, maxBytes = MAX_META_BYTES): Promise<Buffer | null> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > maxBytes) return null;
+    const buffer = Buffer.alloc(info.size);
+    const { bytesRead } = await handle.read(buffer, 0, info.size, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return lstat(path).then((info) => info.isDirectory(), () => false);
+}
+
+/** Finds the repository of `dir` by walking up to the nearest `.git` (a directory, or a `gitdir:` file). */
+export async function locateRepository(dir: string): Promise<RepositoryLocation | null> {
+  for (let top = resolve(dir); ; top = dirname(top)) {
+    const dotGit = join(top, ".git");
+    let gitDir: string | null = null;
+    if (await isDirectory(dotGit)) gitDir = dotGit;
+    else {
+      const text = (await readSmallFile(dotGit))?.toString("utf8");
+      const match = text === undefined ? null : /^gitdir: (.+?)\r?\n?$/.exec(text);
+      if (match?.[1] !== undefined) gitDir = resolve(top, match[1]);
+    }
+    if (gitDir !== null && (await isDirectory(gitDir))) {
+      const common = (await readSmallFile(join(gitDir, "commondir")))?.toString("utf8").trim();
+      const commonDir = common === undefined || common === "" ? gitDir : isAbsolute(common) ? common : resolve(gitDir, common);
+      return { top, gitDir, commonDir };
+    }
+    if (dirname(top) === top) return null;
+  }
+}
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** The commit HEAD names, following symbolic refs through loose refs and packed-refs; null when unborn. */
+export async function resolveHead(repo: RepositoryLocation): Promise<string | null> {
+  let ref = "HEAD";
+  for (let depth = 0; depth < 6; depth += 1) {
+    // HEAD and per-worktree refs live in the worktree's git dir, the rest in the common dir.
+    const dir = ref === "HEAD" || ref.startsWith("refs/worktree/") || ref.startsWith("refs/bisect/") ? repo.gitDir : repo.commonDir;
+    if (!/^(?:HEAD|refs\/[^\0]+)$/.test(ref) || ref.split("/").includes("..")) return null;
+    const text = (await readSmallFile(join(dir, ref)))?.toString("utf8").trim() ?? (await packedRef(repo.commonDir, ref));
+    if (text === null) return null;
+    if (OBJECT_ID.test(text)) return text;
+    const symbolic = /^ref: (.+)$/.exec(text);
+    if (symbolic?.[1] === undefined) return null;
+    ref = symbolic[1].trim();
+  }
+  return null;
+}
+
+async function packedRef(commonDir: string, ref: string): Promise<string | null> {
+  const text = (await readSmallFile(join(commonDir, "packed-refs"), 256 * 1024 * 1024))?.toString("utf8");
+  if (text === undefined) return null;
+  for (const line of text.split("\n")) {
+    const space = line.indexOf(" ");
+    if (space > 0 && line.slice(space + 1).trimEnd() === ref && OBJECT_ID.test(line.slice(0, space))) return line.slice(0, space);
+  }
+  return null;
+}
+
+// The object format from the repository's config, read as text: only `extensions.objectformat` matters.
+function objectFormat(config: string): "sha1" | "sha256" {
+  let section = "";
+  for (const raw of config.split("\n")) {
+    const line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)\s*\]/.exec(line);
+    if (header?.[1] !== undefined) {
+      section = header[1].toLowerCase();
+      continue;
+    }
+    const entry = /^([A-Za-z0-9-]+)\s*=\s*"?([A-Za-z0-9]+)"?/.exec(line);
+    if (section === "extensions" && entry?.[1]?.toLowerCase() === "objectformat" && entry[2]?.toLowerCase() === "sha256") return "sha256";
+  }
+  return "sha1";
+}
+
+/** A private git directory standing in for a work tree's own; see the file comment. */
+export interface ShadowRepository {
+  location: RepositoryLocation;
+  /** The commit HEAD named when the shadow was made; null when unborn. */
+  head: string | null;
+  /** The private index (a copy of the real one, or absent when the repository had none). */
+  indexFile: string;
+  /** GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE for {@link runHostGit}. */
+  env: Readonly<Record<string, string>>;
+  /** Removes the shadow. */
+  close(): Promise<void>;
+}
+
+/** Makes a shadow git directory for the work tree holding `dir`; null when `dir` is in no work tree. */
+export async function createShadowRepository(dir: string, options: { copyIndex?: boolean } = {}): Promise<ShadowRepository | null> {
+  const location = await locateRepository(dir);
+  if (location === null) return null;
+  const shadow = await mkdtemp(join(tmpdir(), "agent-evidence-git-"));
+  trackTempDir(shadow);
+  try {
+    const realConfig = (await readSmallFile(join(location.commonDir, "config")))?.toString("utf8") ?? "";
+    const format = objectFormat(realConfig);
+    const head = await resolveHead(location);
+    const gitDir = join(shadow, "git");
+    await mkdir(join(gitDir, "objects", "info"), { recursive: true });
+    await Promise.all([mkdir(join(gitDir, "refs", "heads"), { recursive: true }), mkdir(join(gitDir, "refs", "tags"), { recursive: true })]);
+    const config = format === "sha256" ? "[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n\tobjectformat = sha256\n" : "[core]\n\trepositoryformatversion = 0\n\tbare = false\n";
+    await writeFile(join(gitDir, "config"), config);
+    await writeFile(join(gitDir, "HEAD"), head === null ? "ref: refs/heads/unborn\n" : `${head}\n`);
+    await writeFile(join(gitDir, "objects", "info", "alternates"), `${join(location.commonDir, "objects")}\n`);
+    const exclude = await readSmallFile(join(location.commonDir, "info", "exclude"));
+    if (exclude !== null) {
+      await mkdir(join(gitDir, "info"));
+      await writeFile(join(gitDir, "info", "exclude"), exclude);
+    }
+    const indexFile = join(shadow, "index");
+    if (options.copyIndex !== false) await copyIndex(location.gitDir, indexFile, gitDir);
+    return {
+      location,
+      head,
+      indexFile,
+      env: { GIT_DIR: gitDir, GIT_WORK_TREE: location.top, GIT_INDEX_FILE: indexFile },
+      close: () => rm(shadow, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    await rm(shadow, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+// Copies the real index (never through a symlink) and keeps its mtime: git trusts a file's cached stat
+// data only when the file is older than the index ("racy git"). A split index's shared part comes too.
+async function copyIndex(realGitDir: string, to: string, shadowGitDir: string): Promise<void> {
+  const real = join(realGitDir, "index");
+  const bytes = await readSmallFile(real, 2 * 1024 * 1024 * 1024 - 1);
+  if (bytes === null) return;
+  await writeFile(to, bytes);
+  const info = await lstat(real);
+  await utimes(to, info.atime, info.mtime);
+  const shared = (await readdir(realGitDir).catch(() => [])).filter((name) => /^sharedindex\.[0-9a-f]+$/.test(name));
+  for (const name of shared) {
+    const part = await readSmallFile(join(realGitDir, name), 2 * 1024 * 1024 * 1024 - 1);
+    if (part !== null) await writeFile(join(shadowGitDir, name), part);
+  }
+}
