@@ -22,7 +22,7 @@ import {
   stringRecordOption,
 } from "./options.js";
 import { trackTempDir } from "./process-registry.js";
-import { bubblewrapArgs, probeSandbox, sandboxEnvironment, SANDBOX_HOME, type SandboxLayout, type SandboxLevel, type SandboxProbe } from "./sandbox.js";
+import { bubblewrapArgs, hostSpawnEnvironment, probeSandbox, sandboxEnvironment, SANDBOX_HOME, type SandboxLayout, type SandboxLevel, type SandboxProbe } from "./sandbox.js";
 import { createCallLimits, describeHost, type LimitMechanism, type SandboxLimits } from "./sandbox-host.js";
 import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
 
@@ -281,7 +281,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         const inner = callLimits.wrapInner(["bash", "-c", command]);
         argv = callLimits.wrapHost(bwrapPath, bubblewrapArgs(layout, workspace, inner, sandboxEnvironment(process.env, env)));
         // The host process (sh, bwrap) needs only PATH; the sandbox's environment is set by --setenv.
-        runEnv = process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
+        runEnv = hostSpawnEnvironment();
         extendEnv = false;
       }
       if (ctx.signal?.aborted === true) return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");

@@ -123,6 +123,11 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonl
   return args;
 }
 
+/** The environment of the host-side processes (sh, bwrap): PATH only, to find them the way a shell would. */
+export function hostSpawnEnvironment(): Record<string, string> {
+  return process.env.PATH === undefined ? {} : { PATH: process.env.PATH };
+}
+
 /** The hint every refusal carries: how to get isolation, or how to run without it. */
 export const SANDBOX_FIX =
   "Install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`, Fedora: `dnf install bubblewrap`) or pass `sandbox: false` to run commands without isolation.";
@@ -142,7 +147,7 @@ export async function probeSandbox(layout: SandboxLayout): Promise<SandboxProbe>
       reject: false,
       timeout: 15_000,
       stdin: "ignore",
-      env: {},
+      env: hostSpawnEnvironment(),
       extendEnv: false,
     });
     if (result.exitCode === 0) return { available: true };

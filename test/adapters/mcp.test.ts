@@ -115,7 +115,7 @@ describe("agent-evidence mcp without a sandbox", () => {
       expect((await connection.client.listTools()).tools.map((tool) => tool.name)).toEqual(TOOL_NAMES);
       const run = await connection.client.callTool({ name: "bash", arguments: { command: PYTEST_COMMAND } });
       expect(run.isError).toBe(true);
-      expect(textOf(run)).toMatch(/^Error: headless bash needs the bubblewrap sandbox, and it cannot start here \(bwrap was not found\)/);
+      expect(textOf(run)).toMatch(/^Error: sandboxed bash needs the bubblewrap sandbox, and it cannot start here \(bwrap was not found\)/);
       const status = await connection.client.callTool({ name: "evidence_status", arguments: {} });
       expect(status.structuredContent).toEqual({ verifiedTargets: [], verificationRecords: [] });
     } finally {

@@ -27,10 +27,10 @@ const call = (tools: Tools, name: string, input: unknown) => tools.find((tool) =
 it("the documented example: two candidates with evidenceTools, a mechanical winner, adoption", async () => {
   const fixAdd = async (tools: Tools): Promise<void> => {
     await call(tools, "file_write", { path: "calc.py", mode: "overwrite", content: "def add(a, b):\n    return a + b\n" });
-    await call(tools, "bash", { command: "python -m pytest tests/test_calc.py" });
+    await call(tools, "bash", { command: "python3 -m pytest tests/test_calc.py" });
   };
   const leaveIt = async (tools: Tools): Promise<void> => {
-    await call(tools, "bash", { command: "python -m pytest tests/test_calc.py" });
+    await call(tools, "bash", { command: "python3 -m pytest tests/test_calc.py" });
   };
   const [a, b] = await Promise.all([
     runCandidate({ repo, label: "fix-add", agent: fixAdd, createToolset }),
