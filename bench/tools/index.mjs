@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 const here = fileURLToPath(import.meta.url);
 const dist = new URL("../../dist/tools/index.js", import.meta.url).href;
 const distSandbox = new URL("../../dist/tools/sandbox.js", import.meta.url).href;
+const distSandboxHost = new URL("../../dist/tools/sandbox-host.js", import.meta.url).href;
 const GB = 1_000_000_000;
 const RSS_LIMIT = 200 * 1024 * 1024;
 
@@ -28,7 +29,7 @@ async function worker(kind, bytes) {
   const { createBashTool } = await import(dist);
   const ws = mkdtempSync(join(tmpdir(), "ae-bench-tools-"));
   try {
-    const tool = createBashTool({ cwd: ws, headless: false, tempDir: ws });
+    const tool = createBashTool({ cwd: ws, sandbox: false, tempDir: ws });
     const command = kind === "big" ? `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${bytes}` : "true";
     const started = performance.now();
     const result = await tool.execute({ command, timeoutMs: 600_000 });
@@ -57,19 +58,21 @@ function runWorker(kind, bytes) {
 
 async function shortCommands(count) {
   const { createBashTool } = await import(dist);
-  const { bubblewrapArgs } = await import(distSandbox);
+  const { bubblewrapArgs, sandboxEnvironment } = await import(distSandbox);
+  const { createSandboxLayout } = await import(distSandboxHost);
   const { execa } = await import("execa");
   const ws = mkdtempSync(join(tmpdir(), "ae-bench-tools-"));
   const sandboxTmp = mkdtempSync(join(tmpdir(), "ae-bench-sandbox-"));
   try {
-    const layout = { bwrapPath: "bwrap", workspace: ws, tempDir: sandboxTmp, writablePaths: [], network: false };
+    const layout = createSandboxLayout({ workspace: ws, tempDir: sandboxTmp });
+    const env = sandboxEnvironment(process.env, undefined);
     // Each mode against the raw execa call that does the same work: plain bash, or bash in the same bwrap sandbox.
     const modes = [
-      { mode: "unsandboxed", tool: createBashTool({ cwd: ws, headless: false, tempDir: ws }), raw: (command) => execa("bash", ["-c", command], { cwd: ws, reject: false }) },
+      { mode: "unsandboxed", tool: createBashTool({ cwd: ws, sandbox: false, tempDir: ws }), raw: (command) => execa("bash", ["-c", command], { cwd: ws, reject: false }) },
       {
         mode: "bubblewrap",
-        tool: createBashTool({ cwd: ws, headless: true, tempDir: ws }),
-        raw: (command) => execa("bwrap", bubblewrapArgs(layout, ws, ["bash", "-c", command]), { cwd: ws, reject: false }),
+        tool: createBashTool({ cwd: ws, sandbox: "strict", tempDir: ws }),
+        raw: (command) => execa("bwrap", bubblewrapArgs(layout, ws, ["bash", "-c", command], env), { cwd: ws, reject: false }),
       },
     ];
     const rows = [];
@@ -91,6 +94,53 @@ async function shortCommands(count) {
       rows.push({ mode, count, rawMedian: median(rawMs), toolMedian: median(toolMs) });
     }
     return rows;
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+    rmSync(sandboxTmp, { recursive: true, force: true });
+  }
+}
+
+// The bubblewrap flags before the sandbox was hardened (read-only root, no capability drop, no user
+// namespace, inherited environment), kept here only as the baseline of section 3.
+function previousArgs(ws, tempDir, argv) {
+  return ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", tempDir, "/tmp", "--bind", ws, ws,
+    "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--setenv", "TMPDIR", "/tmp", "--unshare-net", "--chdir", ws, "--", ...argv];
+}
+
+// Section 3: one sandboxed call with the old flags against the new levels, each through raw execa and
+// interleaved; the "+ limits" rows add what the tool adds per call (the cgroup or rlimit wrappers).
+async function sandboxFlagCost(count) {
+  const { bubblewrapArgs, sandboxEnvironment } = await import(distSandbox);
+  const { createSandboxLayout, createCallLimits } = await import(distSandboxHost);
+  const { execa } = await import("execa");
+  const ws = mkdtempSync(join(tmpdir(), "ae-bench-flags-"));
+  const sandboxTmp = mkdtempSync(join(tmpdir(), "ae-bench-flags-tmp-"));
+  try {
+    const env = sandboxEnvironment(process.env, undefined);
+    const hostEnv = { env: { PATH: process.env.PATH ?? "" }, extendEnv: false };
+    const strictLayout = createSandboxLayout({ workspace: ws, tempDir: sandboxTmp, level: "strict" });
+    // One set of limits per tool, as the bash tool keeps them.
+    const limits = createCallLimits({ pids: 2048, memoryBytes: 4 * 1024 ** 3 }, strictLayout.host.root);
+    const variants = {
+      previous: () => execa("bwrap", previousArgs(ws, sandboxTmp, ["bash", "-c", "true"]), { cwd: ws, reject: false }),
+      strict: () => execa("bwrap", bubblewrapArgs(createSandboxLayout({ workspace: ws, tempDir: sandboxTmp, level: "strict" }), ws, ["bash", "-c", "true"], env), { cwd: ws, reject: false, ...hostEnv }),
+      "workspace-only": () => execa("bwrap", bubblewrapArgs(createSandboxLayout({ workspace: ws, tempDir: sandboxTmp, level: "workspace-only" }), ws, ["bash", "-c", "true"], env), { cwd: ws, reject: false, ...hostEnv }),
+      "strict + limits": () => {
+        const argv = limits.wrapHost("bwrap", bubblewrapArgs(strictLayout, ws, limits.wrapInner(["bash", "-c", "true"]), env));
+        return execa(argv.file, argv.args, { cwd: ws, reject: false, ...hostEnv });
+      },
+    };
+    const times = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+    for (const run of Object.values(variants)) await run();
+    for (let i = 0; i < count; i += 1) {
+      for (const [name, run] of Object.entries(variants)) {
+        const started = performance.now();
+        const result = await run();
+        times[name].push(performance.now() - started);
+        if (result.exitCode !== 0) throw new Error(`${name}: exit ${result.exitCode}: ${result.stderr}`);
+      }
+    }
+    return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values)]));
   } finally {
     rmSync(ws, { recursive: true, force: true });
     rmSync(sandboxTmp, { recursive: true, force: true });
@@ -119,6 +169,12 @@ async function main() {
     console.log(
       `   ${row.mode.padEnd(11)} raw ${row.rawMedian.toFixed(2)} ms, tool ${row.toolMedian.toFixed(2)} ms: overhead ${overhead.toFixed(2)} ms, ratio ${(row.toolMedian / row.rawMedian).toFixed(2)}x`,
     );
+  }
+
+  console.log(`3) ${count} sandboxed \`true\` calls per flag set (raw execa, interleaved, medians): the hardened flags against the previous ones`);
+  const flags = await sandboxFlagCost(count);
+  for (const [name, ms] of Object.entries(flags)) {
+    console.log(`   ${name.padEnd(16)} ${ms.toFixed(2)} ms, ratio to previous ${(ms / flags.previous).toFixed(3)}x`);
   }
   process.exitCode = failed ? 1 : 0;
 }

@@ -1,5 +1,6 @@
-// Every git call of the candidate backend goes through here, isolated from user and system config.
-import { execa } from "execa";
+// Every git call of the candidate backend goes through here, on top of the library's host git runner
+// (src/tools/host-git.ts: no system or global config, no fsmonitor, hooks, pagers or external diffs).
+import { runHostGit } from "../tools/host-git.js";
 import { EvidenceError } from "../errors.js";
 
 /** Options for one {@link runGit} call. */
@@ -23,18 +24,12 @@ export interface GitRunResult {
   stderr: string;
 }
 
-// The identity and settings every candidate git call sees, whatever the user's ~/.gitconfig holds.
+// The identity every candidate git call commits with, whatever the user's ~/.gitconfig holds.
 const FIXED_ENV: Readonly<Record<string, string>> = {
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
   GIT_AUTHOR_NAME: "agent-evidence",
   GIT_AUTHOR_EMAIL: "agent-evidence@localhost",
   GIT_COMMITTER_NAME: "agent-evidence",
   GIT_COMMITTER_EMAIL: "agent-evidence@localhost",
-  GIT_TERMINAL_PROMPT: "0",
-  // Status in a module would otherwise refresh (write) that module's index during inspection.
-  GIT_OPTIONAL_LOCKS: "0",
-  LC_ALL: "C",
 };
 
 // Settings that change what a diff, an add or a checkout means, pinned for reproducibility.
@@ -49,38 +44,21 @@ const FIXED_CONFIG: readonly string[] = [
   "protocol.allow=never",
 ];
 
-/** The environment for a candidate git call: inherited variables minus every `GIT_*`, plus fixed ones. */
-export function createGitEnvironment(indexFile?: string): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith("GIT_")) env[name] = value;
-  }
-  Object.assign(env, FIXED_ENV);
-  if (indexFile !== undefined) env.GIT_INDEX_FILE = indexFile;
-  return env;
-}
-
-/** Runs `git <args>` in `cwd` with the isolated environment; throws `E_IO` on a non-zero exit unless allowed. */
+/** Runs `git <args>` in `cwd` through the library's one host git runner; throws `E_IO` on a non-zero exit unless allowed. */
 export async function runGit(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRunResult> {
   const config = [...FIXED_CONFIG, ...(options.allowFileProtocol === true ? ["protocol.file.allow=always"] : []), ...(options.config ?? [])];
-  const argv = [...config.flatMap((entry) => ["-c", entry]), ...args];
-  const result = await execa("git", argv, {
-    cwd,
-    env: createGitEnvironment(options.indexFile),
-    extendEnv: false,
-    reject: false,
-    encoding: "buffer",
-    stripFinalNewline: false,
+  const result = await runHostGit(cwd, args, {
+    config,
+    env: { ...FIXED_ENV, ...(options.indexFile === undefined ? {} : { GIT_INDEX_FILE: options.indexFile }) },
     maxBuffer: 1024 * 1024 * 1024,
-    ...(options.input === undefined ? { stdin: "ignore" as const } : { input: options.input }),
+    ...(options.input === undefined ? {} : { input: options.input }),
   });
-  const stderr = Buffer.from(result.stderr).toString("utf8");
-  const exitCode = result.exitCode ?? -1;
+  const { stderr, exitCode } = result;
   if (exitCode !== 0 && options.allowFailure !== true) {
-    const detail = stderr.trim().split("\n").slice(-3).join(" / ") || (result.failed ? result.shortMessage : "no output");
+    const detail = stderr.trim().split("\n").slice(-3).join(" / ") || (result.errorCode === undefined ? "no output" : `git could not start (${result.errorCode})`);
     throw new EvidenceError("E_IO", `git ${args.join(" ")} failed in ${cwd} (exit ${exitCode}): ${detail}`);
   }
-  return { exitCode, stdout: result.stdout, stderr };
+  return { exitCode, stdout: new Uint8Array(result.stdout), stderr };
 }
 
 /** Runs git and returns stdout decoded as UTF-8 with the final newline removed. */

@@ -148,7 +148,7 @@ export function sandboxOption(tool: string, sandbox: unknown, headless: unknown)
     throw new EvidenceError("E_INVALID_OPTION", `${tool} option "sandbox" is ${JSON.stringify(sandbox)}; accepted: "strict", "workspace-only" or false.`);
   }
   if (headless !== undefined && (sandbox === false) !== (headless === false)) {
-    throw new EvidenceError("E_INVALID_OPTION", `${tool} options "sandbox" (${JSON.stringify(sandbox)}) and "headless" (${String(headless)}) disagree; pass only "sandbox".`);
+    throw new EvidenceError("E_INVALID_OPTION", `${tool} options "sandbox" (${JSON.stringify(sandbox)}) and "headless" (${JSON.stringify(headless)}) disagree; pass only "sandbox".`);
   }
   return sandbox;
 }
@@ -197,6 +197,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
 
   let home: Promise<string> | undefined;
   let sandbox: Promise<{ layout: SandboxLayout; probe: SandboxProbe }> | undefined;
+  let toolLimits: ReturnType<typeof createCallLimits> | undefined;
   const finishedCalls: string[] = [];
   let calls = 0;
 
@@ -277,7 +278,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         const { layout, probe } = await sandbox;
         if (!probe.available) return notRun(command, "sandbox-unavailable", null, `Error: ${probe.reason}`);
         if (ctx.signal?.aborted === true) return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");
-        callLimits = createCallLimits(limits, layout.host.root);
+        callLimits = (toolLimits ??= createCallLimits(limits, layout.host.root));
         const inner = callLimits.wrapInner(["bash", "-c", command]);
         argv = callLimits.wrapHost(bwrapPath, bubblewrapArgs(layout, workspace, inner, sandboxEnvironment(process.env, env)));
         // The host process (sh, bwrap) needs only PATH; the sandbox's environment is set by --setenv.
@@ -294,12 +295,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       // The command really starts now: an observer (BashEvidence) makes its transitions here, so a
       // refused command never touches the evidence.
       (ctx as { onCommandStart?: () => void }).onCommandStart?.();
-      let outcome: Awaited<ReturnType<typeof runProcessGroup>>;
-      try {
-        outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, extendEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr });
-      } finally {
-        callLimits?.release();
-      }
+      // The tool's cgroups stay for its next call; the registry removes them when the process exits.
+      const outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, extendEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr });
       if (!outcome.started) {
         await Promise.all([stdout.closeLog(), stderr.closeLog()]);
         await rm(dir, { recursive: true, force: true });

@@ -59,7 +59,7 @@ export interface SandboxLimits {
   memoryBytes: number | null;
 }
 
-/** The limits of one call: how each is enforced, the argv wrappers that apply them, and cleanup. */
+/** The limits of one tool's sandboxed calls: how each is enforced, the argv wrappers that apply them, and cleanup. */
 export interface CallLimits {
   pids: LimitMechanism;
   memory: LimitMechanism;
@@ -67,7 +67,7 @@ export interface CallLimits {
   wrapHost(file: string, args: readonly string[]): { file: string; args: string[] };
   /** Wraps the argv run inside the sandbox so an rlimit applies to it. */
   wrapInner(argv: readonly string[]): string[];
-  /** Kills whatever is left in the call's cgroups and removes them. */
+  /** Kills whatever is left in the cgroups and removes them (also done when the process exits). */
   release(): void;
 }
 
@@ -166,7 +166,11 @@ export function removeCgroup(dir: string): void {
 
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** Sets up the limits of one call. As root RLIMIT_NPROC does not apply (the kernel exempts uid 0), so only a cgroup can hold the pids limit there. */
+/**
+ * Sets up the limits for one tool's sandboxed calls: one cgroup per tool (created once; a cgroup per
+ * call cost 9 ms), so calls that run at the same time share its limits. As root RLIMIT_NPROC does not
+ * apply (the kernel exempts uid 0), so only a cgroup can hold the pids limit there.
+ */
 export function createCallLimits(limits: SandboxLimits, root: boolean): CallLimits {
   const groups: string[] = [];
   let pids: LimitMechanism = "none";
