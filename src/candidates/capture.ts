@@ -15,6 +15,8 @@ export interface CaptureTarget {
   root: string;
   /** The tree the candidate started from (source HEAD plus the source's uncommitted changes). */
   baseTree: string;
+  /** The worktree's git directory as created: used instead of the `.git` file the candidate could rewrite. */
+  gitDir?: string;
 }
 
 // Plumbing diff with every output-shaping option explicit, so repository config cannot reshape it.
@@ -35,12 +37,12 @@ export async function captureCandidatePatch(target: CaptureTarget): Promise<stri
     );
   let snapshot: string;
   try {
-    snapshot = await snapshotWorkingTree(target.root, target.baseTree);
-    const changes = await findSubmoduleChanges(target.root, target.baseTree, snapshot);
+    snapshot = await snapshotWorkingTree(target.root, target.baseTree, target.gitDir);
+    const changes = await findSubmoduleChanges(target.root, target.baseTree, snapshot, target.gitDir);
     if (changes.length > 0) {
       throw failure(`submodule changes cannot be delivered as a patch: ${renderSubmoduleChanges(changes)}`);
     }
-    return await renderPatch(target.root, target.baseTree, snapshot);
+    return await renderPatch(target.root, target.baseTree, snapshot, target.gitDir);
   } catch (error) {
     if (error instanceof CandidateCaptureError) throw error;
     throw failure(error instanceof Error ? error.message : String(error), error);
@@ -50,15 +52,15 @@ export async function captureCandidatePatch(target: CaptureTarget): Promise<stri
 // A patch is text: a file block that is not UTF-8 (content or name) is replaced by the same file's
 // block rendered with the `binary` attribute and C-quoted names, so the text stays lossless while
 // readable files keep their readable hunks.
-async function renderPatch(root: string, from: string, to: string): Promise<string> {
-  const { stdout } = await runGit(root, [...DIFF, from, to]);
+async function renderPatch(root: string, from: string, to: string, gitDir: string | undefined): Promise<string> {
+  const { stdout } = await runGit(root, [...DIFF, from, to], { gitDir });
   const text = decodeUtf8(stdout);
   if (text !== undefined) return text;
   const scratch = await mkdtemp(join(tmpdir(), "agent-evidence-attributes-"));
   try {
     const attributes = join(scratch, "attributes");
     await writeFile(attributes, "* binary\n");
-    const binary = await runGit(root, [...DIFF, from, to], { config: [`core.attributesFile=${attributes}`, "core.quotePath=true"] });
+    const binary = await runGit(root, [...DIFF, from, to], { gitDir, config: [`core.attributesFile=${attributes}`, "core.quotePath=true"] });
     const readable = splitFileBlocks(stdout);
     const safe = splitFileBlocks(binary.stdout);
     if (readable.length !== safe.length) return utf8.decode(binary.stdout);

@@ -15,6 +15,11 @@ export interface GitRunOptions {
   config?: readonly string[];
   /** Return a failed run instead of throwing. */
   allowFailure?: boolean;
+  /**
+   * The git directory to use (GIT_DIR, with `cwd` as the work tree) instead of whatever the `.git`
+   * file in `cwd` names: a candidate can rewrite that file to point at a git directory it made.
+   */
+  gitDir?: string;
 }
 
 /** The result of one git call; stdout is raw bytes so binary patches and odd names survive. */
@@ -49,7 +54,11 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
   const config = [...FIXED_CONFIG, ...(options.allowFileProtocol === true ? ["protocol.file.allow=always"] : []), ...(options.config ?? [])];
   const result = await runHostGit(cwd, args, {
     config,
-    env: { ...FIXED_ENV, ...(options.indexFile === undefined ? {} : { GIT_INDEX_FILE: options.indexFile }) },
+    env: {
+      ...FIXED_ENV,
+      ...(options.indexFile === undefined ? {} : { GIT_INDEX_FILE: options.indexFile }),
+      ...(options.gitDir === undefined ? {} : { GIT_DIR: options.gitDir, GIT_WORK_TREE: cwd }),
+    },
     maxBuffer: 1024 * 1024 * 1024,
     ...(options.input === undefined ? {} : { input: options.input }),
   });

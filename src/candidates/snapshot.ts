@@ -12,30 +12,31 @@ import { parseLsFiles, parseLsTree } from "./raw-diff.js";
  * as a tree. The temporary index starts as a copy of the real one (its stat cache saves rehashing);
  * files of `base` or of the real index that new ignore rules would hide are added back by force.
  */
-export async function snapshotWorkingTree(root: string, base: string): Promise<string> {
+export async function snapshotWorkingTree(root: string, base: string, gitDir?: string): Promise<string> {
   const scratch = await mkdtemp(join(tmpdir(), "agent-evidence-index-"));
   const indexFile = join(scratch, "index");
   try {
-    const realIndex = await readGit(root, ["rev-parse", "--git-path", "index"]);
+    const realIndex = await readGit(root, ["rev-parse", "--git-path", "index"], { gitDir });
     const realIndexPath = isAbsolute(realIndex) ? realIndex : join(root, realIndex);
-    if (existsSync(realIndexPath)) await copyFile(realIndexPath, indexFile);
-    else await runGit(root, ["read-tree", base], { indexFile });
-    await runGit(root, ["add", "-A"], { indexFile });
-    await addBackHiddenFiles(root, base, indexFile);
-    return await readGit(root, ["write-tree"], { indexFile });
+    if (existsSync(realIndexPath) && lstatSync(realIndexPath).isFile()) await copyFile(realIndexPath, indexFile);
+    else await runGit(root, ["read-tree", base], { indexFile, gitDir });
+    await runGit(root, ["add", "-A"], { indexFile, gitDir });
+    await addBackHiddenFiles(root, base, indexFile, gitDir);
+    return await readGit(root, ["write-tree"], { indexFile, gitDir });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
 // A file the base already held must not vanish from the capture because a .gitignore now matches it.
-async function addBackHiddenFiles(root: string, base: string, indexFile: string): Promise<void> {
-  const staged = new Set(parseLsFiles(await readGit(root, ["ls-files", "-s", "-z"], { indexFile })).map((entry) => entry.path));
-  const known = parseLsTree(await readGit(root, ["ls-tree", "-r", "-z", base])).map((entry) => entry.path);
+async function addBackHiddenFiles(root: string, base: string, indexFile: string, gitDir: string | undefined): Promise<void> {
+  const staged = new Set(parseLsFiles(await readGit(root, ["ls-files", "-s", "-z"], { indexFile, gitDir })).map((entry) => entry.path));
+  const known = parseLsTree(await readGit(root, ["ls-tree", "-r", "-z", base], { gitDir })).map((entry) => entry.path);
   const hidden = known.filter((path) => !staged.has(path) && isPresent(join(root, path)));
   if (hidden.length === 0) return;
   await runGit(root, ["--literal-pathspecs", "add", "-f", "--pathspec-from-file=-", "--pathspec-file-nul"], {
     indexFile,
+    gitDir,
     input: hidden.map((path) => `${path}\0`).join(""),
   });
 }

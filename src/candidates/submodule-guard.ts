@@ -2,6 +2,8 @@
 // Used on the source before a candidate is created and on the candidate before capture.
 import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+import { locateRepository } from "../tools/host-git.js";
+import { isInside } from "../tools/workspace-path.js";
 import { readGit, runGit } from "./git.js";
 import { GITLINK_MODE, parseLsFiles, parseRawDiff, touchesGitlink, type RawDiffRecord } from "./raw-diff.js";
 
@@ -23,21 +25,24 @@ function describe(record: RawDiffRecord): SubmoduleChange {
  * repositories) and, recursively, every populated module's own status. `--ignore-submodules=none`
  * overrides any `submodule.<name>.ignore` setting.
  */
-export async function findSubmoduleChanges(root: string, base: string, snapshot: string): Promise<SubmoduleChange[]> {
+export async function findSubmoduleChanges(root: string, base: string, snapshot: string, gitDir?: string): Promise<SubmoduleChange[]> {
   const outputs = await Promise.all([
-    readGit(root, ["diff-index", "--cached", ...RAW, base]),
-    readGit(root, ["diff-files", ...RAW]),
-    readGit(root, ["diff-tree", "-r", ...RAW, base, snapshot]),
+    readGit(root, ["diff-index", "--cached", ...RAW, base], { gitDir }),
+    readGit(root, ["diff-files", ...RAW], { gitDir }),
+    readGit(root, ["diff-tree", "-r", ...RAW, base, snapshot], { gitDir }),
   ]);
   const changes = outputs.flatMap((output) => parseRawDiff(output).filter(touchesGitlink).map(describe));
   const seen = new Set<string>([realpathSync(root)]);
-  changes.push(...(await inspectModules(root, "", seen)));
+  changes.push(...(await inspectModules(root, "", seen, gitDir)));
   return dedupe(changes);
 }
 
 // Walks the populated modules listed in `dir`'s index; `prefix` turns their paths into root paths.
-async function inspectModules(dir: string, prefix: string, seen: Set<string>): Promise<SubmoduleChange[]> {
-  const gitlinks = parseLsFiles(await readGit(dir, ["ls-files", "-s", "-z"])).filter((entry) => entry.mode === GITLINK_MODE);
+// With `gitDir` (a candidate), every module's git directory must lie under `gitDir/modules`, where the
+// library put it and the candidate's sandbox cannot write: a `.git` file the candidate pointed
+// elsewhere is "not-a-checkout", and git never reads the configuration it names.
+async function inspectModules(dir: string, prefix: string, seen: Set<string>, gitDir: string | undefined): Promise<SubmoduleChange[]> {
+  const gitlinks = parseLsFiles(await readGit(dir, ["ls-files", "-s", "-z"], { gitDir })).filter((entry) => entry.mode === GITLINK_MODE);
   const changes: SubmoduleChange[] = [];
   for (const entry of gitlinks) {
     const moduleDir = join(dir, entry.path);
@@ -51,16 +56,25 @@ async function inspectModules(dir: string, prefix: string, seen: Set<string>): P
     // A module reached twice (through a symlink) is inspected once; it cannot hide a change that way.
     if (seen.has(real)) continue;
     seen.add(real);
-    const probe = await runGit(moduleDir, ["rev-parse", "--show-toplevel", "HEAD"], { allowFailure: true });
+    let moduleGitDir: string | undefined;
+    if (gitDir !== undefined) {
+      const located = await locateRepository(moduleDir);
+      if (located === null || located.top !== moduleDir || !isInside(join(gitDir, "modules"), located.gitDir)) {
+        changes.push({ path, kind: "not-a-checkout" });
+        continue;
+      }
+      moduleGitDir = located.gitDir;
+    }
+    const probe = await runGit(moduleDir, ["rev-parse", "--show-toplevel", "HEAD"], { allowFailure: true, gitDir: moduleGitDir });
     const [top = "", head = ""] = Buffer.from(probe.stdout).toString("utf8").split("\n");
     if (probe.exitCode !== 0 || realpathSync(top) !== real) {
       changes.push({ path, kind: "not-a-checkout" });
       continue;
     }
     if (head !== entry.id) changes.push({ path, kind: "new-commits" });
-    const status = await readGit(moduleDir, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"]);
+    const status = await readGit(moduleDir, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"], { gitDir: moduleGitDir });
     if (status !== "") changes.push({ path, kind: "modified-or-untracked" });
-    changes.push(...(await inspectModules(moduleDir, `${path}/`, seen)));
+    changes.push(...(await inspectModules(moduleDir, `${path}/`, seen, moduleGitDir)));
   }
   return changes;
 }

@@ -130,7 +130,7 @@ export async function createCandidateWorkspace(repo: string, options: CandidateW
     base,
     capture: async () => {
       try {
-        return await captureCandidatePatch({ label, root, baseTree: tree });
+        return await captureCandidatePatch({ label, root, baseTree: tree, gitDir });
       } catch (error) {
         if (error instanceof CandidateCaptureError) error.workspace = workspace;
         throw error;
