@@ -8,6 +8,7 @@ import { z } from "zod";
 import { judge } from "../evidence/judge.js";
 import type { JudgeInput, JudgeResult } from "../evidence/judge-types.js";
 import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceView } from "../tools/evidence-tools.js";
+import type { SandboxLevel } from "../tools/sandbox.js";
 import { defineTool, type Tool } from "../tools/tool.js";
 import type { VerificationRecord } from "../types.js";
 import { registerMcpTools, type McpTool } from "./mcp-tools.js";
@@ -16,7 +17,9 @@ import { registerMcpTools, type McpTool } from "./mcp-tools.js";
 export interface EvidenceMcpServerOptions {
   /** The workspace (default: the process's directory). */
   cwd?: string;
-  /** Run bash under bubblewrap isolation; default true. Without a sandbox bash then refuses, and says why. */
+  /** The bash sandbox: `strict` (default), `workspace-only` or `false`. Without bubblewrap a sandboxed bash refuses, and says why. */
+  sandbox?: SandboxLevel | false;
+  /** @deprecated Use `sandbox`; `true` means `"strict"`, `false` means `false`. */
   headless?: boolean;
 }
 
@@ -40,7 +43,7 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
  * evidence_status and judge. Throws an `EvidenceError` for a bad `cwd`.
  */
 export function createEvidenceMcpServer(options: EvidenceMcpServerOptions = {}): EvidenceMcpServer {
-  const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, { cwd: options.cwd, headless: options.headless ?? true });
+  const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, { cwd: options.cwd, sandbox: options.sandbox, headless: options.headless });
   const all: McpTool[] = [...tools, evidenceStatusTool(evidence), judgeTool()];
   const server = new McpServer({ name: "agent-evidence", version });
   registerMcpTools(server, all);
@@ -62,7 +65,7 @@ export async function serveEvidenceMcp(options: ServeEvidenceMcpOptions = {}): P
     process.stdin.once("end", resolve);
   });
   await server.connect(transport);
-  log(`agent-evidence mcp: serving ${toolNames.join(", ")} for ${options.cwd ?? process.cwd()} (headless: ${options.headless ?? true})`);
+  log(`agent-evidence mcp: serving ${toolNames.join(", ")} for ${options.cwd ?? process.cwd()} (sandbox: ${String(options.sandbox ?? (options.headless === false ? false : "strict"))})`);
   await closed;
   await server.close();
 }

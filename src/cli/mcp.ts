@@ -6,17 +6,19 @@ import { UsageError } from "./program.js";
 
 interface McpCommandOptions {
   cwd?: string;
+  sandbox?: string;
   headless?: boolean;
 }
 
-/** Registers `agent-evidence mcp [--cwd DIR] [--headless|--no-headless]`. */
+/** Registers `agent-evidence mcp [--cwd DIR] [--sandbox strict|workspace-only|none]` (`--headless`/`--no-headless` are deprecated aliases). */
 export function registerMcpCommand(program: Command): void {
   program
     .command("mcp")
     .description("Serve bash, file_read, file_write, apply_patch, grep, git_diff, evidence_status and judge over MCP (stdio). Logs go to stderr.")
     .option("--cwd <dir>", "the workspace (default: the current directory)")
-    .option("--headless", "run bash under bubblewrap isolation; bash refuses where no sandbox is available (default)")
-    .option("--no-headless", "run bash without isolation")
+    .option("--sandbox <level>", "bash's bubblewrap sandbox: strict (default), workspace-only, or none; a sandboxed bash refuses where bubblewrap cannot start")
+    .option("--headless", "deprecated: --sandbox strict")
+    .option("--no-headless", "deprecated: --sandbox none")
     .action(async (options: McpCommandOptions) => {
       const loaded = await loadServer();
       if (loaded === undefined) {
@@ -25,7 +27,11 @@ export function registerMcpCommand(program: Command): void {
         return;
       }
       try {
-        await loaded.serveEvidenceMcp({ cwd: options.cwd, headless: options.headless ?? true });
+        const sandbox = options.sandbox === undefined ? undefined : options.sandbox === "none" ? false : options.sandbox;
+        if (sandbox !== undefined && sandbox !== false && sandbox !== "strict" && sandbox !== "workspace-only") {
+          throw new UsageError(`mcp: --sandbox is ${JSON.stringify(options.sandbox)}; accepted: strict, workspace-only, none.`);
+        }
+        await loaded.serveEvidenceMcp({ cwd: options.cwd, sandbox, headless: options.sandbox === undefined ? options.headless : undefined });
       } catch (error) {
         if (isEvidenceError(error, "E_INVALID_OPTION")) throw new UsageError(`mcp: ${error.message}`);
         throw error;

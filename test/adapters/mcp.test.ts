@@ -40,7 +40,7 @@ describe("agent-evidence mcp", () => {
   beforeAll(async () => {
     if (!existsSync(cli)) throw new Error(`${cli} is missing: build first (npx tsc -p tsconfig.build.json)`);
     project = makePytestProject();
-    connection = await connect(project.dir, ["--headless"]);
+    connection = await connect(project.dir, ["--sandbox", "strict"]);
   });
   afterAll(async () => {
     await connection?.client.close();
