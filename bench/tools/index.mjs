@@ -176,6 +176,26 @@ async function main() {
   for (const [name, ms] of Object.entries(flags)) {
     console.log(`   ${name.padEnd(16)} ${ms.toFixed(2)} ms, ratio to previous ${(ms / flags.previous).toFixed(3)}x`);
   }
+
+  // 4) The policy on a 200 KB base64 line (the issue's 18 s case) against the previous fork-bomb regex
+  //    on a line a twentieth of that size (its cost grows with the square of the word's length).
+  const { checkCommandPolicy } = await import(new URL("../../dist/tools/bash-policy.js", import.meta.url).href);
+  // base64 of zero bytes: one 200 KB word of `A`s, the shape that made the previous regex quadratic.
+  const blob = Buffer.alloc(150_000).toString("base64");
+  const previousRule = /([\w:.]+)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&/;
+  const timeIt = (fn) => {
+    const runs = [];
+    for (let i = 0; i < 5; i += 1) {
+      const started = performance.now();
+      fn();
+      runs.push(performance.now() - started);
+    }
+    return median(runs);
+  };
+  const policyMs = timeIt(() => checkCommandPolicy(`echo ${blob} | base64 -d > f`));
+  const previousMs = timeIt(() => previousRule.test(`echo ${blob.slice(0, 10_000)}`));
+  console.log(`4) the bash policy on a ${(blob.length / 1000).toFixed(0)} KB base64 line: ${policyMs.toFixed(2)} ms (target under 50 ms: ${policyMs < 50 ? "ok" : "MISSED"}); the previous fork-bomb regex on 10 KB of it: ${previousMs.toFixed(1)} ms (ratio ${(policyMs / previousMs).toFixed(3)}x)`);
+  failed ||= policyMs >= 50;
   process.exitCode = failed ? 1 : 0;
 }
 

@@ -125,7 +125,7 @@ async function reapGroup(pgid: number, graceMs: number): Promise<void> {
   if (!signalGroup(pgid, "SIGTERM")) return;
   const deadline = Date.now() + graceMs;
   // Short first waits: most processes die at once, and a call should not pay a full poll interval.
-  for (let wait = 2; Date.now() < deadline; wait = Math.min(wait * 2, POLL_MS)) {
+  for (let wait = 1; Date.now() < deadline; wait = Math.min(wait * 2, POLL_MS)) {
     await delay(wait);
     if (!groupAlive(pgid)) return;
   }
