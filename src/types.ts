@@ -59,5 +59,10 @@ export interface VerificationRecord {
   failed: string[];
   reasons: string[];
   truncated: boolean;
+  /**
+   * Selection options (`-k`, `-m`, `--deselect`, `go test -run`, ...) narrowed the run: it proves only
+   * the test ids it printed as passed, never this whole file or directory target (`verified` is false).
+   */
+  filtered: boolean;
   baseline: boolean;
 }

@@ -194,6 +194,9 @@ export class EvidenceLedger {
               ? { verified: run.outcome === "passed", ids: [] }
               : this.#targetProof(inv, run, target);
         const baseline = inv.afterStash && (run?.baseline ?? true);
+        // A filtered run (`pytest -k add tests`) says nothing of the tests it deselected: the target
+        // stays unverified, and only the ids it printed as passed become verified targets.
+        const filtered = inv.filtered || run?.filtered === true;
         const stale = baseline || laterEdits.length > 0 || ticket.concurrent.edits.length > 0 || ticket.concurrent.commands.length > 0;
         const record: VerificationRecord = {
           seq: ++this.#seq,
@@ -203,7 +206,7 @@ export class EvidenceLedger {
           workspace: inv.workspace,
           exitCode: result.exitCode,
           timedOut: result.timedOut,
-          verified: proof.verified && !baseline,
+          verified: proof.verified && !baseline && !filtered,
           applicability: stale ? "unknown" : "current",
           postTestEdits: [...ticket.concurrent.edits],
           postTestCommands: [...ticket.concurrent.commands, ...(laterEdits.length > 0 ? [command] : [])],
@@ -212,12 +215,14 @@ export class EvidenceLedger {
           failed: [...(run?.failed ?? [])],
           reasons: [...(run?.reasons ?? ["not-judged"]), ...(placed || run === undefined ? [] : ["workspace-unknown"])],
           truncated: result.truncated,
+          filtered,
           baseline,
         };
         created.push(record);
         this.#records.push(record);
         this.#options.journal?.append({ type: "record", record: copyRecord(record) });
         if (record.verified && !stale) this.#addVerified(inv, target, proof.ids);
+        else if (filtered && proof.verified && !baseline && !stale) this.#addVerified(inv, null, proof.ids);
       }
     });
     this.#trim();
@@ -293,9 +298,9 @@ export class EvidenceLedger {
     return { verified: false, ids: [] };
   }
 
-  #addVerified(inv: TestInvocation, target: string, ids: string[]): void {
+  #addVerified(inv: TestInvocation, target: string | null, ids: string[]): void {
     const family = targetFamily(inv.kind);
-    const keys = [this.#keyOf(inv, target).key, ...ids];
+    const keys = [...(target === null ? [] : [this.#keyOf(inv, target).key]), ...ids];
     for (const key of keys) if (!this.#verified.some((v) => v.family === family && v.key === key)) this.#verified.push({ family, key });
   }
 

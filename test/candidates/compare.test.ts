@@ -24,6 +24,7 @@ function record(target: string, exitCode: number | null, verified: boolean, extr
     failed: [],
     reasons: [],
     truncated: false,
+    filtered: false,
     baseline: false,
     ...extra,
   };

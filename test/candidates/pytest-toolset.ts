@@ -64,6 +64,7 @@ export function createPytestToolset(workspaceDir: string): CandidateToolset<Pyte
         failed: [],
         reasons: passed ? [] : ["no-pass-proof"],
         truncated: false,
+        filtered: false,
         baseline: false,
       });
       if (passed) verified.add(target);
