@@ -78,6 +78,9 @@ function summaryPasses(parsed: ParsedRunOutput): number {
   if (parsed.kind === "go") {
     // `ok pkg [no tests to run]` is a passing package with no test in it.
     if (hasMarker(parsed, "no-tests-ran") && parsed.passed.length === 0) return 0;
+    // `-v`/`-json` show each test: a package whose every selected test skipped ran no test, though
+    // go calls it `ok` (pytest and Django call a skip-only run "nothing ran" too).
+    if (parsed.passed.length === 0 && parsed.failed.length === 0 && parsed.skipped.length > 0) return 0;
     return Math.max(counts.passed ?? 0, counts["packages passed"] ?? 0);
   }
   return counts.passed ?? 0;

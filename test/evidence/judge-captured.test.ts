@@ -41,6 +41,8 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["go-json-broken", "failed", "none"],
   ["go-json-calc", "passed", "all"],
   ["go-json-no-tests-to-run", "unknown", "none"],
+  ["go-json-run-skipped", "unknown", "all"],
+  ["go-v-run-skipped", "unknown", "all"],
   ["go-json-run", "passed", "all"],
   ["go-json-tail", "unknown", "none"],
   ["go-json-timeout", "failed", "all"],

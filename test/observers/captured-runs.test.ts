@@ -105,6 +105,8 @@ const GO: [string, Expectation][] = [
   ["go-v-failing", { ids: "all" }],
   ["go-no-tests-to-run", { ids: "none", markers: ["no-tests-ran"] }],
   ["go-json-no-tests-to-run", { ids: "none", markers: ["no-tests-ran"] }],
+  ["go-json-run-skipped", { ids: "all" }],
+  ["go-v-run-skipped", { ids: "all" }],
   ["go-no-test-files", { ids: "none", markers: ["no-test-files"] }],
   ["go-json-timeout", { ids: "all", markers: ["timeout"] }],
   ["go-v-timeout", { ids: "all", markers: ["timeout"] }],

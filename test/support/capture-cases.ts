@@ -234,6 +234,8 @@ export const CAPTURE_CASES: CaptureCase[] = [
   go("go-v-run-sub", "go test -v -run 'TestAdd/small' ./calc", "go test -json -run 'TestAdd/small' ./calc"),
   go("go-no-tests-to-run", "go test -run TestNope ./calc", "go test -json -run TestNope ./calc"),
   go("go-json-no-tests-to-run", "go test -json -run TestNope ./calc"),
+  go("go-json-run-skipped", "go test -json -run TestNeedsNetwork ./calc"),
+  go("go-v-run-skipped", "go test -v -run TestNeedsNetwork ./calc", "go test -json -run TestNeedsNetwork ./calc"),
   go("go-no-test-files", "go test ./notests", "go test -json ./notests"),
   go("go-json-timeout", "go test -json -timeout 1s ./slow", undefined, { AE_SLOW: "1" }),
   go("go-v-timeout", "go test -v -timeout 1s ./slow", "go test -json -timeout 1s ./slow", { AE_SLOW: "1" }),
