@@ -169,7 +169,7 @@ export type { FilePatch, FilePatchStatus, PatchHunk, PatchEntry, PatchParser } f
 export { runVerdict } from "./verdict/run-verdict.js";
 export type { RunVerdictOptions } from "./verdict/run-verdict.js";
 export { verdictSchema, verdictStatusSchema, junitStateSchema, gateSchema, verdictRunSchema, verdictJsonSchema, verdictExitCode, VERDICT_EXIT } from "./verdict/schema.js";
-export { isClippingMarkerLine } from "./verdict/clipping.js";
+export { CLIPPING_NOTES, containsClippingNote, isClippingNoteLine, isClippingNoteLine as isClippingMarkerLine, type ClippingNote } from "./evidence/clipping.js";
 export type { Verdict } from "./verdict/schema.js";
 export { verifyVerdictFile } from "./verdict/verify.js";
 export type { VerifyVerdictResult } from "./verdict/verify.js";

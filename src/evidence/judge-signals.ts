@@ -2,17 +2,9 @@
 // `git stash` messages, a runner that never started, and `echo` markers. Found by substring search
 // so a gigabyte log costs one indexOf pass per needle, not a regex per line.
 import { stripAnsi } from "../observers/lines.js";
+import { CLIPPING_NEEDLES, isClippingNoteLine } from "./clipping.js";
 import type { CommandAnalysis } from "../shell/types.js";
 
-// A tool host's clipping note. pytest's own `...Full output truncated (N lines hidden)` is not one.
-const CLIPPING_RES = [
-  /\[output truncated\]/i,
-  /\[\s*(?:\.\.\.\s*)?\d[\d,]* (?:more )?(?:characters?|chars|bytes|lines|tokens) (?:truncated|omitted)(?:\s*\.\.\.)?\s*\]/i,
-  /\[truncated(?: \d[\d,]* (?:characters?|chars|bytes|lines))?\]/i,
-  /<truncated \d[\d,]* (?:characters?|chars|bytes|lines)>/i,
-  /^\.\.\. ?\(?output truncated\)?/i,
-];
-const PYTEST_OWN_TRUNCATION_RE = /Full output truncated \(\d+ lines? hidden\)/;
 const HOST_TIMEOUT_RE = /^(?:Error: )?Command timed out after \d/;
 // The runner never started: the shell or the interpreter could not find it.
 const START_ERROR_RES = [
@@ -88,12 +80,13 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
 
   // Each needle is searched in the whole block; a hit hands its full line to the check.
   const needles: { text: string; check: (text: string, runIndex: number) => void }[] = [
-    {
-      text: "runcated",
-      check: (text) => {
-        if (!PYTEST_OWN_TRUNCATION_RE.test(text) && CLIPPING_RES.some((re) => re.test(text))) line.clipped = true;
+    // The one clipping rule (clipping.ts): each of its needles hands its line to the note table.
+    ...CLIPPING_NEEDLES.map((needle) => ({
+      text: needle,
+      check: (text: string) => {
+        if (!line.clipped && isClippingNoteLine(text)) line.clipped = true;
       },
-    },
+    })),
     {
       text: "timed out after",
       check: (text, runIndex) => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { createJudgeStream } from "../evidence/judge.js";
-import { createClippingScanner } from "./clipping.js";
+import { createClippingScanner } from "../evidence/clipping.js";
 import { decideVerdict } from "./decide.js";
 import { createProgressCounter, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
 import { planReport, readReportFile, stampFile } from "./report-file.js";

@@ -1,5 +1,6 @@
 // Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl, and subagents'
 // agent-*.jsonl): assistant `tool_use` blocks, user `tool_result` blocks and `toolUseResult`.
+import { containsClippingNote } from "../../evidence/clipping.js";
 import { EventList, pendingShell } from "./event-list.js";
 import { asObject, asString, lastAssistantText, parseJsonl, type JsonlRecord } from "./jsonl.js";
 import type { ShellEvent, TranscriptProblem, TranscriptReadResult } from "./types.js";
@@ -48,7 +49,7 @@ function applyResult(event: ShellEvent, block: Record<string, unknown>, toolUseR
   }
   if (/Command timed out after/.test(text)) event.timedOut = true;
   if (event.persistedOutputPath === null) event.persistedOutputPath = /Full output saved to: (.+)/.exec(text)?.[1]?.trim() ?? null;
-  event.outputTruncated = event.persistedOutputPath !== null || text.includes("<persisted-output>") || /\[\d+ lines truncated\]/.test(text);
+  event.outputTruncated = event.persistedOutputPath !== null || containsClippingNote(text);
 }
 
 function readAssistant(record: JsonlRecord, list: EventList, problems: TranscriptProblem[]): void {

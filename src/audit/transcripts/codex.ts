@@ -1,5 +1,6 @@
 // Codex rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl): `{timestamp, type, payload}`
 // lines; `response_item` payloads carry calls and outputs, `event_msg` payloads carry exec events.
+import { containsClippingNote } from "../../evidence/clipping.js";
 import { EventList, pendingShell } from "./event-list.js";
 import { asObject, asString, lastAssistantText, parseJsonl } from "./jsonl.js";
 import type { ShellEvent, TranscriptProblem, TranscriptReadResult } from "./types.js";
@@ -48,7 +49,7 @@ function parseShellOutput(raw: string): Pick<ShellEvent, "exitCode" | "output" |
     const body = /^Output:\n/m.exec(raw);
     if (body) output = raw.slice(body.index + body[0].length);
   }
-  const outputTruncated = /^Total output lines: \d+/m.test(raw) || /\[\.\.\. omitted \d+ of \d+ lines \.\.\.\]|tokens truncated/.test(raw);
+  const outputTruncated = containsClippingNote(raw);
   return { exitCode, output, outputTruncated, timedOut: /command timed out/i.test(raw) };
 }
 
