@@ -127,7 +127,11 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // a parser's own distinct lists are taken as they are, and only lists from several sources merged.
   const noReportIds = reports.passed.length === 0 && reports.failed.length === 0 && reports.skipped.length === 0;
   const ids = noReportIds && parsed.distinctIds === true ? parsed : mergeOutcomeIds([parsed, reports]);
-  const { passed: passedIds, failed: failedIds, skipped: skippedIds } = ids;
+  // Through a line filter (`| grep PASSED`) any line may be missing, the `ERROR at teardown` of a test
+  // it shows as PASSED included: no id it shows proves that its test passed (failures still count).
+  const throughFilter = invocation.output === "filtered";
+  const { failed: failedIds, skipped: skippedIds } = ids;
+  const passedIds = throughFilter ? [] : ids.passed;
   const gates: GateFinding[] = [...parsed.gates];
   const judged = { ...base, passed: passedIds, failed: failedIds, skipped: skippedIds, gates };
   const withReasons = (outcome: RunEvidence["outcome"], reasons: string[]): RunEvidence => ({ ...judged, outcome, reasons: unique(reasons) });

@@ -7,13 +7,15 @@ import type { CommandNode, ParsedLine, Redirect, SimpleCommand, Statement } from
 import { basename } from "./wrappers.js";
 
 /**
- * `direct`: the results reach the output unchanged, or through commands that only select whole
- * lines (`tail -n`, `head -n`, `grep` without `-o`/`-c`, `tee`, `cat`). `from-file`: written to a file
- * that a later command of the line prints that way (`pytest > log 2>&1; tail -5 log`).
- * `transformed`: a command that can rewrite text stands between the runner and the output.
- * `hidden`: the results go to `/dev/null` or to a file the line never prints.
+ * `direct`: the results reach the output unchanged, or through commands that keep every line of the
+ * part they show (`tail -n`, `head -n`, `tee`, `cat`). `from-file`: written to a file that a later
+ * command of the line prints that way (`pytest > log 2>&1; tail -5 log`). `filtered`: a line filter
+ * (`grep`, `grep -v`) stands between them: lines are whole but any of them may be missing, so only a
+ * count summary can prove a pass and no id proves that its test passed. `transformed`: a command that
+ * can rewrite text stands between the runner and the output. `hidden`: the results go to `/dev/null`
+ * or to a file the line never prints.
  */
-export type OutputRoute = "direct" | "from-file" | "transformed" | "hidden";
+export type OutputRoute = "direct" | "from-file" | "filtered" | "transformed" | "hidden";
 
 type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "pipe"; stages: readonly CommandNode[]; after: Streams };
 
@@ -23,7 +25,7 @@ interface Streams {
 }
 
 interface Resolved {
-  route: "direct" | "transformed" | "hidden";
+  route: "direct" | "filtered" | "transformed" | "hidden";
   /** Static paths the text was also written to (`> log`, `tee log`). */
   files: string[];
 }
@@ -38,12 +40,13 @@ export function routeOutputs(parsed: ParsedLine, order: Map<SimpleCommand, numbe
   const found = new Map<number, { out: Resolved; err: Resolved }>();
   walkStatements(parsed.statements, { out: OUT, err: OUT }, order, found);
   // The commands that print one file to the output, found only when some text went into a file.
-  let readers: { index: number; file: string }[] | null = null;
-  const findReaders = (): { index: number; file: string }[] => {
-    const list: { index: number; file: string }[] = [];
+  let readers: { index: number; file: string; filters: boolean }[] | null = null;
+  const findReaders = (): { index: number; file: string; filters: boolean }[] => {
+    const list: { index: number; file: string; filters: boolean }[] = [];
     for (const [command, index] of order) {
       const file = printedFile(command);
-      if (file !== null && found.get(index)?.out.route === "direct") list.push({ index, file });
+      const route = found.get(index)?.out.route;
+      if (file !== null && (route === "direct" || route === "filtered")) list.push({ index, file, filters: route === "filtered" || dropsLines(command) });
     }
     return list;
   };
@@ -51,7 +54,9 @@ export function routeOutputs(parsed: ParsedLine, order: Map<SimpleCommand, numbe
     if (resolved.route !== "hidden") return resolved.route;
     if (resolved.files.length === 0) return "hidden";
     readers ??= findReaders();
-    return resolved.files.some((file) => readers!.some((reader) => reader.index > index && reader.file === file)) ? "from-file" : "hidden";
+    const reading = readers.filter((reader) => reader.index > index && resolved.files.includes(reader.file));
+    if (reading.length === 0) return "hidden";
+    return reading.every((reader) => reader.filters) ? "filtered" : "from-file";
   };
   const stdout = new Map<number, OutputRoute>();
   const stderr = new Map<number, OutputRoute>();
@@ -123,7 +128,9 @@ function resolve(sink: Sink): Resolved {
       const next: Sink = rest.length === 0 ? sink.after.out : { kind: "pipe", stages: rest, after: sink.after };
       const resolved = resolve(applyRedirects({ out: next, err: sink.after.err }, stage.redirects).out);
       const teed = basename(stage.words[0] ?? "") === "tee" ? stage.words.slice(1).filter((w) => !w.startsWith("-") && isStatic(w)) : [];
-      return { route: resolved.route, files: [...resolved.files, ...teed] };
+      // A file tee wrote holds every line, whatever the later stages drop from the output.
+      const route = resolved.route === "direct" && dropsLines(stage) ? "filtered" : resolved.route;
+      return { route, files: [...resolved.files, ...teed] };
     }
     default: {
       const never: never = sink;
@@ -158,6 +165,12 @@ function keepsLines(command: SimpleCommand): boolean {
     default:
       return false;
   }
+}
+
+// Line filters: every line they print is whole, but which lines are missing depends on their text.
+function dropsLines(command: SimpleCommand): boolean {
+  const name = basename(command.words[0] ?? "");
+  return name === "grep" || name === "egrep" || name === "fgrep";
 }
 
 // `cat F`, `tail [-n N] F`, `head F`, `grep PATTERN F`, `less F`: the one file a reader prints, or null.

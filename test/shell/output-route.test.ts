@@ -8,11 +8,15 @@ const route = (line: string): OutputRoute[] => analyzeCommand(line).invocations.
 describe("the route of a runner's results", () => {
   it.each<[string, string, OutputRoute]>([
     ["straight to the output", "pytest -q", "direct"],
-    ["through line filters", "pytest -rA 2>&1 | grep -v PASSED | tail -n 20 | head -5", "direct"],
+    ["through a line filter", "pytest -rA 2>&1 | grep -v PASSED | tail -n 20 | head -5", "filtered"],
+    ["through grep PASSED", "pytest -rA | grep PASSED", "filtered"],
+    ["through tail and head only", "pytest -rA 2>&1 | tail -n 20 | head -5", "direct"],
     ["through tee and cat", "pytest | tee log.txt | cat", "direct"],
     ["stderr hidden, results on stdout", "pytest 2>/dev/null", "direct"],
     ["into a file printed later", "pytest > log.txt 2>&1; tail -5 log.txt", "from-file"],
-    ["into a file grep prints later", "go test ./... > out.log; grep -v '^ok' out.log", "from-file"],
+    ["into a file grep prints later", "go test ./... > out.log; grep -v '^ok' out.log", "filtered"],
+    ["into a file grep and cat print later", "go test ./... > out.log; grep -v '^ok' out.log; cat out.log", "from-file"],
+    ["tee'd whole into a file cat prints, and grep'd", "pytest | tee log | grep -c x; cat log", "transformed"],
     ["into a file a bash -c prints later", `bash -c "pytest > log"; cat log`, "from-file"],
     ["a group into a file printed later", "{ pytest; } &> log; cat log", "from-file"],
     ["tee'd into a file nobody prints, and hidden", "pytest | tee log > /dev/null", "hidden"],

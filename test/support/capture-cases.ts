@@ -111,6 +111,10 @@ const JUDGE_FORMS: CaptureCase[] = [
   py("j-py9-skip-only", `${PY9} -rA tests/test_mixed.py::test_skipped`),
   py("j-py9-xfail-only", `${PY9} -q tests/test_mixed.py::test_xfail`),
   py("j-py9-teardown-error", `${PY9} -rA tests/test_mixed.py::test_teardown_error`),
+  // Line filters: any line may be missing, so no id they show proves a pass (item 4 of the fail-open issue).
+  py("j-py9-teardown-grep-passed", `${PY9} -rA tests/test_mixed.py::test_teardown_error | grep PASSED`),
+  py("j-py9-mixed-grep-v-fail", `${PY9} -rA tests/test_mixed.py 2>&1 | grep -v FAIL`),
+  py("j-py9-pass-grep-summary", `${PY9} -rA tests/test_pass.py | grep -E "passed|failed|error"`),
   py("j-py9-time", `time ${PY9} -q tests/sub`),
   py("j-py9-log-then-tail", `${PY9} -q tests/test_pass.py > /tmp/ae-judge-j-py9-log.log 2>&1; tail -3 /tmp/ae-judge-j-py9-log.log`),
   py("j-py9-stash-baseline", inTempRepo(`sed -i 's/return a + b/return a - b/' calc/__init__.py\ngit stash && ${PY9} -q tests/test_pass.py; git stash pop`)),
@@ -142,6 +146,7 @@ const JUDGE_FORMS: CaptureCase[] = [
   go("j-go-two-and", "go test ./calc && go test ./failing", "go test -json ./calc ./failing"),
   go("j-go-json-calc-strs", "go test -json ./calc ./strs"),
   go("j-go-text-calc-strs", "go test ./calc ./strs", "go test -json ./calc ./strs"),
+  go("j-go-v-grep-pass-ok", `go test -v ./calc ./failing 2>&1 | grep -E "^(--- PASS|ok )"`, "go test -json ./calc ./failing"),
   go("j-go-v-failing-tee", "go test -v ./failing 2>&1 | tee /tmp/ae-judge-j-go-v-failing-tee.log", "go test -json ./failing"),
   dj("j-dj-v2-basic-echo", `${DJ} -v 2 basic; echo done`),
   dj("j-dj-v2-mixed-or-true", `${DJ} -v 2 mixed || true`),
