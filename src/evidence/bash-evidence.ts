@@ -13,7 +13,7 @@ import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservat
 import { createFileJournal, readJournal } from "./journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
-import { WorkspaceWatcher } from "./watch.js";
+import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
 /** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
 export type InvalidationMode = "conservative" | "snapshot";
@@ -173,21 +173,36 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   }
 
   /**
-   * Runs `call` as one of our own tool calls: with `watch`, file changes during it are not
-   * reported as someone else's (evidenceTools wraps every tool this way).
+   * Runs `call` as one of our own tool calls (evidenceTools wraps every tool this way). With `watch`,
+   * a change seen during a call that `writes` is its own when the call made the evidence unknown;
+   * any other change is someone else's (see watch.ts).
    */
-  async trackCall<T>(call: () => Promise<T>): Promise<T> {
-    const leave = this.#watcher?.enterCall();
+  async trackCall<T>(call: () => Promise<T>, kind: CallKind = "writes"): Promise<T> {
+    const leave = this.#watcher?.enterCall(kind);
+    const before = this.#ledger.invalidations;
     try {
       return await call();
     } finally {
-      leave?.();
+      await leave?.(this.#ledger.invalidations !== before);
     }
   }
 
   /** Runs the wrapped tool unchanged, observing the command. Never throws more than the tool does. */
   async execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
-    return this.trackCall(() => this.#observe(input, ctx));
+    const command = typeof input?.command === "string" ? input.command : "";
+    return this.trackCall(() => this.#observe(input, ctx), this.#callKind(command));
+  }
+
+  // A line of read-only commands and test runs writes nothing of its own (by-products aside).
+  #callKind(command: string): CallKind {
+    if (this.#watcher === undefined) return "writes";
+    try {
+      const analysis = analyzeCommand(command, { cwd: this.#ledger.workspace ?? undefined });
+      if (analysis.opaque) return "writes";
+      return analysis.commands.every((c) => c.readOnly || (c.invocation !== undefined && c.invocation.runsTests && !c.invocation.shadowed)) ? "reads" : "writes";
+    } catch {
+      return "writes";
+    }
   }
 
   async #observe(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {

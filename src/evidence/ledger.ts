@@ -97,6 +97,7 @@ export class EvidenceLedger {
   readonly #inFlight = new Set<CommandTicket>();
   readonly #invalidatedAtStart = new WeakMap<CommandTicket, boolean>();
   readonly #measured = new WeakSet<CommandTicket>();
+  #invalidations = 0;
 
   constructor(options: EvidenceLedgerOptions) {
     this.#options = options;
@@ -110,6 +111,11 @@ export class EvidenceLedger {
   /** Targets (and proving test ids) proven passing on the code as it is now, sorted. */
   get verifiedTargets(): string[] {
     return [...new Set(this.#verified.map((v) => v.key))].sort();
+  }
+
+  /** How many times everything was made unknown (the watcher compares it across a call). */
+  get invalidations(): number {
+    return this.#invalidations;
   }
 
   /** The workspace the ledger was created with. */
@@ -263,6 +269,7 @@ export class EvidenceLedger {
   }
 
   #invalidate(cause: { command?: string; edits?: (string | null)[] }): void {
+    this.#invalidations += 1;
     for (const ticket of this.#inFlight) {
       if (cause.command !== undefined) ticket.concurrent.commands.push(cause.command);
       if (cause.edits !== undefined) ticket.concurrent.edits.push(...cause.edits);

@@ -2,6 +2,7 @@
 // BashEvidence; the edit tools report their completed changes to the same ledger.
 import { EvidenceError } from "../errors.js";
 import { BashEvidence, type InvalidationMode } from "../evidence/bash-evidence.js";
+import type { CallKind } from "../evidence/watch.js";
 import type { EvidenceLedger } from "../evidence/ledger.js";
 import type { VerificationRecord } from "../types.js";
 import { createApplyPatchTool } from "./apply-patch.js";
@@ -90,7 +91,7 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
   for (const name of selected) {
     const tool = buildTool(name, cwd, options, limits, bash);
     const observed = bash !== undefined && (name === "file_write" || name === "apply_patch") ? observeEdits(tool, bash.ledger) : tool;
-    tools.push((bash !== undefined && name !== "bash" ? trackOwnCalls(observed, bash) : observed) as Tool<never, unknown>);
+    tools.push((bash !== undefined && name !== "bash" ? trackOwnCalls(observed, bash, name === "file_write" || name === "apply_patch" ? "writes" : "reads") : observed) as Tool<never, unknown>);
   }
   return { tools, evidence: bash === undefined ? emptyEvidence() : evidenceOf(bash) };
 }
@@ -123,12 +124,13 @@ function evidenceOf(bash: BashEvidence): EvidenceView {
 }
 
 // With `watch`, changes made during any of our own calls are not someone else's.
-function trackOwnCalls(tool: Tool<unknown, unknown>, bash: BashEvidence): Tool<unknown, unknown> {
+// The edit tools write; file_read, grep and git_diff (which uses a private index) only read.
+function trackOwnCalls(tool: Tool<unknown, unknown>, bash: BashEvidence, kind: CallKind): Tool<unknown, unknown> {
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: tool.inputSchema,
-    execute: (input: unknown, ctx?: ToolContext) => bash.trackCall(() => tool.execute(input, ctx)),
+    execute: (input: unknown, ctx?: ToolContext) => bash.trackCall(() => tool.execute(input, ctx), kind),
   };
 }
 
