@@ -1,5 +1,6 @@
 // The rule table of issue 3: one run's outcome from its invocation, its exit attribution, what its
 // parser read and the line's signals. The first rule that applies decides.
+import { goPackageMatches } from "../observers/coverage.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
 import { stripAnsi } from "../observers/lines.js";
 import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
@@ -190,6 +191,8 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // A go result for a test that never ran, in a stream seen from its start: a test printed it (test2json
   // turns a printed `--- PASS: X` into an event). The real events may be fine, but the output imitates the runner.
   if (parsed.forgeries.some((f) => f.kind === "result-without-run")) return withReasons("unknown", ["spoof-suspect"]);
+  // A bare summary after pytest's session header was printed by a test (`-s`), not by pytest.
+  if (parsed.forgeries.some((f) => f.kind === "summary-shape-mismatch") && parsed.summary === null) return withReasons("unknown", ["spoof-suspect"]);
 
   // 9 and 10. Exactly one summary of the runner's own, a pass in it, every target covered.
   if (noSummary) return withReasons("unknown", [attribution.status === "masked" ? "masked-exit-no-summary" : "no-summary"]);
@@ -199,6 +202,14 @@ export function decideRun(facts: RunFacts): RunEvidence {
   const blockers = [...reports.blockers, ...(facts.notAttributable ? ["output-not-attributable"] : [])];
   if (blockers.length > 0) return withReasons("unknown", blockers);
   const summaryProves = (parsed.summary !== null && passes > 0) || reports.provesPass;
+  // A runner that reports per package (go): an `ok` for a package no target names was not printed by
+  // this run's packages but by a test or an init; it proves nothing, and the output imitates the runner.
+  const packageResults = parsed.packages ?? [];
+  const targetPackages = judged.targets.map((target) => target.split("::")[0] ?? target);
+  if (packageResults.some((p) => p.result === "pass" && !targetPackages.some((pattern) => goPackageMatches(pattern, p.path)))) return withReasons("unknown", ["spoof-suspect"]);
+  // Each package's own `ok` proves the target that names it (`go test ./calc ./strs`, no -v).
+  const provenByPackage = (target: string): boolean =>
+    !target.includes("::") && !target.includes("...") && packageResults.some((p) => p.result === "pass" && goPackageMatches(target, p.path));
   const uncovered = uncoveredTargets({
     targets: judged.targets,
     passed: passedIds,
@@ -207,7 +218,7 @@ export function decideRun(facts: RunFacts): RunEvidence {
     workspace: invocation.workspace,
     rootdir: parsed.rootdir,
     summaryProves,
-  });
+  }).filter((target) => !provenByPackage(target));
   if (!summaryProves || uncovered.length > 0) return withReasons("unknown", ["target-not-proven"]);
   // go prints one line per package and no total: a `./...` pattern is proven only when the runner's exit 0 is known.
   const exitZeroKnown = trustedExit === 0 || attribution.status === "success-implied";

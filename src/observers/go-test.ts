@@ -140,11 +140,12 @@ export function createGoTestParser(): OutputParser {
         // test2json turns a printed `--- PASS: X` into a pass event even when X never ran.
         if (open === undefined || !open.has(test)) {
           // Either the stream lost its start (clipped) or a test printed `--- PASS: X`: neither proves X.
-          if (action === "pass") {
-            findings.forge("result-without-run", lineNo, `${pkg}::${test}`);
-            if (startedPackages.get(pkg) !== true) findings.mark("incomplete", lineNo, `pass for ${pkg}::${test} without its run event`);
-          }
-          else addId(`${pkg}::${test}`, TERMINAL_FLAGS[action]!);
+          // In a stream seen from its start it is a test's print (`fmt.Println("--- FAIL: TestOther")`), no
+          // result at all; with the head cut off, a failure still counts (fail closed), a pass never.
+          const fromStart = startedPackages.get(pkg) === true;
+          if (action === "pass" || fromStart) findings.forge("result-without-run", lineNo, `${pkg}::${test}`);
+          if (action === "pass" && !fromStart) findings.mark("incomplete", lineNo, `pass for ${pkg}::${test} without its run event`);
+          if (action === "fail" && !fromStart) addId(`${pkg}::${test}`, FAIL);
           return;
         }
         open.delete(test);
@@ -172,12 +173,23 @@ export function createGoTestParser(): OutputParser {
     const result = RESULT_LINE_RE.exec(line);
     if (result !== null) {
       const [, status, name] = result as unknown as [string, string, string];
-      // Passes count only for tests whose `=== RUN` line was printed (-v prints one for every test).
-      // A PASS whose RUN line was cut off (`| tail`) proves nothing either, but is no forgery.
-      if (status === "PASS" && !textRuns.has(name)) {
-        if (textFromStart === true) findings.forge("result-without-run", lineNo, line);
-        else textFromStart = false;
+      // go indents a result by four spaces per subtest level (`    --- PASS: TestA/sub`). Any other
+      // indentation is a test's own log line (a second line of a multi-line t.Log), never a result.
+      const indent = line.length - line.trimStart().length;
+      if (indent !== 4 * (name.split("/").length - 1) || /^\s*\t/.test(line)) {
+        onOutputText(line);
+        return;
       }
+      // Results count only for tests whose `=== RUN` line was printed (-v prints one for every test;
+      // without -v go prints no RUN line and no PASS line, only FAIL ones). In -v output seen from its
+      // start, a result without its RUN line is a test's print, no result at all. With the RUN line cut
+      // off (`| tail`) a PASS proves nothing either, and a FAIL still counts.
+      const verbose = textRuns.size > 0 || status === "PASS";
+      if (!textRuns.has(name) && textFromStart === true && verbose) {
+        findings.forge("result-without-run", lineNo, line);
+        return;
+      }
+      if (status === "PASS" && !textRuns.has(name)) textFromStart = false;
       else textResults.set(name, (textResults.get(name) ?? 0) | TERMINAL_FLAGS[status]!);
       return;
     }
@@ -316,6 +328,9 @@ export function createGoTestParser(): OutputParser {
         counts.skipped = lists.skipped.length;
         summary = { counts, line: lastPackageLine, text: lastPackageText };
       }
+      const names = packages.namesInOrder();
+      const results: PackageResult[] = ["pass", "fail", "skip"];
+      const packageResults = packages.valuesInOrder().map((entry, i) => ({ path: names[i] ?? "", result: results[entry & 3] ?? "fail" }));
       return {
         kind: "go",
         ...lists,
@@ -327,6 +342,7 @@ export function createGoTestParser(): OutputParser {
         rootdir: null,
         lines: lineNo,
         distinctIds: true,
+        packages: packageResults,
       };
     },
     get summaryCount() {

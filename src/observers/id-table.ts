@@ -334,6 +334,11 @@ export class NameIndex<T> {
   }
 
   /** The values in the order their names were first set. */
+  /** The names in the order they were first set. */
+  namesInOrder(): readonly string[] {
+    return this.names;
+  }
+
   valuesInOrder(): readonly T[] {
     return this.values;
   }

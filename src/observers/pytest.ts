@@ -89,16 +89,23 @@ export function createPytestParser(): OutputParser {
   // Output whose head was cut (`| tail -5`) can start inside the short summary: its result lines count
   // only if no section header follows them (a header would mean they sat in an earlier section).
   let sawSectionHeader = false;
+  // pytest's `test session starts` header: printed only at the verbosities that pad the summary.
+  let sawSessionHeader = false;
   const headless = new Map<string, number>();
 
   const addId = (id: string, bits: number): void => {
     ids.add(id, bits);
   };
 
-  const takeSummary = (counts: Record<string, number>, text: string): void => {
+  const takeSummary = (counts: Record<string, number>, text: string, padded: boolean): void => {
     // Never the runner's own: a test printed it (with `-q -rN` this also hides pytest's summary: fail closed).
     if (inCapture) {
       findings.forge("summary-in-captured-output", lineNo, text);
+      return;
+    }
+    // The session header comes only with a padded summary; a bare one after it is not pytest's.
+    if (!padded && sawSessionHeader) {
+      findings.forge("summary-shape-mismatch", lineNo, text);
       return;
     }
     const found: FinalSummary = { counts, line: lineNo, text };
@@ -192,9 +199,12 @@ export function createPytestParser(): OutputParser {
         headless.clear();
       }
       if (counts !== null) {
-        takeSummary(counts, title);
+        takeSummary(counts, title, true);
         section = "other";
-      } else if (title === "test session starts") section = "header";
+      } else if (title === "test session starts") {
+        section = "header";
+        sawSessionHeader = true;
+      }
       else section = title === "short test summary info" ? "short-summary" : "other";
       return;
     }
@@ -208,7 +218,7 @@ export function createPytestParser(): OutputParser {
     }
     const counts = (first !== undefined && first >= "0" && first <= "9") || first === "n" ? parsePytestSummaryBody(line) : null;
     if (counts !== null) {
-      takeSummary(counts, line);
+      takeSummary(counts, line, false);
       return;
     }
     if (onMarkerLine(line)) return;

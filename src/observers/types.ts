@@ -39,6 +39,11 @@ export type ForgeryKind =
   | "passed-in-captured-output"
   /** A summary-shaped line inside a captured-output section. */
   | "summary-in-captured-output"
+  /**
+   * pytest: a bare `N passed in 0.1s` after the session header. pytest prints the header only when it
+   * pads its summary with `=` (no `-q`), so a bare one there was printed by a test (under `-s`).
+   */
+  | "summary-shape-mismatch"
   /** More than one final summary (a replayed or appended log). */
   | "multiple-summaries"
   /** More passed ids than the final summary counts. */
@@ -98,6 +103,8 @@ export interface ParsedRunOutput {
    * built-in parsers). The judge merges the lists of a parser that does not say so.
    */
   distinctIds?: boolean;
+  /** go: each package's own result line or event, in order (a target is proven by its package's `ok`). */
+  packages?: { path: string; result: "pass" | "fail" | "skip" }[];
 }
 
 /** An incremental parser: feed chunks in order, then call `end()` once. Memory stays flat in the input size. */

@@ -112,6 +112,8 @@ const JUDGE_FORMS: CaptureCase[] = [
   py("j-py9-xfail-only", `${PY9} -q tests/test_mixed.py::test_xfail`),
   py("j-py9-teardown-error", `${PY9} -rA tests/test_mixed.py::test_teardown_error`),
   // Line filters: any line may be missing, so no id they show proves a pass (item 4 of the fail-open issue).
+  // A test prints a bare summary under -s and ends the process: after the session header, not pytest's.
+  py("j-py9-forged-summary-s", `${PY9} -s -p no:cacheprovider tests_forged/test_forge.py`),
   py("j-py9-teardown-grep-passed", `${PY9} -rA tests/test_mixed.py::test_teardown_error | grep PASSED`),
   py("j-py9-mixed-grep-v-fail", `${PY9} -rA tests/test_mixed.py 2>&1 | grep -v FAIL`),
   py("j-py9-pass-grep-summary", `${PY9} -rA tests/test_pass.py | grep -E "passed|failed|error"`),
@@ -239,6 +241,13 @@ export const CAPTURE_CASES: CaptureCase[] = [
   go("go-v-run-sub", "go test -v -run 'TestAdd/small' ./calc", "go test -json -run 'TestAdd/small' ./calc"),
   go("go-no-tests-to-run", "go test -run TestNope ./calc", "go test -json -run TestNope ./calc"),
   go("go-json-no-tests-to-run", "go test -json -run TestNope ./calc"),
+  // Passing tests that print go's framing (framing/, built only with -tags forge): a result for a test
+  // that never ran, an indented result in a t.Log, an `ok` line while a test runs. go's own -json
+  // truth is fooled by the first (test2json 1.19 turns it into a fail event for TestOther).
+  go("go-v-forge", "go test -tags forge -count=1 -v ./framing", "go test -tags forge -count=1 -json ./framing"),
+  go("go-json-forge", "go test -tags forge -count=1 -json ./framing"),
+  go("go-v-forge-indented", "go test -tags forge -count=1 -v -run TestLogsIndentedFail ./framing", "go test -tags forge -count=1 -json -run TestLogsIndentedFail ./framing"),
+  go("go-text-forge-foreign-ok", "go test -tags forgeinit -count=1 ./framing 2>&1 | grep -v FAIL", "go test -tags forgeinit -count=1 -json ./framing"),
   go("go-json-run-skipped", "go test -json -run TestNeedsNetwork ./calc"),
   go("go-v-run-skipped", "go test -v -run TestNeedsNetwork ./calc", "go test -json -run TestNeedsNetwork ./calc"),
   go("go-no-test-files", "go test ./notests", "go test -json ./notests"),
