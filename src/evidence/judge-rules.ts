@@ -178,11 +178,19 @@ export function decideRun(facts: RunFacts): RunEvidence {
 
   // 7. Nothing ran.
   const passes = summaryPasses(parsed);
+  // `go test -bench . -run XXX` prints `ok` when -run selected no test (go warns `no tests to run` only
+  // without -bench): benchmarks may have run, tests did not. A failing benchmark stays a failure (4).
+  const benchOnlyEmpty =
+    invocation.args.some((a) => /^--?bench(?:=|$)/.test(a)) &&
+    invocation.args.some((a) => /^--?run(?:=|$)/.test(a)) &&
+    parsed.passed.length + parsed.failed.length + parsed.skipped.length === 0 &&
+    !outputFailure;
   const nothingRan =
     hasMarker(parsed, "no-tests-ran") ||
     (meaning === "no-tests-ran" && noSummary) ||
     (parsed.summary !== null && passes === 0 && !reports.provesPass) ||
-    (parsed.kind === "go" && hasMarker(parsed, "no-test-files") && passes === 0);
+    (parsed.kind === "go" && hasMarker(parsed, "no-test-files") && passes === 0) ||
+    benchOnlyEmpty;
   if (nothingRan) return withReasons("unknown", ["no-tests-ran"]);
 
   // 8. The runner's own status says it failed although no failure is shown (a coverage gate excepted).

@@ -43,7 +43,8 @@ const PLAIN_EVENT_RE = new RegExp(`^${PLAIN_EVENT_BODY}$`);
 // The same, matched in place inside a chunk (from `lastIndex`); the caller checks that it ends at the line end.
 const PLAIN_EVENT_STICKY_RE = new RegExp(PLAIN_EVENT_BODY, "y");
 // Output texts that carry a marker (onOutputText): an `output` event without one carries nothing.
-const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]/g;
+const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]|ns\/op/g;
+const BENCHMARK_RESULT_RE = /^Benchmark\S*\s+\d+\s+[\d.]+ ns\/op/;
 
 const TERMINAL_FLAGS: Record<string, number> = { pass: PASS, fail: FAIL, skip: SKIP, PASS: PASS, FAIL: FAIL, SKIP: SKIP };
 
@@ -102,6 +103,7 @@ export function createGoTestParser(): OutputParser {
     else if (text.startsWith("testing: warning: no tests to run")) findings.mark("no-tests-ran", lineNo, text);
     else if (/\[(?:build|setup) failed\]$/.test(text)) findings.mark("build-failure", lineNo, text);
     else if (/\[no tests to run\]/.test(text)) findings.mark("no-tests-ran", lineNo, text);
+    else if (BENCHMARK_RESULT_RE.test(text)) findings.mark("benchmarks-ran", lineNo, text);
   };
 
   const onEvent = (event: GoEvent, raw: string): void => {
@@ -139,6 +141,12 @@ export function createGoTestParser(): OutputParser {
         const open = running.get(pkg);
         // test2json turns a printed `--- PASS: X` into a pass event even when X never ran.
         if (open === undefined || !open.has(test)) {
+          // Benchmarks print no `=== RUN` line (Go 1.19). A failing one is a failure; a passing one is no
+          // test passing (its `ns/op` line shows that it ran).
+          if (test.startsWith("Benchmark")) {
+            if (action === "fail") addId(`${pkg}::${test}`, FAIL);
+            return;
+          }
           // Either the stream lost its start (clipped) or a test printed `--- PASS: X`: neither proves X.
           // In a stream seen from its start it is a test's print (`fmt.Println("--- FAIL: TestOther")`), no
           // result at all; with the head cut off, a failure still counts (fail closed), a pass never.
@@ -185,10 +193,11 @@ export function createGoTestParser(): OutputParser {
       // start, a result without its RUN line is a test's print, no result at all. With the RUN line cut
       // off (`| tail`) a PASS proves nothing either, and a FAIL still counts.
       const verbose = textRuns.size > 0 || status === "PASS";
-      if (!textRuns.has(name) && textFromStart === true && verbose) {
+      if (!textRuns.has(name) && textFromStart === true && verbose && !name.startsWith("Benchmark")) {
         findings.forge("result-without-run", lineNo, line);
         return;
       }
+      if (status === "PASS" && name.startsWith("Benchmark")) return;
       if (status === "PASS" && !textRuns.has(name)) textFromStart = false;
       else textResults.set(name, (textResults.get(name) ?? 0) | TERMINAL_FLAGS[status]!);
       return;
@@ -237,7 +246,7 @@ export function createGoTestParser(): OutputParser {
     lineNo += 1;
     if (raw.startsWith("{")) {
       // Most events are `output`: parse those only when they may carry a marker, to keep throughput high.
-      if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]/.test(raw)) {
+      if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]|ns\/op/.test(raw)) {
         sawJson = true;
         return;
       }

@@ -11,6 +11,8 @@ export type MarkerKind =
   | "no-tests-ran"
   /** go `?   pkg [no test files]`: a package without tests. */
   | "no-test-files"
+  /** go: a benchmark printed its result (`BenchmarkAdd-8  1000  123 ns/op`): a `-bench` run ran something. */
+  | "benchmarks-ran"
   /** pytest `INTERNALERROR>`. */
   | "internal-error"
   /** KeyboardInterrupt, `!!! Interrupted: ...`, pytest `Exit`. */

@@ -42,6 +42,9 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["go-json-calc", "passed", "all"],
   ["go-json-no-tests-to-run", "unknown", "none"],
   ["go-json-run-skipped", "unknown", "all"],
+  ["go-bench-nothing", "unknown", "none"],
+  ["go-bench-calc", "unknown", "none"], // benchmarks ran, no test did
+  ["go-json-bench-failing", "failed", "failed"],
   ["go-v-forge", "unknown", "some"],
   ["go-text-forge-foreign-ok", "unknown", "none"],
   ["go-json-forge", "unknown", "some"],

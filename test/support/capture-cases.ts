@@ -248,6 +248,10 @@ export const CAPTURE_CASES: CaptureCase[] = [
   go("go-json-forge", "go test -tags forge -count=1 -json ./framing"),
   go("go-v-forge-indented", "go test -tags forge -count=1 -v -run TestLogsIndentedFail ./framing", "go test -tags forge -count=1 -json -run TestLogsIndentedFail ./framing"),
   go("go-text-forge-foreign-ok", "go test -tags forgeinit -count=1 ./framing 2>&1 | grep -v FAIL", "go test -tags forgeinit -count=1 -json ./framing"),
+  // -bench: go prints `ok` even when -run and -bench matched nothing; a failing benchmark is a failure.
+  go("go-bench-nothing", "go test -count=1 -bench NoSuchBench -run XXX ./calc", "go test -count=1 -json -bench NoSuchBench -run XXX ./calc"),
+  go("go-bench-calc", "go test -count=1 -bench . -benchtime 1x -run XXX ./calc", "go test -count=1 -json -bench . -benchtime 1x -run XXX ./calc"),
+  go("go-json-bench-failing", "go test -tags benchfail -count=1 -json -bench . -benchtime 1x -run XXX ./framing"),
   go("go-json-run-skipped", "go test -json -run TestNeedsNetwork ./calc"),
   go("go-v-run-skipped", "go test -v -run TestNeedsNetwork ./calc", "go test -json -run TestNeedsNetwork ./calc"),
   go("go-no-test-files", "go test ./notests", "go test -json ./notests"),

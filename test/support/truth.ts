@@ -81,6 +81,8 @@ export function readGoTruth(text: string): Truth {
   const passed = new Set<string>();
   const failed = new Set<string>();
   const skipped = new Set<string>();
+  // Benchmarks get no `run` event (Go 1.19): a failing one is a failure all the same.
+  for (const [id, action] of terminal) if (action === "fail" && id.slice(id.indexOf("::") + 2).startsWith("Benchmark")) failed.add(id);
   for (const id of ran) {
     const action = terminal.get(id);
     const pkg = id.slice(0, id.indexOf("::"));
