@@ -118,6 +118,9 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // 1. The word is not the real runner: nothing it printed is evidence.
   if (invocation.shadowed) return unknown("shadowed-runner");
   // 1b. What the output shows is not what the runner printed (a report file can still speak for it).
+  // The runner's own status can still show a failure (`pytest > log; echo EXIT=$?` printing EXIT=1).
+  const hiddenExit = attribution.status === "trusted" && attribution.reason === "status-printed" ? attribution.runnerExit : null;
+  if (notTheRunners && hiddenExit !== null && invocation.runsTests && exitMeaning(invocation, hiddenExit) === "failed") return { ...base, outcome: "failed", reasons: ["runner-exit-nonzero", ...(facts.clipped ? ["truncated"] : [])] };
   if (notTheRunners && !reports.provesPass && !reports.failedTests) {
     return unknown(invocation.output === "transformed" ? "output-transformed" : "output-not-shown");
   }

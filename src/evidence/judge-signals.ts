@@ -27,6 +27,8 @@ export interface LineSignals {
   stashFailed: boolean;
   /** Echo-marker texts seen as whole lines. */
   markersSeen: Set<string>;
+  /** Lines that match a status echo's pattern (`EXIT=1` for `echo EXIT=$?`), at most 16. */
+  statusLines: string[];
 }
 
 /** What the scanner found inside one run's share of the output. */
@@ -68,8 +70,8 @@ export function collectMarkerTexts(analysis: CommandAnalysis): string[] {
 }
 
 /** Creates a scanner; `watchStash` when a run of the line follows `git stash`. */
-export function createSignalScanner(options: { markerTexts: readonly string[]; watchStash: boolean }): SignalScanner {
-  const line: LineSignals = { clipped: false, stashSavedNothing: false, stashFailed: false, markersSeen: new Set() };
+export function createSignalScanner(options: { markerTexts: readonly string[]; watchStash: boolean; statusPatterns?: readonly { needle: string; pattern: RegExp }[] }): SignalScanner {
+  const line: LineSignals = { clipped: false, stashSavedNothing: false, stashFailed: false, markersSeen: new Set(), statusLines: [] };
   const runs = new Map<number, RunSignals>();
   let stashOpen = options.watchStash;
   const runSignals = (index: number): RunSignals => {
@@ -98,6 +100,12 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
       check: (text: string, runIndex: number) => {
         const signals = runSignals(runIndex);
         if (signals.startError === null && START_ERROR_RES.some((re) => re.test(text))) signals.startError = text;
+      },
+    })),
+    ...(options.statusPatterns ?? []).map(({ needle, pattern }) => ({
+      text: needle,
+      check: (text: string) => {
+        if (line.statusLines.length < 16 && pattern.test(text.trim())) line.statusLines.push(text.trim());
       },
     })),
     ...options.markerTexts.map((marker) => ({

@@ -5,7 +5,7 @@ import { analyzeCommand } from "../grammar/analyze-command.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
 import { defaultObserverRegistry, type ObserverRegistry, type RunnerObserver } from "../observers/registry.js";
 import type { OutputParser } from "../observers/types.js";
-import { attributeExit } from "../shell/attribute-exit.js";
+import { attributeExit, statusTemplates } from "../shell/attribute-exit.js";
 import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import { attachReports, reportFacts } from "./judge-reports.js";
@@ -46,7 +46,8 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
   const invocations = analysis.opaque ? [] : analysis.invocations;
   const observers = invocations.map((inv) => registry.find({ kind: inv.kind, runner: inv.runner }));
   const markerTexts = collectMarkerTexts(analysis);
-  const scanner = createSignalScanner({ markerTexts, watchStash: invocations.some((inv) => inv.afterStash) });
+  const templates = invocations.length === 0 ? [] : statusTemplates(analysis);
+  const scanner = createSignalScanner({ markerTexts, watchStash: invocations.some((inv) => inv.afterStash), statusPatterns: templates });
   const router = createOutputRouter(
     invocations.map((invocation, i) => ({ invocation, createParser: () => observers[i]?.createParser() ?? createSilentParser(invocation.kind) })),
     scanner,
@@ -61,7 +62,10 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
       if (ended !== null) return ended;
       const routed = router.end();
       const exit = exitCode === undefined ? options.exitCode : exitCode;
-      const attributions = attributeExit(analysis, exit ?? null, markerTexts.length > 0 ? { output: [...scanner.line.markersSeen].join("\n") } : {});
+      const attributions = attributeExit(analysis, exit ?? null, {
+        ...(markerTexts.length > 0 ? { output: [...scanner.line.markersSeen].join("\n") } : {}),
+        ...(templates.length > 0 ? { statusLines: scanner.line.statusLines } : {}),
+      });
       ended = finish(analysis, { routed, attributions, observers, scanner, options });
       return ended;
     },

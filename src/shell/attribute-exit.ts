@@ -7,6 +7,36 @@ import type { CommandAnalysis, CommandNode, ExitAttribution, SimpleCommand, Stat
 export interface AttributeOptions {
   /** The output the line printed: `&& echo OK` / `|| echo BROKEN` markers are looked up in it. */
   output?: string;
+  /** Lines of the output that match a status echo (`echo EXIT=$?`), from {@link statusTemplates}. */
+  statusLines?: readonly string[];
+}
+
+/** An `echo`/`printf` that prints `$?`, as a pattern over the line it prints. */
+export interface StatusTemplate {
+  /** Index of the echo in line order (the numbering of numberSimpleCommands). */
+  commandIndex: number;
+  /** The literal text before `$?`, non-empty (a cheap needle), and the whole line as a pattern. */
+  needle: string;
+  pattern: RegExp;
+}
+
+/**
+ * The echoes of a line that print `$?` once, with literal text around it: `echo EXIT=$?`,
+ * `echo "exit: $?"`, `printf 'rc=%s\n' $?` is not read (its text is in two words).
+ */
+export function statusTemplates(analysis: CommandAnalysis): StatusTemplate[] {
+  const templates: StatusTemplate[] = [];
+  for (const [command, index] of numberSimpleCommands(analysis.parsed)) {
+    const [name, ...args] = command.words;
+    if (name !== "echo" || command.hasSubstitution || writesStdoutToFile(command.redirects)) continue;
+    const start = args.findIndex((a) => !/^-[neE]+$/.test(a));
+    const text = start < 0 ? "" : args.slice(start).join(" ").trim();
+    const at = text.indexOf("$?");
+    if (at <= 0 || text.indexOf("$?", at + 2) !== -1 || /[$`\\]/.test(text.replace("$?", ""))) continue;
+    const escape = (part: string): string => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    templates.push({ commandIndex: index, needle: text.slice(0, at), pattern: new RegExp(`^${escape(text.slice(0, at))}(\\d{1,3})${escape(text.slice(at + 2))}$`) });
+  }
+  return templates;
 }
 
 interface Marker {
@@ -33,7 +63,26 @@ export function attributeExit(analysis: CommandAnalysis, exitCode: number | null
   for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
   const markers = findMarkers(analysis.parsed.statements);
   const seen = options.output === undefined ? null : visibleLines(options.output);
-  return analysis.invocations.map((invocation) => attributeOne(analysis, invocation, byIndex, markers, exitCode ?? null, seen));
+  const templates = options.statusLines === undefined ? [] : statusTemplates(analysis);
+  return analysis.invocations.map((invocation) => printedStatus(analysis, invocation, byIndex, templates, options.statusLines ?? []) ?? attributeOne(analysis, invocation, byIndex, markers, exitCode ?? null, seen));
+}
+
+// `pytest > log 2>&1; echo EXIT=$?`: the echo right after the runner prints the runner's own status.
+// Only when the runner's statement is the runner alone (no `cd x &&` whose failure $? would show),
+// in the foreground and outside any compound, and the output holds exactly one status for that echo.
+function printedStatus(analysis: CommandAnalysis, invocation: TestInvocation, byIndex: Map<number, SimpleCommand>, templates: StatusTemplate[], lines: readonly string[]): ExitAttribution | null {
+  if (analysis.opaque || invocation.shadowed || templates.length === 0) return null;
+  const target = byIndex.get(invocation.commandIndex);
+  const statements = analysis.parsed.statements;
+  const at = statements.findIndex((statement) => statement.list.pipelines.length === 1 && statement.list.pipelines[0]!.commands.length === 1 && statement.list.pipelines[0]!.commands[0] === target);
+  const next = statements[at + 1];
+  if (at === -1 || target === undefined || statements[at]!.background || statements[at]!.list.pipelines[0]!.negated || next === undefined) return null;
+  const echo = next.list.pipelines[0]?.commands[0];
+  const template = templates.find((t) => byIndex.get(t.commandIndex) === echo);
+  if (template === undefined) return null;
+  const values = new Set(lines.map((line) => template.pattern.exec(line.trim())?.[1]).filter((value): value is string => value !== undefined));
+  if (values.size !== 1) return null;
+  return { status: "trusted", runnerExit: Number([...values][0]), reason: "status-printed" };
 }
 
 function attributeOne(

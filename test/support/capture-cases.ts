@@ -114,6 +114,9 @@ const JUDGE_FORMS: CaptureCase[] = [
   // Line filters: any line may be missing, so no id they show proves a pass (item 4 of the fail-open issue).
   // A test prints a bare summary under -s and ends the process: after the session header, not pytest's.
   py("j-py9-forged-summary-s", `${PY9} -s -p no:cacheprovider tests_forged/test_forge.py`),
+  // The runner's status printed right after it: `$?` is the runner's own (a missed failure before).
+  py("j-py9-status-echo-mixed", `${PY9} -q tests/test_mixed.py > /tmp/ae-judge-status-mixed.log 2>&1; echo EXIT=$?`),
+  py("j-py9-status-echo-pass", `${PY9} -q tests/test_pass.py > /tmp/ae-judge-status-pass.log 2>&1; echo EXIT=$?`),
   py("j-py9-teardown-grep-passed", `${PY9} -rA tests/test_mixed.py::test_teardown_error | grep PASSED`),
   py("j-py9-mixed-grep-v-fail", `${PY9} -rA tests/test_mixed.py 2>&1 | grep -v FAIL`),
   py("j-py9-pass-grep-summary", `${PY9} -rA tests/test_pass.py | grep -E "passed|failed|error"`),
