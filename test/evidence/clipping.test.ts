@@ -85,3 +85,45 @@ describe("no host note inserted into a real passing output leaves it passed", ()
     );
   });
 });
+
+describe("a go -json stream cut inside its first event is clipped", () => {
+  let streams: CapturedRun[] = [];
+  beforeAll(async () => {
+    await ensureCaptured();
+    streams = CAPTURE_CASES.filter((c) => c.project === "go" && / -json\b/.test(c.line))
+      .map((c) => loadCapture(c.name))
+      .filter((run) => judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd }).verdict === "passed");
+  });
+
+  it("there are passing go -json captures", () => {
+    expect(streams.length).toBeGreaterThan(2);
+  });
+
+  it("cutting the first line anywhere inside it never yields passed", () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), (which, at) => {
+        const run = streams[which % streams.length];
+        if (run === undefined) throw new Error("no streams");
+        const first = run.output.indexOf("\n");
+        const cut = 1 + (at % Math.max(1, first - 1));
+        const output = run.output.slice(cut);
+        return judge({ command: run.line, output, exitCode: run.exitCode, cwd: run.cwd }).verdict !== "passed";
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+// A stream written to test2json's documented schema (not captured: the cut is the point of it). Its
+// first line is the tail of an `output` event; everything after it would pass on its own.
+it("a go -json stream whose first line is the tail of an event is truncated, not passed", () => {
+  const events = [
+    'ut","Package":"example.com/m","Output":"=== RUN   TestEarlier\\n"}',
+    '{"Action":"run","Package":"example.com/m","Test":"TestA"}',
+    '{"Action":"pass","Package":"example.com/m","Test":"TestA","Elapsed":0}',
+    '{"Action":"pass","Package":"example.com/m","Elapsed":0.01}',
+  ];
+  const whole = judge({ command: "go test -json ./...", output: `${events.slice(1).join("\n")}\n`, exitCode: 0 });
+  const cut = judge({ command: "go test -json ./...", output: `${events.join("\n")}\n`, exitCode: 0 });
+  expect([whole.verdict, cut.verdict, cut.runs[0]?.reasons]).toEqual(["passed", "unknown", ["truncated"]]);
+});
