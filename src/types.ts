@@ -33,6 +33,11 @@ export interface RunEvidence {
   skipped: string[];
   /** Machine-readable codes saying why the outcome is not `passed` (empty when passed). */
   reasons: string[];
+  /**
+   * Targets of a `passed` run that no printed id shows (`pytest -q a.py b.py`): every selected test
+   * passed, but such a target may have held none. Their records are not verified. Absent when none.
+   */
+  unprovenTargets?: string[];
   gates: GateFinding[];
   /** pytest's `rootdir:` header when printed: ids are relative to the directory pytest started in. */
   rootdir?: string | null;

@@ -49,6 +49,7 @@ export function renderJudgeJson(result: JudgeResult): string {
     failed: run.failed,
     skipped: run.skipped,
     reasons: run.reasons,
+    ...(run.unprovenTargets === undefined ? {} : { unprovenTargets: run.unprovenTargets }),
     gates: run.gates,
   }));
   return JSON.stringify({ schemaVersion: result.schemaVersion, verdict: result.verdict, reasons: result.reasons, runs });

@@ -219,7 +219,11 @@ export class EvidenceLedger {
           outcome: run?.outcome ?? ("unknown" satisfies Outcome),
           passed: [...(run?.passed ?? [])],
           failed: [...(run?.failed ?? [])],
-          reasons: [...(run?.reasons ?? ["not-judged"]), ...(placed || run === undefined ? [] : ["workspace-unknown"])],
+          reasons: [
+            ...(run?.reasons ?? ["not-judged"]),
+            ...(placed || run === undefined ? [] : ["workspace-unknown"]),
+            ...(run?.unprovenTargets?.includes(target) === true ? ["target-not-proven"] : []),
+          ],
           truncated: result.truncated,
           filtered,
           baseline,
@@ -299,6 +303,7 @@ export class EvidenceLedger {
     const key = this.#keyOf(inv, target);
     const ids = run.passed.map((id) => this.#keyOf(inv, id));
     const proving = ids.filter((id) => covers(key, id)).map((id) => id.key);
+    if (run.outcome === "passed" && run.unprovenTargets?.includes(target) === true) return { verified: false, ids: [] };
     if (run.outcome === "passed") return { verified: true, ids: proving };
     const onlyCoverageMissing = run.outcome === "unknown" && run.reasons.length > 0 && run.reasons.every((r) => r === "target-not-proven");
     if (onlyCoverageMissing && run.failed.length === 0 && proving.length > 0) return { verified: true, ids: proving };

@@ -64,3 +64,28 @@ describe("a filtered go run", () => {
     expect(bash.verifiedTargets).toEqual(["example.com/calc::TestAdd"]);
   }, 60_000);
 });
+
+describe("a passing run with several targets", () => {
+  it("is passed, and a target no printed id shows stays unverified with its reason", async () => {
+    const project = makeProject({
+      "a_test.py": "def test_a():\n    assert True\n",
+      "b_test.py": "def test_b():\n    assert True\n",
+      "empty_test.py": "",
+    });
+    cleanups.push(() => project.cleanup());
+    const bash = observedBash(project);
+    await bash.execute({ command: "python3 -m pytest -q -p no:cacheprovider a_test.py b_test.py empty_test.py" });
+    expect(bash.verificationRecords.map((r) => [r.target, r.outcome, r.verified, r.reasons])).toEqual([
+      ["a_test.py", "passed", false, ["target-not-proven"]],
+      ["b_test.py", "passed", false, ["target-not-proven"]],
+      ["empty_test.py", "passed", false, ["target-not-proven"]],
+    ]);
+    await bash.execute({ command: "python3 -m pytest -rA -p no:cacheprovider a_test.py b_test.py empty_test.py" });
+    expect(bash.verificationRecords.slice(3).map((r) => [r.target, r.verified])).toEqual([
+      ["a_test.py", true],
+      ["b_test.py", true],
+      ["empty_test.py", false],
+    ]);
+    expect(bash.verifiedTargets).toEqual(["a_test.py", "a_test.py::test_a", "b_test.py", "b_test.py::test_b"]);
+  });
+});

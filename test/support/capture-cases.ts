@@ -117,6 +117,9 @@ const JUDGE_FORMS: CaptureCase[] = [
   // The runner's status printed right after it: `$?` is the runner's own (a missed failure before).
   py("j-py9-status-echo-mixed", `${PY9} -q tests/test_mixed.py > /tmp/ae-judge-status-mixed.log 2>&1; echo EXIT=$?`),
   py("j-py9-status-echo-pass", `${PY9} -q tests/test_pass.py > /tmp/ae-judge-status-pass.log 2>&1; echo EXIT=$?`),
+  // Several targets, a clean summary, pytest's own exit 0: the run passed (each target's proof is apart).
+  py("j-py9-q-two-targets-pass", `${PY9} -q tests/test_pass.py tests/sub/test_sub.py`),
+  py("j-py9-q-two-targets-tail", `${PY9} -q tests/test_pass.py tests/sub/test_sub.py 2>&1 | tail -1`),
   py("j-py9-teardown-grep-passed", `${PY9} -rA tests/test_mixed.py::test_teardown_error | grep PASSED`),
   py("j-py9-mixed-grep-v-fail", `${PY9} -rA tests/test_mixed.py 2>&1 | grep -v FAIL`),
   py("j-py9-pass-grep-summary", `${PY9} -rA tests/test_pass.py | grep -E "passed|failed|error"`),
