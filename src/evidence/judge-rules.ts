@@ -77,12 +77,13 @@ function summaryFailures(parsed: ParsedRunOutput): number {
 function summaryPasses(parsed: ParsedRunOutput): number {
   const counts = parsed.summary?.counts ?? {};
   if (parsed.kind === "go") {
-    // `ok pkg [no tests to run]` is a passing package with no test in it.
-    if (hasMarker(parsed, "no-tests-ran") && parsed.passed.length === 0) return 0;
     // `-v`/`-json` show each test: a package whose every selected test skipped ran no test, though
     // go calls it `ok` (pytest and Django call a skip-only run "nothing ran" too).
     if (parsed.passed.length === 0 && parsed.failed.length === 0 && parsed.skipped.length > 0) return 0;
-    return Math.max(counts.passed ?? 0, counts["packages passed"] ?? 0);
+    // `ok pkg [no tests to run]` is a passing package with no test in it: only the others count.
+    const ranOk = parsed.packages?.filter((p) => p.result === "pass" && p.noTests !== true).length;
+    if (ranOk === undefined && hasMarker(parsed, "no-tests-ran") && parsed.passed.length === 0) return 0;
+    return Math.max(counts.passed ?? 0, ranOk ?? counts["packages passed"] ?? 0);
   }
   return counts.passed ?? 0;
 }
@@ -188,8 +189,11 @@ export function decideRun(facts: RunFacts): RunEvidence {
     invocation.args.some((a) => /^--?run(?:=|$)/.test(a)) &&
     parsed.passed.length + parsed.failed.length + parsed.skipped.length === 0 &&
     !outputFailure;
+  // Per package where the runner reports per package (go): one `[no tests to run]` package among
+  // packages that ran tests does not make the whole run "nothing ran".
+  const someRan = (parsed.packages ?? []).some((p) => p.result !== "skip" && p.noTests !== true);
   const nothingRan =
-    hasMarker(parsed, "no-tests-ran") ||
+    (hasMarker(parsed, "no-tests-ran") && !(someRan && passes > 0)) ||
     (meaning === "no-tests-ran" && noSummary) ||
     (parsed.summary !== null && passes === 0 && !reports.provesPass) ||
     (parsed.kind === "go" && hasMarker(parsed, "no-test-files") && passes === 0) ||
@@ -220,7 +224,7 @@ export function decideRun(facts: RunFacts): RunEvidence {
   if (packageResults.some((p) => p.result === "pass" && !targetPackages.some((pattern) => goPackageMatches(pattern, p.path)))) return withReasons("unknown", ["spoof-suspect"]);
   // Each package's own `ok` proves the target that names it (`go test ./calc ./strs`, no -v).
   const provenByPackage = (target: string): boolean =>
-    !target.includes("::") && !target.includes("...") && packageResults.some((p) => p.result === "pass" && goPackageMatches(target, p.path));
+    !target.includes("::") && !target.includes("...") && packageResults.some((p) => p.result === "pass" && p.noTests !== true && goPackageMatches(target, p.path));
   const uncovered = uncoveredTargets({
     targets: judged.targets,
     passed: passedIds,

@@ -75,6 +75,8 @@ export function createGoTestParser(): OutputParser {
   let lineNo = 0;
   let sawJson = false;
   let lastPackage = "";
+  // Packages that said `[no tests to run]` (a -run pattern matched none of their tests).
+  const noTestsPackages = new Set<string>();
 
   const addId = (id: string, bits: number): void => {
     ids.add(id, bits);
@@ -112,7 +114,11 @@ export function createGoTestParser(): OutputParser {
     const test = typeof event.Test === "string" ? event.Test : "";
     switch (action) {
       case "output":
-        if (typeof event.Output === "string") onOutputText(event.Output.trimEnd());
+        if (typeof event.Output === "string") {
+          const text = event.Output.trimEnd();
+          onOutputText(text);
+          if (pkg !== "" && (text.includes("[no tests to run]") || text.startsWith("testing: warning: no tests to run"))) noTestsPackages.add(ownString(pkg));
+        }
         return;
       case "build-fail":
         findings.mark("build-failure", lineNo, typeof event.ImportPath === "string" ? event.ImportPath : raw);
@@ -218,7 +224,10 @@ export function createGoTestParser(): OutputParser {
       }
       const failedBuild = /\[(?:build|setup) failed\]/.test(line);
       if (failedBuild) findings.mark("build-failure", lineNo, line);
-      if (rest.includes("[no tests to run]")) findings.mark("no-tests-ran", lineNo, line);
+      if (rest.includes("[no tests to run]")) {
+        findings.mark("no-tests-ran", lineNo, line);
+        noTestsPackages.add(ownString(pkg));
+      }
       // Go before 1.24 reports a -json build failure only as this text line, with no package event.
       if (sawJson) {
         if (failedBuild) settlePackage(pkg, "fail", line);
@@ -344,7 +353,10 @@ export function createGoTestParser(): OutputParser {
       }
       const names = packages.namesInOrder();
       const results: PackageResult[] = ["pass", "fail", "skip"];
-      const packageResults = packages.valuesInOrder().map((entry, i) => ({ path: names[i] ?? "", result: results[entry & 3] ?? "fail" }));
+      const packageResults = packages.valuesInOrder().map((entry, i) => {
+        const path = names[i] ?? "";
+        return { path, result: results[entry & 3] ?? "fail", ...(noTestsPackages.has(path) ? { noTests: true } : {}) };
+      });
       return {
         kind: "go",
         ...lists,

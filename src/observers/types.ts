@@ -106,7 +106,7 @@ export interface ParsedRunOutput {
    */
   distinctIds?: boolean;
   /** go: each package's own result line or event, in order (a target is proven by its package's `ok`). */
-  packages?: { path: string; result: "pass" | "fail" | "skip" }[];
+  packages?: { path: string; result: "pass" | "fail" | "skip"; noTests?: boolean }[];
 }
 
 /** An incremental parser: feed chunks in order, then call `end()` once. Memory stays flat in the input size. */

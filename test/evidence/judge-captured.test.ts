@@ -42,6 +42,8 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["go-json-calc", "passed", "all"],
   ["go-json-no-tests-to-run", "unknown", "none"],
   ["go-json-run-skipped", "unknown", "all"],
+  ["go-run-add-two-pkgs", "passed", "none"], // was unknown (no-tests-ran); ./strs::TestAdd is listed unproven
+  ["go-json-run-add-two-pkgs", "passed", "all"], // the same: ./strs::TestAdd is listed unproven
   ["go-bench-nothing", "unknown", "none"],
   ["go-bench-calc", "unknown", "none"], // benchmarks ran, no test did
   ["go-json-bench-failing", "failed", "failed"],
@@ -293,7 +295,8 @@ describe("judge on real captured runs", () => {
     const truth = run.truth;
     for (const evidence of result.runs.filter((r) => r.outcome === "passed")) {
       const observer = defaultObserverRegistry.get(evidence.kind)!;
-      const uncovered = evidence.targets.filter((target) => !truth?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)));
+      // A target the run lists as unproven (every selected test passed, none shown for it) claims nothing.
+      const uncovered = evidence.targets.filter((target) => !evidence.unprovenTargets?.includes(target) && !truth?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)));
       const failedInside = evidence.targets.flatMap((target) => truth?.failed.filter((id) => observer.covers(truthSpelling(run, evidence, target), id)) ?? []);
       expect({ truth: truth !== null, uncovered, failedInside }).toEqual({ truth: true, uncovered: [], failedInside: [] });
     }

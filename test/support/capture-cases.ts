@@ -258,6 +258,9 @@ export const CAPTURE_CASES: CaptureCase[] = [
   go("go-bench-nothing", "go test -count=1 -bench NoSuchBench -run XXX ./calc", "go test -count=1 -json -bench NoSuchBench -run XXX ./calc"),
   go("go-bench-calc", "go test -count=1 -bench . -benchtime 1x -run XXX ./calc", "go test -count=1 -json -bench . -benchtime 1x -run XXX ./calc"),
   go("go-json-bench-failing", "go test -tags benchfail -count=1 -json -bench . -benchtime 1x -run XXX ./framing"),
+  // -run selects tests in one package and none in the other (`[no tests to run]` counts per package).
+  go("go-run-add-two-pkgs", "go test -count=1 -run TestAdd ./calc ./strs", "go test -count=1 -json -run TestAdd ./calc ./strs"),
+  go("go-json-run-add-two-pkgs", "go test -count=1 -json -run TestAdd ./calc ./strs"),
   go("go-json-run-skipped", "go test -json -run TestNeedsNetwork ./calc"),
   go("go-v-run-skipped", "go test -v -run TestNeedsNetwork ./calc", "go test -json -run TestNeedsNetwork ./calc"),
   go("go-no-test-files", "go test ./notests", "go test -json ./notests"),
