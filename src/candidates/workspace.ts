@@ -70,6 +70,21 @@ async function inspectSource(source: string, revision: string, label: string): P
   }
 }
 
+// `git worktree add` and `remove` of one repository must not overlap: git lists the existing worktrees
+// while it adds one, and reads a half-made admin directory of a parallel add ("failed to read
+// .git/worktrees/x1/commondir"). Parallel candidates of one source take turns for these two commands.
+const worktreeTurns = new Map<string, Promise<unknown>>();
+function inWorktreeTurn<T>(source: string, step: () => Promise<T>): Promise<T> {
+  const previous = worktreeTurns.get(source) ?? Promise.resolve();
+  const next = previous.then(step, step);
+  const settled = next.then(() => undefined, () => undefined);
+  worktreeTurns.set(source, settled);
+  void settled.then(() => {
+    if (worktreeTurns.get(source) === settled) worktreeTurns.delete(source);
+  });
+  return next;
+}
+
 function safeLabel(label: string): string {
   return label.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40) || "candidate";
 }
@@ -102,7 +117,7 @@ export async function createCandidateWorkspace(repo: string, options: CandidateW
   const root = join(parent, safeLabel(label));
   let gitDir: string | undefined;
   const removeAll = async (): Promise<void> => {
-    const removed = await runGit(source, ["worktree", "remove", "--force", "--force", root], { allowFailure: true });
+    const removed = await inWorktreeTurn(source, () => runGit(source, ["worktree", "remove", "--force", "--force", root], { allowFailure: true }));
     // git refuses to remove worktrees with populated submodules; the manual removal is what prune does.
     if (removed.exitCode !== 0) {
       await rm(root, { recursive: true, force: true });
@@ -111,7 +126,7 @@ export async function createCandidateWorkspace(repo: string, options: CandidateW
     await rm(parent, { recursive: true, force: true });
   };
   try {
-    await runGit(source, ["worktree", "add", "--quiet", "--detach", root, revision]);
+    await inWorktreeTurn(source, () => runGit(source, ["worktree", "add", "--quiet", "--detach", root, revision]));
     gitDir = await readGit(root, ["rev-parse", "--absolute-git-dir"]);
     if (tree !== (await readGit(root, ["rev-parse", "HEAD^{tree}"]))) await runGit(root, ["read-tree", "-m", "-u", "HEAD", tree]);
     await runGit(root, ["update-ref", CANDIDATE_BASE_REF, tree]);
