@@ -1,9 +1,10 @@
 // Records a working tree's full contents as a tree object through a private index, so the real
 // index of the source or candidate is never touched.
-import { copyFile, mkdtemp, rm, utimes } from "node:fs/promises";
-import { existsSync, lstatSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { lstatSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
+import { copyIndexFile } from "../tools/host-git.js";
 import { readGit, runGit } from "./git.js";
 import { parseLsFiles, parseLsTree } from "./raw-diff.js";
 
@@ -18,15 +19,9 @@ export async function snapshotWorkingTree(root: string, base: string, gitDir?: s
   try {
     const realIndex = await readGit(root, ["rev-parse", "--git-path", "index"], { gitDir });
     const realIndexPath = isAbsolute(realIndex) ? realIndex : join(root, realIndex);
-    if (existsSync(realIndexPath) && lstatSync(realIndexPath).isFile()) {
-      await copyFile(realIndexPath, indexFile);
-      // The copy keeps the index's mtime: git trusts an entry's cached stat data only when the file is
-      // older than the index ("racy git"). A fresh mtime would hide a same-size edit made in the same
-      // second as the index was written (seen under load: a candidate's change missing from its patch).
-      const info = lstatSync(realIndexPath);
-      await utimes(indexFile, info.atime, info.mtime);
-    }
-    else await runGit(root, ["read-tree", base], { indexFile, gitDir });
+    // The copy keeps the index's mtime (copyIndexFile): without it a same-size edit made within one
+    // timestamp tick of the checkout was missing from a candidate's patch.
+    if (!(await copyIndexFile(realIndexPath, indexFile))) await runGit(root, ["read-tree", base], { indexFile, gitDir });
     await runGit(root, ["add", "-A"], { indexFile, gitDir });
     await addBackHiddenFiles(root, base, indexFile, gitDir);
     return await readGit(root, ["write-tree"], { indexFile, gitDir });

@@ -64,7 +64,7 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
       const exit = exitCode === undefined ? options.exitCode : exitCode;
       const attributions = attributeExit(analysis, exit ?? null, {
         ...(markerTexts.length > 0 ? { output: [...scanner.line.markersSeen].join("\n") } : {}),
-        ...(templates.length > 0 ? { statusLines: scanner.line.statusLines } : {}),
+        ...(templates.length > 0 ? { status: { templates, lines: scanner.line.statusLines } } : {}),
       });
       ended = finish(analysis, { routed, attributions, observers, scanner, options });
       return ended;

@@ -7,8 +7,8 @@ import type { CommandAnalysis, CommandNode, ExitAttribution, SimpleCommand, Stat
 export interface AttributeOptions {
   /** The output the line printed: `&& echo OK` / `|| echo BROKEN` markers are looked up in it. */
   output?: string;
-  /** Lines of the output that match a status echo (`echo EXIT=$?`), from {@link statusTemplates}. */
-  statusLines?: readonly string[];
+  /** The line's status echoes ({@link statusTemplates}) and the output lines that match them (`EXIT=1`). */
+  status?: { templates: readonly StatusTemplate[]; lines: readonly string[] };
 }
 
 /** An `echo`/`printf` that prints `$?`, as a pattern over the line it prints. */
@@ -27,10 +27,8 @@ export interface StatusTemplate {
 export function statusTemplates(analysis: CommandAnalysis): StatusTemplate[] {
   const templates: StatusTemplate[] = [];
   for (const [command, index] of numberSimpleCommands(analysis.parsed)) {
-    const [name, ...args] = command.words;
-    if (name !== "echo" || command.hasSubstitution || writesStdoutToFile(command.redirects)) continue;
-    const start = args.findIndex((a) => !/^-[neE]+$/.test(a));
-    const text = start < 0 ? "" : args.slice(start).join(" ").trim();
+    if (command.words[0] !== "echo" || command.hasSubstitution || writesStdoutToFile(command.redirects)) continue;
+    const text = echoedText(command.words);
     const at = text.indexOf("$?");
     if (at <= 0 || text.indexOf("$?", at + 2) !== -1 || /[$`\\]/.test(text.replace("$?", ""))) continue;
     const escape = (part: string): string => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -63,14 +61,14 @@ export function attributeExit(analysis: CommandAnalysis, exitCode: number | null
   for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
   const markers = findMarkers(analysis.parsed.statements);
   const seen = options.output === undefined ? null : visibleLines(options.output);
-  const templates = options.statusLines === undefined ? [] : statusTemplates(analysis);
-  return analysis.invocations.map((invocation) => printedStatus(analysis, invocation, byIndex, templates, options.statusLines ?? []) ?? attributeOne(analysis, invocation, byIndex, markers, exitCode ?? null, seen));
+  const status = options.status ?? { templates: [], lines: [] };
+  return analysis.invocations.map((invocation) => printedStatus(analysis, invocation, byIndex, status.templates, status.lines) ?? attributeOne(analysis, invocation, byIndex, markers, exitCode ?? null, seen));
 }
 
 // `pytest > log 2>&1; echo EXIT=$?`: the echo right after the runner prints the runner's own status.
 // Only when the runner's statement is the runner alone (no `cd x &&` whose failure $? would show),
 // in the foreground and outside any compound, and the output holds exactly one status for that echo.
-function printedStatus(analysis: CommandAnalysis, invocation: TestInvocation, byIndex: Map<number, SimpleCommand>, templates: StatusTemplate[], lines: readonly string[]): ExitAttribution | null {
+function printedStatus(analysis: CommandAnalysis, invocation: TestInvocation, byIndex: Map<number, SimpleCommand>, templates: readonly StatusTemplate[], lines: readonly string[]): ExitAttribution | null {
   if (analysis.opaque || invocation.shadowed || templates.length === 0) return null;
   const target = byIndex.get(invocation.commandIndex);
   const statements = analysis.parsed.statements;
@@ -205,13 +203,19 @@ function findMarkers(statements: readonly Statement[]): Map<SimpleCommand, Marke
   return markers;
 }
 
+// What `echo [-neE] words...` prints: its words after the options, joined.
+function echoedText(words: readonly string[]): string {
+  const args = words.slice(1);
+  const start = args.findIndex((a) => !/^-[neE]+$/.test(a));
+  return start < 0 ? "" : args.slice(start).join(" ").trim();
+}
+
 function markerText(command: SimpleCommand): string | null {
   if (command.hasExpansion || command.hasSubstitution || writesStdoutToFile(command.redirects) || command.assignments.length > 0) return null;
   const [name, ...args] = command.words;
   let text: string | null = null;
   if (name === "echo") {
-    const start = args.findIndex((a) => !/^-[neE]+$/.test(a));
-    text = start < 0 ? "" : args.slice(start).join(" ");
+    text = echoedText(command.words);
   } else if (name === "printf" && args.length === 1 && !args[0]!.includes("%")) {
     text = args[0]!.replace(/(\\n)+$/, "");
     if (text.includes("\\")) return null;

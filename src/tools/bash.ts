@@ -272,15 +272,13 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       let argv = { file: "bash", args: ["-c", command] };
       let runEnv = env;
       let extendEnv = true;
-      let callLimits: ReturnType<typeof createCallLimits> | undefined;
       if (headless) {
         sandbox ??= prepareSandbox();
         const { layout, probe } = await sandbox;
         if (!probe.available) return notRun(command, "sandbox-unavailable", null, `Error: ${probe.reason}`);
-        if (ctx.signal?.aborted === true) return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");
-        callLimits = (toolLimits ??= createCallLimits(limits, layout.host.root));
-        const inner = callLimits.wrapInner(["bash", "-c", command]);
-        argv = callLimits.wrapHost(bwrapPath, bubblewrapArgs(layout, workspace, inner, sandboxEnvironment(process.env, env)));
+        toolLimits ??= createCallLimits(limits, layout.host.root);
+        const inner = toolLimits.wrapInner(["bash", "-c", command]);
+        argv = toolLimits.wrapHost(bwrapPath, bubblewrapArgs(layout, workspace, inner, sandboxEnvironment(process.env, env)));
         // The host process (sh, bwrap) needs only PATH; the sandbox's environment is set by --setenv.
         runEnv = hostSpawnEnvironment();
         extendEnv = false;
@@ -330,7 +328,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         durationMs: outcome.durationMs,
         sandbox: headless ? "bubblewrap" : "none",
         sandboxLevel: level === false ? null : level,
-        limits: { pids: callLimits?.pids ?? "none", memory: callLimits?.memory ?? "none" },
+        limits: headless && toolLimits !== undefined ? { pids: toolLimits.pids, memory: toolLimits.memory } : { pids: "none", memory: "none" },
         processGroup: outcome.pid,
         stdout: stdoutFacts,
         stderr: stderrFacts,

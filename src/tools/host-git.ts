@@ -252,15 +252,23 @@ export async function createShadowRepository(dir: string, options: { copyIndex?:
   }
 }
 
-// Copies the real index (never through a symlink) and keeps its mtime: git trusts a file's cached stat
-// data only when the file is older than the index ("racy git"). A split index's shared part comes too.
-async function copyIndex(realGitDir: string, to: string, shadowGitDir: string): Promise<void> {
-  const real = join(realGitDir, "index");
-  const bytes = await readSmallFile(real, 2 * 1024 * 1024 * 1024 - 1);
-  if (bytes === null) return;
+/**
+ * Copies an index file (never through a symlink) and keeps its mtime: git trusts an entry's cached
+ * stat data only when the file is older than the index ("racy git"), so a fresh mtime would hide a
+ * same-size edit made within one timestamp tick of the index. False when there is no index to copy.
+ */
+export async function copyIndexFile(from: string, to: string): Promise<boolean> {
+  const bytes = await readSmallFile(from, 2 * 1024 * 1024 * 1024 - 1);
+  if (bytes === null) return false;
   await writeFile(to, bytes);
-  const info = await lstat(real);
+  const info = await lstat(from);
   await utimes(to, info.atime, info.mtime);
+  return true;
+}
+
+// The real index, and a split index's shared part (looked up next to GIT_DIR, so it goes to the shadow).
+async function copyIndex(realGitDir: string, to: string, shadowGitDir: string): Promise<void> {
+  if (!(await copyIndexFile(join(realGitDir, "index"), to))) return;
   const shared = (await readdir(realGitDir).catch(() => [])).filter((name) => /^sharedindex\.[0-9a-f]+$/.test(name));
   for (const name of shared) {
     const part = await readSmallFile(join(realGitDir, name), 2 * 1024 * 1024 * 1024 - 1);
