@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { attributeExit } from "../../src/shell/index.js";
+import { statusTemplates } from "../../src/shell/attribute-exit.js";
 import type { ExitAttribution } from "../../src/shell/index.js";
 
 const attribute = (line: string, exit: number | null | undefined, output?: string): ExitAttribution[] =>
@@ -108,5 +109,24 @@ describe("attributeExit: masked", () => {
   it("gives up, masked, on a line with too many paths", () => {
     const line = `${Array.from({ length: 14 }, (_, i) => `cmd${i} && echo M${i}`).join("; ")}; pytest`;
     expect(attribute(line, 0, "M1")).toEqual([m("too-complex")]);
+  });
+});
+
+describe("a status echo right after the runner (`pytest > log; echo EXIT=$?`)", () => {
+  const attribute = (line: string, lines: string[]): ExitAttribution | undefined => {
+    const analysis = analyzeCommand(line);
+    return attributeExit(analysis, 0, { status: { templates: statusTemplates(analysis), lines } })[0];
+  };
+
+  it.each<[string, string, string[], Partial<ExitAttribution>]>([
+    ["the printed status is the runner's", "pytest -q > log 2>&1; echo EXIT=$?", ["EXIT=1"], { status: "trusted", runnerExit: 1, reason: "status-printed" }],
+    // Attacks: a test prints a status line of its own, or the echo is not right after the runner.
+    ["a test prints EXIT=0 beside the real EXIT=1", "pytest -q; echo EXIT=$?", ["EXIT=0", "EXIT=1"], { status: "masked" }],
+    ["$? after `cd x &&` may be cd's", "cd x && pytest -q > log; echo EXIT=$?", ["EXIT=1"], { status: "masked" }],
+    ["$? after a pipe is the last stage's", "pytest -q | tail -1; echo EXIT=$?", ["EXIT=0"], { status: "masked" }],
+    ["an echo two statements later", "pytest -q > log; true; echo EXIT=$?", ["EXIT=0"], { status: "masked" }],
+    ["no line printed", "pytest -q > log; echo EXIT=$?", [], { status: "masked" }],
+  ])("%s", (_name, line, lines, expected) => {
+    expect(attribute(line, lines)).toMatchObject(expected);
   });
 });
