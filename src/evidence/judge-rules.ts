@@ -27,6 +27,18 @@ export interface RunFacts {
   reports: ReportFacts;
   /** The run's share of the output could not be told apart from another run's. */
   notAttributable: boolean;
+  /**
+   * The share is everything the runner printed: its results reach the output directly or through a
+   * file, with no `tail`/`head` window, or through one the output did not fill.
+   */
+  whole: boolean;
+}
+
+/** Is a run's share all it printed? (see {@link RunFacts.whole}) */
+export function showsWhole(invocation: TestInvocation, parsed: ParsedRunOutput): boolean {
+  if (invocation.output !== "direct" && invocation.output !== "from-file") return false;
+  const window = invocation.window;
+  return window === null || (window.lines !== null && parsed.lines < window.lines);
 }
 
 /** What a runner's exit status means when it is known and no summary says otherwise. */
@@ -172,8 +184,11 @@ export function decideRun(facts: RunFacts): RunEvidence {
     return withReasons("failed", reasons);
   }
 
-  // 5. Clipped output (a clipped go stream ends with packages still open).
-  if (facts.clipped || hasMarker(parsed, "incomplete")) return withReasons("unknown", ["truncated"]);
+  // 5. Clipped output (a clipped go stream ends with packages still open), an output whose first line
+  // is a piece of one of the runner's lines, or a whole output that shows the runner printed lines before it.
+  const start = parsed.start;
+  const headLost = start !== undefined && (start.cut !== null || (facts.whole && start.headMissing !== null));
+  if (facts.clipped || hasMarker(parsed, "incomplete") || headLost) return withReasons("unknown", ["truncated"]);
 
   // 6. The run did not finish.
   if (hasMarker(parsed, "timeout") || signals.hostTimeout || meaning === "timeout") return withReasons("unknown", ["timeout"]);
@@ -206,8 +221,10 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // A go result for a test that never ran, in a stream seen from its start: a test printed it (test2json
   // turns a printed `--- PASS: X` into an event). The real events may be fine, but the output imitates the runner.
   if (parsed.forgeries.some((f) => f.kind === "result-without-run")) return withReasons("unknown", ["spoof-suspect"]);
-  // A bare summary after pytest's session header was printed by a test (`-s`), not by pytest.
+  // A bare summary after pytest's session header was printed by a test (`-s`), not by pytest; so was a
+  // padded one in an output shown whole without the header (`-q -s`, or a fake runner).
   if (parsed.forgeries.some((f) => f.kind === "summary-shape-mismatch") && parsed.summary === null) return withReasons("unknown", ["spoof-suspect"]);
+  if (facts.whole && (start?.summaryMismatch ?? null) !== null) return withReasons("unknown", ["spoof-suspect"]);
 
   // 9 and 10. Exactly one summary of the runner's own, a pass in it, every target covered.
   if (noSummary) return withReasons("unknown", [attribution.status === "masked" ? "masked-exit-no-summary" : "no-summary"]);
@@ -235,7 +252,8 @@ export function decideRun(facts: RunFacts): RunEvidence {
     summaryProves,
   }).filter((target) => !provenByPackage(target));
   if (!summaryProves) return withReasons("unknown", ["target-not-proven"]);
-  // go prints one line per package and no total: a `./...` pattern is proven only when the runner's exit 0 is known.
+  // go prints one line per package and no total: a `./...` pattern is proven only when the runner's exit
+  // 0 is known or the whole output is shown (every package's line is then in view).
   const exitZeroKnown = trustedExit === 0 || attribution.status === "success-implied";
   if (uncovered.length > 0) {
     // Several targets, a clean summary and the runner's own exit 0 (`pytest a.py sub/b.py` printing
@@ -245,7 +263,7 @@ export function decideRun(facts: RunFacts): RunEvidence {
     if (!everySelectedPassed || judged.targets.length < 2) return withReasons("unknown", ["target-not-proven"]);
     return { ...withReasons("passed", []), unprovenTargets: uncovered };
   }
-  if (invocation.kind === "go" && judged.targets.some((t) => t.includes("...")) && !exitZeroKnown) return withReasons("unknown", ["target-not-proven"]);
+  if (invocation.kind === "go" && judged.targets.some((t) => t.includes("...")) && !exitZeroKnown && !facts.whole) return withReasons("unknown", ["target-not-proven"]);
   return withReasons("passed", []);
 }
 

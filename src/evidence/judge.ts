@@ -10,7 +10,7 @@ import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import { attachReports, reportFacts } from "./judge-reports.js";
 import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-router.js";
-import { decideRun, type RunFacts } from "./judge-rules.js";
+import { decideRun, showsWhole, type RunFacts } from "./judge-rules.js";
 import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-signals.js";
 import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
 
@@ -105,6 +105,7 @@ function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
       baseline: invocation.afterStash && !line.stashSavedNothing && !line.stashFailed,
       reports: reportFacts(byRun.get(i) ?? []),
       notAttributable: suspectSplit || loopShared,
+      whole: showsWhole(invocation, parsed),
     });
     const segments = routed[i]!.segments;
     if (!invocation.repeated) return decideRun(facts(segments[0]!));

@@ -1,6 +1,8 @@
 // unittest text output (Django's runtests.py / manage.py test and `python -m unittest`) -> dotted ids
 // `app.tests.Case.test_x`, `Ran N tests`, `OK` / `FAILED (...)` / `NO TESTS RAN`.
 import type { RunnerKind } from "../types.js";
+import { unittestStart } from "./django-start.js";
+import { HeadLines } from "./line-start.js";
 import { classifyIds, createLineSplitter, FAIL, Findings, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -50,6 +52,7 @@ export function createDjangoParser(kind: Extract<RunnerKind, "django" | "unittes
   let summary: FinalSummary | null = null;
   let summaryCount = 0;
   let lineNo = 0;
+  const head = new HeadLines();
 
   const setStatus = (id: string, bits: number): void => {
     flags.set(id, (flags.get(id) ?? 0) | bits);
@@ -135,6 +138,7 @@ export function createDjangoParser(kind: Extract<RunnerKind, "django" | "unittes
 
   const onLine = (raw: string): void => {
     lineNo += 1;
+    head.note(raw, 0, raw.length);
     const trimmed = stripAnsi(raw).trimEnd();
     if (trimmed === "") return;
     // Keep the space of a trailing ` ... ` (the status or the test's output comes later).
@@ -204,6 +208,7 @@ export function createDjangoParser(kind: Extract<RunnerKind, "django" | "unittes
         rootdir: null,
         lines: lineNo,
         distinctIds: true,
+        start: unittestStart(head.first, head.second, ran?.count ?? null),
       };
     },
     get summaryCount() {

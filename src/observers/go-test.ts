@@ -1,6 +1,8 @@
 // go test output -> ids `<import path>::<Test>[/<sub>]`: the -json event stream (test2json, Go 1.19
 // to the newest events), plain text with or without -v, and both mixed with stray non-JSON lines.
 import { IdTable, NameIndex } from "./id-table.js";
+import { goTextStartCut } from "./go-start.js";
+import { HeadLines } from "./line-start.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -73,6 +75,9 @@ export function createGoTestParser(): OutputParser {
   let lastPackageLine = 0;
   let lastPackageText = "";
   let lineNo = 0;
+  // For the start checks: the first two lines, and the first sign that -v text lost its head.
+  const head = new HeadLines();
+  let textHeadMissing: string | null = null;
   let sawJson = false;
   let lastPackage = "";
   // Packages that said `[no tests to run]` (a -run pattern matched none of their tests).
@@ -180,7 +185,10 @@ export function createGoTestParser(): OutputParser {
   const onTextLine = (line: string): void => {
     const run = RUN_LINE_RE.exec(line);
     if (run !== null) {
-      if (textFromStart === null) textFromStart = !run[1]!.includes("/");
+      if (textFromStart === null) {
+        textFromStart = !run[1]!.includes("/");
+        if (!textFromStart) textHeadMissing ??= `the first \`=== RUN\` is a subtest's (${run[1]!})`;
+      }
       textRuns.add(run[1]!);
       return;
     }
@@ -204,7 +212,10 @@ export function createGoTestParser(): OutputParser {
         return;
       }
       if (status === "PASS" && name.startsWith("Benchmark")) return;
-      if (status === "PASS" && !textRuns.has(name)) textFromStart = false;
+      if (status === "PASS" && !textRuns.has(name)) {
+        textFromStart = false;
+        textHeadMissing ??= `\`--- PASS: ${name}\` without its \`=== RUN\``;
+      }
       else textResults.set(name, (textResults.get(name) ?? 0) | TERMINAL_FLAGS[status]!);
       return;
     }
@@ -253,11 +264,6 @@ export function createGoTestParser(): OutputParser {
 
   const onLine = (raw: string): void => {
     lineNo += 1;
-    // A stream that starts inside an event (`ge":"example.com/m","Test":"TestA"}`) lost its head
-    // mid-line: what came before it is unknown.
-    if (lineNo === 1 && !raw.startsWith("{") && /"(?:Action|Package|Test|Output|Elapsed|Time)"\s*:/.test(raw) && raw.trimEnd().endsWith("}")) {
-      findings.mark("incomplete", lineNo, "the stream starts inside a JSON event");
-    }
     if (raw.startsWith("{")) {
       // Most events are `output`: parse those only when they may carry a marker, to keep throughput high.
       if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]|ns\/op/.test(raw)) {
@@ -297,6 +303,7 @@ export function createGoTestParser(): OutputParser {
   let nextHit = 0;
   // The hot path: `output` events and plain run/pass/fail/skip events are read in place in the chunk.
   const onRange = (text: string, start: number, end: number): void => {
+    head.note(text, start, end);
     if (text !== chunk || end - start > MAX_LINE_LENGTH || text.charCodeAt(start) !== 123) {
       onLine(lineAt(text, start, end));
       return;
@@ -318,6 +325,16 @@ export function createGoTestParser(): OutputParser {
       return;
     }
     onLine(text.slice(start, lineEnd));
+  };
+
+  // A stream that starts inside an event (`ge":"example.com/m","Test":"TestA"}`, or only the end of an
+  // output text `run\n"}`) lost its head mid-line; text output is read by go's line shapes.
+  const startCut = (): string | null => {
+    const first = head.first;
+    if (first === null || first.startsWith("{")) return null;
+    const line = first.trimEnd();
+    if (line.endsWith("}") && (sawJson || /"(?:Action|Package|Test|Output|Elapsed|Time)"\s*:/.test(line))) return "the stream starts inside a JSON event";
+    return goTextStartCut(first, head.second);
   };
 
   const splitter = createRangeSplitter(onRange);
@@ -369,6 +386,7 @@ export function createGoTestParser(): OutputParser {
         lines: lineNo,
         distinctIds: true,
         packages: packageResults,
+        start: { cut: startCut(), headMissing: textHeadMissing, summaryMismatch: null },
       };
     },
     get summaryCount() {

@@ -2,7 +2,9 @@
 import type { GateFinding } from "../types.js";
 import { IdTable } from "./id-table.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
+import { HeadLines } from "./line-start.js";
 import { idEndBeforeMessage, isJsWhitespace, isUnderscoreRule, mayAct, mayBeVerbose } from "./pytest-line-shapes.js";
+import { pytestRuleFill, pytestStart } from "./pytest-start.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 type Section = "header" | "progress" | "short-summary" | "other";
@@ -92,6 +94,15 @@ export function createPytestParser(): OutputParser {
   // pytest's `test session starts` header: printed only at the verbosities that pad the summary.
   let sawSessionHeader = false;
   const headless = new Map<string, number>();
+  // For the start checks: the first two lines, the width of the rules and progress lines after them.
+  const head = new HeadLines();
+  let ruleWidth = 0;
+  let progressWidth = 0;
+  let summaryPadded = false;
+  let summaryRan: number | null = null;
+  const noteRule = (line: string): void => {
+    if (lineNo > 1 && pytestRuleFill(line) >= 2) ruleWidth = Math.max(ruleWidth, line.length);
+  };
 
   const addId = (id: string, bits: number): void => {
     ids.add(id, bits);
@@ -112,8 +123,10 @@ export function createPytestParser(): OutputParser {
     summaryCount += 1;
     if (summaryCount > 1) findings.forge("multiple-summaries", lineNo, text);
     summary = found;
+    summaryPadded = padded;
     if (counts.collected !== undefined && counts.passed === undefined && counts.failed === undefined) findings.mark("collect-only", lineNo, text);
     const ran = (counts.passed ?? 0) + (counts.failed ?? 0) + (counts.errors ?? 0) + (counts.skipped ?? 0) + (counts.xfailed ?? 0) + (counts.xpassed ?? 0);
+    summaryRan = ran;
     if (ran === 0 && counts.collected === undefined) findings.mark("no-tests-ran", lineNo, text);
   };
 
@@ -183,6 +196,11 @@ export function createPytestParser(): OutputParser {
     lineNo += 1;
     const line = stripAnsi(raw).trimEnd();
     if (line === "") return;
+    if (lineNo > 1) {
+      const last = line.charCodeAt(line.length - 1);
+      if (last === 61 || last === 45 || last === 95) noteRule(line);
+      else if (last === 93 && line.charCodeAt(line.length - 2) === 37) progressWidth = Math.max(progressWidth, line.length);
+    }
     // Hot path of a big -rA log: a result line inside the short summary needs none of the checks below.
     if (section === "short-summary" && !inCapture && line.charCodeAt(0) >= 65 && line.charCodeAt(0) <= 90 && SHORT_RE.test(line)) {
       onShortSummaryLine(line);
@@ -251,6 +269,7 @@ export function createPytestParser(): OutputParser {
   let cleanBreaks = false;
   // The hot path of a big log: most lines are skipped or read in place, without building a line string.
   const onRange = (text: string, start: number, end: number): void => {
+    head.note(text, start, end);
     if (text !== chunk || !plain || end - start > MAX_LINE_LENGTH) {
       onLine(lineAt(text, start, end));
       return;
@@ -280,6 +299,7 @@ export function createPytestParser(): OutputParser {
     // `____ test_name ____` (a test's section in ERRORS, FAILURES, PASSES): what onLine does with it.
     if (first === 95 && last === 95 && cleanBreaks && section !== "header" && isUnderscoreRule(text, start, end)) {
       lineNo += 1;
+      if (end - start > ruleWidth) noteRule(text.slice(start, end));
       inCapture = false;
       return;
     }
@@ -288,6 +308,8 @@ export function createPytestParser(): OutputParser {
       return;
     }
     lineNo += 1;
+    // A progress line (`tests/test_x.py ..F.   [ 42%]`), skipped here: only its width is kept.
+    if (last === 93 && lineNo > 1 && end - start > progressWidth && text.charCodeAt(end - 2) === 37 && !isJsWhitespace(text.charCodeAt(end - 1))) progressWidth = end - start;
   };
 
   const splitter = createRangeSplitter(onRange);
@@ -319,6 +341,7 @@ export function createPytestParser(): OutputParser {
         rootdir,
         lines: lineNo,
         distinctIds: true,
+        start: pytestStart({ first: head.first, second: head.second, ruleWidth, progressWidth, ran: summaryRan, padded: summaryPadded, sawSessionHeader }),
       };
     },
     get summaryCount() {

@@ -1,5 +1,6 @@
 // The data every runner parser returns: ids, the final summary, markers and forgery signals.
 import type { GateFinding, RunnerKind } from "../types.js";
+import type { OutputStart } from "./line-start.js";
 
 /** Things the output says about how the run went, beyond test outcomes. */
 export type MarkerKind =
@@ -107,6 +108,8 @@ export interface ParsedRunOutput {
   distinctIds?: boolean;
   /** go: each package's own result line or event, in order (a target is proven by its package's `ok`). */
   packages?: { path: string; result: "pass" | "fail" | "skip"; noTests?: boolean }[];
+  /** How the output begins (the built-in parsers): cut inside a line, or after lines the runner printed. */
+  start?: OutputStart;
 }
 
 /** An incremental parser: feed chunks in order, then call `end()` once. Memory stays flat in the input size. */

@@ -50,8 +50,10 @@ export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}):
     for (const command of commands) {
       const invocation = command.invocation;
       if (invocation === undefined) continue;
-      const stream = invocation.kind === "django" || invocation.kind === "unittest" ? routes.stderr : routes.stdout;
-      invocation.output = stream.get(command.index) ?? "direct";
+      const onStderr = invocation.kind === "django" || invocation.kind === "unittest";
+      invocation.output = (onStderr ? routes.stderr : routes.stdout).get(command.index) ?? "direct";
+      const window = (onStderr ? routes.stderrWindow : routes.stdoutWindow).get(command.index);
+      if (window !== undefined) invocation.window = window;
     }
   }
   return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations, endCwd: parsed.opaque ? null : state.cwd };
@@ -162,6 +164,7 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
     programs: [...match.programs],
     pathLookup: match.pathLookup,
     output: "direct",
+    window: null,
     workspace,
     reportFiles: parsed.reportFiles,
     json: parsed.json,

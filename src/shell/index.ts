@@ -33,4 +33,4 @@ export type {
 export { findShadowing, findSessionEffects } from "./shadowing.js";
 export type { Shadowing, SessionEffects } from "./shadowing.js";
 export { routeOutputs } from "./output-route.js";
-export type { OutputRoute } from "./output-route.js";
+export type { OutputRoute, OutputWindow, OutputRoutes } from "./output-route.js";

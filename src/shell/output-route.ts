@@ -17,6 +17,24 @@ import { basename } from "./wrappers.js";
  */
 export type OutputRoute = "direct" | "from-file" | "filtered" | "transformed" | "hidden";
 
+/**
+ * A `tail -n N` / `head -n N` between the runner and the output (in the pipe, or as the command that
+ * prints its file): it shows at most `lines` lines of what the runner printed. `lines` is null when the
+ * part shown is not known to reach either end (`tail -n +3`, `head -n -2`, two windows of different
+ * sides). An output with fewer lines than `lines` is the whole output.
+ */
+export interface OutputWindow {
+  lines: number | null;
+}
+
+/** The routes of each simple command's stdout and stderr, and the window of those that pass one. */
+export interface OutputRoutes {
+  stdout: Map<number, OutputRoute>;
+  stderr: Map<number, OutputRoute>;
+  stdoutWindow: Map<number, OutputWindow>;
+  stderrWindow: Map<number, OutputWindow>;
+}
+
 type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "pipe"; stages: readonly CommandNode[]; after: Streams };
 
 interface Streams {
@@ -28,6 +46,8 @@ interface Resolved {
   route: "direct" | "filtered" | "transformed" | "hidden";
   /** Static paths the text was also written to (`> log`, `tee log`). */
   files: string[];
+  /** A tail/head window between the text and the output. */
+  window?: OutputWindow;
 }
 
 const OUT: Sink = { kind: "out" };
@@ -36,35 +56,45 @@ const OUT: Sink = { kind: "out" };
  * The route of each simple command's stdout and stderr, by the command's index in line order (the
  * numbering of {@link numberSimpleCommands}).
  */
-export function routeOutputs(parsed: ParsedLine, order: Map<SimpleCommand, number> = numberSimpleCommands(parsed)): { stdout: Map<number, OutputRoute>; stderr: Map<number, OutputRoute> } {
+export function routeOutputs(parsed: ParsedLine, order: Map<SimpleCommand, number> = numberSimpleCommands(parsed)): OutputRoutes {
   const found = new Map<number, { out: Resolved; err: Resolved }>();
   walkStatements(parsed.statements, { out: OUT, err: OUT }, order, found);
   // The commands that print one file to the output, found only when some text went into a file.
-  let readers: { index: number; file: string; filters: boolean }[] | null = null;
-  const findReaders = (): { index: number; file: string; filters: boolean }[] => {
-    const list: { index: number; file: string; filters: boolean }[] = [];
+  type Reader = { index: number; file: string; filters: boolean; window: OutputWindow | undefined };
+  let readers: Reader[] | null = null;
+  const findReaders = (): Reader[] => {
+    const list: Reader[] = [];
     for (const [command, index] of order) {
       const file = printedFile(command);
-      const route = found.get(index)?.out.route;
-      if (file !== null && (route === "direct" || route === "filtered")) list.push({ index, file, filters: route === "filtered" || dropsLines(command) });
+      const out = found.get(index)?.out;
+      if (file !== null && out !== undefined && (out.route === "direct" || out.route === "filtered")) {
+        list.push({ index, file, filters: out.route === "filtered" || dropsLines(command), window: combineWindows(windowOf(command), out.window) });
+      }
     }
     return list;
   };
-  const decide = (index: number, resolved: Resolved): OutputRoute => {
-    if (resolved.route !== "hidden") return resolved.route;
-    if (resolved.files.length === 0) return "hidden";
+  const decide = (index: number, resolved: Resolved): { route: OutputRoute; window: OutputWindow | undefined } => {
+    if (resolved.route !== "hidden") return { route: resolved.route, window: resolved.window };
+    if (resolved.files.length === 0) return { route: "hidden", window: undefined };
     readers ??= findReaders();
     const reading = readers.filter((reader) => reader.index > index && resolved.files.includes(reader.file));
-    if (reading.length === 0) return "hidden";
-    return reading.every((reader) => reader.filters) ? "filtered" : "from-file";
+    if (reading.length === 0) return { route: "hidden", window: undefined };
+    if (reading.every((reader) => reader.filters)) return { route: "filtered", window: undefined };
+    // The text shows whole when any one reader prints it whole.
+    const whole = reading.some((reader) => !reader.filters && reader.window === undefined);
+    const windows = reading.filter((reader) => !reader.filters).map((reader) => reader.window);
+    return { route: "from-file", window: whole ? undefined : windows.reduce((a, b) => ({ lines: a === undefined || b === undefined || a.lines === null || b.lines === null ? null : Math.max(a.lines, b.lines) })) };
   };
-  const stdout = new Map<number, OutputRoute>();
-  const stderr = new Map<number, OutputRoute>();
+  const routes: OutputRoutes = { stdout: new Map(), stderr: new Map(), stdoutWindow: new Map(), stderrWindow: new Map() };
   for (const [index, streams] of found) {
-    stdout.set(index, decide(index, streams.out));
-    stderr.set(index, decide(index, streams.err));
+    const out = decide(index, streams.out);
+    const err = decide(index, streams.err);
+    routes.stdout.set(index, out.route);
+    routes.stderr.set(index, err.route);
+    if (out.window !== undefined) routes.stdoutWindow.set(index, out.window);
+    if (err.window !== undefined) routes.stderrWindow.set(index, err.window);
   }
-  return { stdout, stderr };
+  return routes;
 }
 
 function walkStatements(statements: readonly Statement[], streams: Streams, order: Map<SimpleCommand, number>, found: Map<number, { out: Resolved; err: Resolved }>): void {
@@ -130,7 +160,8 @@ function resolve(sink: Sink): Resolved {
       const teed = basename(stage.words[0] ?? "") === "tee" ? stage.words.slice(1).filter((w) => !w.startsWith("-") && isStatic(w)) : [];
       // A file tee wrote holds every line, whatever the later stages drop from the output.
       const route = resolved.route === "direct" && dropsLines(stage) ? "filtered" : resolved.route;
-      return { route, files: [...resolved.files, ...teed] };
+      const window = combineWindows(windowOf(stage), resolved.window);
+      return { route, files: [...resolved.files, ...teed], ...(window === undefined ? {} : { window }) };
     }
     default: {
       const never: never = sink;
@@ -165,6 +196,31 @@ function keepsLines(command: SimpleCommand): boolean {
     default:
       return false;
   }
+}
+
+// `tail`/`head` with a line count: the window they show (default 10 lines); undefined for other commands.
+function windowOf(command: SimpleCommand): OutputWindow | undefined {
+  const [first, ...args] = command.words;
+  const name = basename(first ?? "");
+  if (name !== "tail" && name !== "head") return undefined;
+  let count = "10";
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "-n" || arg === "--lines") count = args[(i += 1)] ?? "";
+    else if (arg.startsWith("--lines=")) count = arg.slice("--lines=".length);
+    else if (/^-n./.test(arg)) count = arg.slice(2);
+    else if (/^-\d+$/.test(arg)) count = arg.slice(1);
+    else if (arg === "-f" || arg === "-F" || arg.startsWith("--follow")) return { lines: null };
+  }
+  // `tail -n +K` starts at line K and `head -n -K` stops K lines early: neither shows both ends.
+  return /^\d+$/.test(count) ? { lines: Number(count) } : { lines: null };
+}
+
+// Two windows in a row (`tail -5 | head -2`): the output is whole only if it fits both.
+function combineWindows(a: OutputWindow | undefined, b: OutputWindow | undefined): OutputWindow | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return { lines: a.lines === null || b.lines === null ? null : Math.min(a.lines, b.lines) };
 }
 
 // Line filters: every line they print is whole, but which lines are missing depends on their text.

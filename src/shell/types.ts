@@ -1,6 +1,6 @@
 // The data shapes of shell analysis. Everything here is plain data (JSON-serialisable).
 import type { RunnerKind } from "../types.js";
-import type { OutputRoute } from "./output-route.js";
+import type { OutputRoute, OutputWindow } from "./output-route.js";
 
 /** A redirect attached to a command: `2>&1`, `> log.txt`, `>> out`, `&> all`, `<<EOF`, ... */
 export interface Redirect {
@@ -120,6 +120,11 @@ export interface TestInvocation {
    * can rewrite text) or `hidden` (`/dev/null`, a file never printed). See output-route.ts.
    */
   output: OutputRoute;
+  /**
+   * A `tail -n N` / `head -n N` between the runner's results and the output (see output-route.ts), or
+   * null when they are shown whole (or not shown at all).
+   */
+  window: OutputWindow | null;
   /** Absolute (or cwd-relative) directory it runs in, or null when it cannot be resolved. */
   workspace: string | null;
   /** Report files the invocation writes (`--junitxml=FILE`). */

@@ -2,12 +2,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { hasPassEvidence } from "../../src/evidence/has-pass-evidence.js";
 import { ensureCaptured, loadCapture } from "../support/capture.js";
+import { pytestRule } from "../support/pytest-text.js";
 
 beforeAll(async () => {
   await ensureCaptured();
 });
 
-const RA_PASS = ["=== short test summary info ===", "PASSED tests/test_pass.py::test_param[a b-c]", "=== 1 passed in 0.01s ===", ""].join("\n");
+const RA_PASS = [pytestRule("test session starts"), pytestRule("short test summary info"), "PASSED tests/test_pass.py::test_param[a b-c]", pytestRule("1 passed in 0.01s"), ""].join("\n");
 
 describe("hasPassEvidence on real captured runs", () => {
   // [case, runner, target, expected]: the runner text and target the caller holds for that output.

@@ -2,9 +2,10 @@
 // same words in a test's own output, in a run that printed its summary, are not.
 import { describe, expect, it } from "vitest";
 import { judge } from "../../src/evidence/judge.js";
+import { pytestRule } from "../support/pytest-text.js";
 
 const lines = (...text: string[]): string => `${text.join("\n")}\n`;
-const bar = (title: string): string => `${"=".repeat(20)} ${title} ${"=".repeat(20)}`;
+const bar = (title: string): string => pytestRule(title);
 
 describe("start errors", () => {
   it("a passing -rA run whose test wrote `No such file or directory` to stderr passes", () => {

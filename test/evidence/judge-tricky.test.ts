@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { judge } from "../../src/evidence/judge.js";
 import type { JudgeInput, JudgeResult } from "../../src/evidence/judge-types.js";
 import type { Outcome } from "../../src/types.js";
+import { pytestRule } from "../support/pytest-text.js";
 
 interface Expected {
   verdict: Outcome;
@@ -31,7 +32,7 @@ function project(result: JudgeResult, expected: Expected): Expected {
 
 const ESC = "\u001b";
 const lines = (...text: string[]): string => `${text.join("\n")}\n`;
-const bar = (title: string): string => `${"=".repeat(20)} ${title} ${"=".repeat(20)}`;
+const bar = (title: string): string => pytestRule(title);
 const ev = (action: string, pkg: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ Time: "2024-01-01T00:00:00Z", Action: action, Package: pkg, ...extra });
 
 const PASS_5 = lines("5 passed in 0.10s");
@@ -80,9 +81,9 @@ const CASES: [string, JudgeInput, Expected][] = [
     { command: "pytest -q --cov=app --cov-fail-under=90", output: lines("FAIL Required test coverage of 90% not reached. Total coverage: 85.00%", "10 passed in 1.20s"), exitCode: 1 },
     one("passed", []),
   ],
-  ["26 collected 0 items", { command: "pytest", output: lines("collected 0 items", "", bar("no tests ran in 0.01s")), exitCode: 5 }, one("unknown", ["no-tests-ran"])],
+  ["26 collected 0 items", { command: "pytest", output: lines(bar("test session starts"), "collected 0 items", "", bar("no tests ran in 0.01s")), exitCode: 5 }, one("unknown", ["no-tests-ran"])],
   ["27 -k nothing || true", { command: "uv run pytest -q -k nothing || true", output: lines("no tests ran in 0.01s"), exitCode: 0 }, one("unknown", ["no-tests-ran"])],
-  ["27 all deselected, exit 5", { command: "pytest -q -k nothing", output: lines("== 5 deselected in 0.02s =="), exitCode: 5 }, one("unknown", ["no-tests-ran"])],
+  ["27 all deselected, exit 5", { command: "pytest -q -k nothing", output: lines("5 deselected in 0.02s"), exitCode: 5 }, one("unknown", ["no-tests-ran"])],
   ["28 --collect-only", { command: "pytest --collect-only -q", output: lines("tests/test_a.py::test_x", "", "12 tests collected in 0.05s"), exitCode: 0 }, one("unknown", ["collect-only"])],
   [
     "29 usage error",
@@ -102,7 +103,7 @@ const CASES: [string, JudgeInput, Expected][] = [
     "34 SKIPPED [1] is a count, not an id",
     {
       command: "pytest -rA tests/test_a.py",
-      output: lines(bar("short test summary info"), "PASSED tests/test_a.py::test_b", "SKIPPED [1] tests/test_a.py:12: needs network", bar("1 passed, 1 skipped in 0.10s")),
+      output: lines(bar("test session starts"), bar("short test summary info"), "PASSED tests/test_a.py::test_b", "SKIPPED [1] tests/test_a.py:12: needs network", bar("1 passed, 1 skipped in 0.10s")),
       exitCode: 0,
     },
     one("passed", [], { passed: ["tests/test_a.py::test_b"], skipped: [] }),
@@ -117,6 +118,7 @@ const CASES: [string, JudgeInput, Expected][] = [
     {
       command: "pytest -rA sklearn/feature_extraction/tests/test_text.py",
       output: lines(
+        bar("test session starts"),
         bar("short test summary info"),
         "PASSED sklearn/feature_extraction/tests/test_text.py::test_callable_analyzer_error[file-AttributeError-'str' object has no attribute 'read'-CountVectorizer]",
         bar("1 passed in 0.10s"),
@@ -134,7 +136,7 @@ const CASES: [string, JudgeInput, Expected][] = [
   ],
   [
     "39 interrupted by the user",
-    { command: "pytest -rA", output: lines("!!!!! KeyboardInterrupt !!!!!", "/repo/tests/test_a.py:7: KeyboardInterrupt", bar("1 passed in 2.05s")), exitCode: 2 },
+    { command: "pytest -rA", output: lines(bar("test session starts"), "!!!!! KeyboardInterrupt !!!!!", "/repo/tests/test_a.py:7: KeyboardInterrupt", bar("1 passed in 2.05s")), exitCode: 2 },
     one("unknown", ["interrupted"]),
   ],
   ["40 passes printed, runner exit 1", { command: "pytest -q", output: lines("PASSED tests/test_a.py::test_a", "5 passed in 0.10s"), exitCode: 1 }, one("unknown", ["spoof-suspect"])],
@@ -311,7 +313,7 @@ const CASES: [string, JudgeInput, Expected][] = [
     "59 the stash failed",
     {
       command: "git stash push -- a.py new_file.py ; pytest ; git stash pop",
-      output: lines("error: pathspec 'new_file.py' did not match any file(s) known to git", "Did you forget to 'git add'?", bar("5 passed in 0.10s")),
+      output: lines("error: pathspec 'new_file.py' did not match any file(s) known to git", "Did you forget to 'git add'?", bar("test session starts"), bar("5 passed in 0.10s")),
       exitCode: 0,
     },
     one("passed", [], { baseline: false }),

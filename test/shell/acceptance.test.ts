@@ -53,6 +53,7 @@ describe("issue 2 acceptance commands", () => {
         programs: ["python"],
         pathLookup: true,
         output: "direct",
+        window: { lines: 5 },
         workspace: "/repo/pkg",
         reportFiles: [],
         json: false,

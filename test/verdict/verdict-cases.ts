@@ -91,7 +91,7 @@ export const VERDICT_CASES: VerdictCase[] = [
     expected: { status: "incomplete", reasons: ["junit-count-mismatch"], exit: 2, junit: "ok", instrumented: false },
   },
   { name: "a log with a clipping marker", project: "py", command: `${PY7} -q -s tests/test_clipped.py`, setup: printsMarker, expected: { status: "incomplete", reasons: ["clipping-marker", "truncated"], exit: 2, junit: "ok", instrumented: true } },
-  { name: "a fake passing summary, exit 0, nothing run (pytest on PATH)", project: "py", command: "pytest -q tests", setup: fakePytestOnPath, expected: { status: "incomplete", reasons: ["missing-junit"], exit: 2, junit: "missing_junit", instrumented: true } },
+  { name: "a fake passing summary, exit 0, nothing run (pytest on PATH)", project: "py", command: "pytest -q tests", setup: fakePytestOnPath, expected: { status: "incomplete", reasons: ["spoof-suspect", "missing-junit"], exit: 2, junit: "missing_junit", instrumented: true } },
   { name: "a fake passing summary from echo", project: "py", command: "echo '============ 10 passed in 0.12s ============'", expected: { status: "incomplete", reasons: ["not-a-test-command"], exit: 2, junit: "not_applicable", instrumented: false } },
   {
     name: "a fake passing summary from a shadowing function",
