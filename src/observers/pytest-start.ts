@@ -71,6 +71,7 @@ export function pytestStart(facts: PytestStartFacts): OutputStart {
   if (facts.first === null) return none;
   const raw = facts.first;
   // Cut inside the colour code that opens the line (`\x1b[1m==== test session starts`).
+  // eslint-disable-next-line no-control-regex
   if (/^(?:\[[\d;]*m|[\d;]+m|m(?=[=_\-.FEsxX\u001b]))/.test(raw)) return { ...none, cut: "the line starts inside a colour code" };
   const line = stripAnsi(raw).trimEnd();
   if (line === "") return none;
