@@ -7,13 +7,13 @@ import type { TestInvocation } from "../shell/types.js";
 // A go -run pattern that names one test (or one subtest path) without regex syntax.
 const PLAIN_GO_SELECTOR_RE = /^\^?([A-Za-z_][\w]*(?:\/[\w.-]+)*)\$?$/;
 
-/** The value of go's `-run` option, or null. */
-function goRunPattern(args: readonly string[]): string | null {
+/** The value of go's `-run` option (or of `-fuzz`, with `option: "fuzz"`), or null. */
+function goRunPattern(args: readonly string[], option = "run"): string | null {
   let found: string | null = null;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "-args" || arg === "--args") break;
-    const match = /^--?run(?:=(.*))?$/.exec(arg);
+    const match = new RegExp(`^--?${option}(?:=(.*))?$`).exec(arg);
     if (match === null) continue;
     found = match[1] ?? args[i + 1] ?? null;
     if (match[1] === undefined) i += 1;
@@ -28,7 +28,10 @@ function goRunPattern(args: readonly string[]): string | null {
  */
 export function selectionTargets(invocation: TestInvocation): string[] {
   if (invocation.kind !== "go" || !invocation.filtered) return [...invocation.targets];
-  const pattern = goRunPattern(invocation.args);
+  // `-run '^$' -fuzz FuzzX` runs only the fuzz target.
+  const run = goRunPattern(invocation.args);
+  const fuzz = goRunPattern(invocation.args, "fuzz");
+  const pattern = fuzz !== null && (run === null || run === "^$") ? fuzz : fuzz !== null ? null : run;
   const plain = pattern === null ? null : PLAIN_GO_SELECTOR_RE.exec(pattern);
   if (plain === null || plain === undefined || invocation.args.some((a) => /^--?skip(?:=|$)/.test(a))) return [...invocation.targets];
   const selector = plain[1]!;

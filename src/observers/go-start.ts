@@ -3,7 +3,7 @@
 import { isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { stripAnsi } from "./lines.js";
 
-const FRAMING = ["=== RUN   ", "=== PAUSE ", "=== CONT  ", "=== NAME  "];
+const FRAMING = ["=== RUN   ", "=== FUZZ  ", "=== PAUSE ", "=== CONT  ", "=== NAME  "];
 const RESULTS = ["--- PASS: ", "--- FAIL: ", "--- SKIP: "];
 const PACKAGES = ["ok  \t", "FAIL\t", "?   \t"];
 const RESULT_RE = /^( *)--- (?:PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;

@@ -22,7 +22,8 @@ const RESULT_CODES: Record<PackageResult, number> = { pass: 0, fail: 1, skip: 2 
 // inside the import path must not settle a wrongly named package.
 const PACKAGE_LINE_RE = /^(ok|FAIL|\?)\s+(\S+)\s+(\S.*)$/;
 const RESULT_LINE_RE = /^\s*--- (PASS|FAIL|SKIP): (\S+)(?: \([\d.]+s\))?/;
-const RUN_LINE_RE = /^=== RUN\s+(\S+)/;
+// `-fuzz` opens its target with `=== FUZZ` where a test gets `=== RUN`.
+const RUN_LINE_RE = /^=== (?:RUN|FUZZ)\s+(\S+)/;
 const USAGE_RES = [
   /^no Go files in /,
   /cannot find package /,
@@ -45,7 +46,8 @@ const PLAIN_EVENT_RE = new RegExp(`^${PLAIN_EVENT_BODY}$`);
 // The same, matched in place inside a chunk (from `lastIndex`); the caller checks that it ends at the line end.
 const PLAIN_EVENT_STICKY_RE = new RegExp(PLAIN_EVENT_BODY, "y");
 // Output texts that carry a marker (onOutputText): an `output` event without one carries nothing.
-const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]|ns\/op/g;
+const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]|ns\/op|=== FUZZ/g;
+const FUZZ_START_RE = /^=== FUZZ\s+(\S+)$/;
 const BENCHMARK_RESULT_RE = /^Benchmark\S*\s+\d+\s+[\d.]+ ns\/op/;
 
 const TERMINAL_FLAGS: Record<string, number> = { pass: PASS, fail: FAIL, skip: SKIP, PASS: PASS, FAIL: FAIL, SKIP: SKIP };
@@ -122,6 +124,9 @@ export function createGoTestParser(): OutputParser {
         if (typeof event.Output === "string") {
           const text = event.Output.trimEnd();
           onOutputText(text);
+          // test2json (Go 1.19) sends `-fuzz`'s `=== FUZZ  FuzzX` as output, not as a run event: it starts FuzzX all the same.
+          const fuzz = pkg === "" ? null : FUZZ_START_RE.exec(text);
+          if (fuzz !== null && fuzz !== undefined) onEvent({ Action: "run", Package: pkg, Test: fuzz[1] }, raw);
           if (pkg !== "" && (text.includes("[no tests to run]") || text.startsWith("testing: warning: no tests to run"))) noTestsPackages.add(ownString(pkg));
         }
         return;
@@ -266,7 +271,7 @@ export function createGoTestParser(): OutputParser {
     lineNo += 1;
     if (raw.startsWith("{")) {
       // Most events are `output`: parse those only when they may carry a marker, to keep throughput high.
-      if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]|ns\/op/.test(raw)) {
+      if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]|ns\/op|=== FUZZ/.test(raw)) {
         sawJson = true;
         return;
       }

@@ -139,7 +139,9 @@ function readPytest(scanned: ScannedArgs, result: RunnerArguments): void {
 function readGo(scanned: ScannedArgs, result: RunnerArguments): void {
   const runs = optionValues(scanned, ["-run"]);
   result.filtered = runs.length > 0 || optionValues(scanned, ["-skip"]).length > 0;
-  const runsNothing = runs.some((pattern) => pattern === "^$" || pattern === "^$$" || pattern === "none^");
+  // `-run '^$'` selects no test, but `-bench` and `-fuzz` still run (`go test -run '^$' -fuzz FuzzX` is how go's docs fuzz).
+  const benchOrFuzz = optionValues(scanned, ["-bench", "-fuzz"]).length > 0;
+  const runsNothing = !benchOrFuzz && runs.some((pattern) => pattern === "^$" || pattern === "^$$" || pattern === "none^");
   if (runsNothing || hasOption(scanned, ["-list", "-c", "-n", "-h", "-help"])) result.runsTests = false;
   result.json = scanned.options.some((o) => o.name === "-json" && (o.value === null || o.value === "true" || o.value === "1"));
   result.verbose = scanned.options.some((o) => o.name === "-v" && (o.value === null || o.value === "true" || o.value === "1"));

@@ -47,6 +47,12 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["go-bench-nothing", "unknown", "none"],
   ["go-bench-calc", "unknown", "none"], // benchmarks ran, no test did
   ["go-json-bench-failing", "failed", "failed"],
+  ["go-fuzz-seeds-v", "passed", "all"],
+  ["go-fuzz-run", "passed", "none"],
+  ["go-fuzz-run-v", "passed", "all"],
+  ["go-fuzz-fails-tail", "failed", "failed"],
+  ["go-fuzz-empty-run", "passed", "none"],
+  ["go-bench-empty-run-failing", "failed", "failed"],
   ["go-v-forge", "unknown", "some"],
   ["go-text-forge-foreign-ok", "unknown", "none"],
   ["go-json-forge", "unknown", "some"],

@@ -258,6 +258,14 @@ export const CAPTURE_CASES: CaptureCase[] = [
   go("go-bench-nothing", "go test -count=1 -bench NoSuchBench -run XXX ./calc", "go test -count=1 -json -bench NoSuchBench -run XXX ./calc"),
   go("go-bench-calc", "go test -count=1 -bench . -benchtime 1x -run XXX ./calc", "go test -count=1 -json -bench . -benchtime 1x -run XXX ./calc"),
   go("go-json-bench-failing", "go test -tags benchfail -count=1 -json -bench . -benchtime 1x -run XXX ./framing"),
+  // -fuzz (fuzzing/): the seeds run as subtests in every run; -fuzz adds generated inputs and opens the
+  // target with `=== FUZZ`; a failing seed fails the run. `-parallel 1` keeps the fuzz workers to one.
+  go("go-fuzz-seeds-v", "go test -count=1 -v -run FuzzReverse ./fuzzing", "go test -count=1 -json -run FuzzReverse ./fuzzing"),
+  go("go-fuzz-run", "go test -count=1 -parallel 1 -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing", "go test -count=1 -parallel 1 -json -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing"),
+  go("go-fuzz-run-v", "go test -count=1 -parallel 1 -v -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing", "go test -count=1 -parallel 1 -json -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing"),
+  go("go-fuzz-empty-run", "go test -count=1 -parallel 1 -run '^$' -fuzz FuzzReverse -fuzztime 20x ./fuzzing", "go test -count=1 -parallel 1 -json -run '^$' -fuzz FuzzReverse -fuzztime 20x ./fuzzing"),
+  go("go-bench-empty-run-failing", "go test -tags benchfail -count=1 -run '^$' -bench . -benchtime 1x ./framing", "go test -tags benchfail -count=1 -json -run '^$' -bench . -benchtime 1x ./framing"),
+  go("go-fuzz-fails-tail", "go test -tags fuzzfail -count=1 -parallel 1 -run XXX -fuzz FuzzBroken -fuzztime 5x ./fuzzing 2>&1 | tail -12", "go test -tags fuzzfail -count=1 -parallel 1 -json -run XXX -fuzz FuzzBroken -fuzztime 5x ./fuzzing"),
   // -run selects tests in one package and none in the other (`[no tests to run]` counts per package).
   go("go-run-add-two-pkgs", "go test -count=1 -run TestAdd ./calc ./strs", "go test -count=1 -json -run TestAdd ./calc ./strs"),
   go("go-json-run-add-two-pkgs", "go test -count=1 -json -run TestAdd ./calc ./strs"),

@@ -55,6 +55,7 @@ interface GoEvent {
   Action?: string;
   Package?: string;
   Test?: string;
+  Output?: string;
 }
 
 /**
@@ -70,6 +71,9 @@ export function readGoTruth(text: string): Truth {
     if (!line.startsWith("{")) continue;
     const event = JSON.parse(line) as GoEvent;
     if (event.Package === undefined || event.Action === undefined) continue;
+    // test2json (Go 1.19) reports `-fuzz`'s start only as the output `=== FUZZ  FuzzX`.
+    const fuzz = event.Action === "output" && typeof event.Output === "string" ? /^=== FUZZ\s+(\S+)/.exec(event.Output) : null;
+    if (fuzz !== null) ran.add(`${event.Package}::${fuzz[1]}`);
     if (event.Test === undefined) {
       if (event.Action === "pass" || event.Action === "fail" || event.Action === "skip") packages[event.Package] = event.Action;
       continue;
