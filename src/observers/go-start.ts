@@ -11,7 +11,14 @@ const PACKAGE_RE = /^(?:ok|FAIL|\?)\s+\S+\s+\S/;
 const PACKAGE_TAIL_RE = /^\S*\t(?:\d+(?:\.\d+)?s|\(cached\)|\[(?:no test files|build failed|setup failed)\])/;
 const TAILS = ["(cached)", "[no test files]", "[no tests to run]", "[build failed]", "[setup failed]", " of statements"];
 // Lines go prints at the very start of a -v stream or right after a test's name.
-const AFTER_NAME_RE = /^(?:=== |--- | {4}|PASS$|FAIL$|ok {2}\t|FAIL\t)/;
+const AFTER_NAME_RE = /^(?:=== |--- | {4}|PASS$|FAIL$|ok {2}\t|FAIL\t|fuzz: )/;
+// `-fuzz`'s progress lines, with every number written 0: a first line that, numbers written 0 too, is
+// a proper suffix of one of them is a piece of it.
+const FUZZ_LINES = [
+  "fuzz: elapsed: 0s, gathering baseline coverage: 0/0 completed",
+  "fuzz: elapsed: 0s, gathering baseline coverage: 0/0 completed, now fuzzing with 0 workers",
+  "fuzz: elapsed: 0s, execs: 0 (0/sec), new interesting: 0 (total: 0)",
+];
 
 /** Why the first line of a go test text output is a piece of one of go's lines, or null. */
 export function goTextStartCut(first: string | null, second: string | null): string | null {
@@ -31,6 +38,7 @@ export function goTextStartCut(first: string | null, second: string | null): str
   if (startsWithCutLiteral(line, PACKAGES, /^\S+(?:\t|$)/) || PACKAGE_TAIL_RE.test(line)) return "a package line cut at its start";
   if (/^\t?[\d.]*s$/.test(line) || isProperSuffix(line, TAILS) || TAILS.includes(line)) return "the end of a package line";
   if (line.endsWith(" of statements") && !line.startsWith("coverage: ")) return "the end of a coverage line";
+  if (isProperSuffix(line.replace(/\d+/g, "0"), FUZZ_LINES)) return "a fuzz progress line cut at its start";
   // The end of a test's name (`=== RUN   TestAdd` cut to `Add`) or of `PASS`, right before a line go prints after one.
   const next = second === null ? "" : stripAnsi(second).trimEnd();
   if (/^[\w/#.+-]+$/.test(line) && line !== "PASS" && line !== "FAIL" && AFTER_NAME_RE.test(next)) return "the end of a test name or status word";

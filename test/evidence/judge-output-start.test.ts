@@ -156,6 +156,9 @@ describe("go: pieces of its lines", () => {
     ["xample.com/m/calc\t0.01s", "", "a package line cut at its start"],
     [".01s", "", "the end of a package line"],
     ["ached)", "", "the end of a package line"],
+    ["fuzz: elapsed: 12s, execs: 3400 (283/sec), new interesting: 2 (total: 4)", "", null],
+    ["zz: elapsed: 0s, gathering baseline coverage: 0/2 completed", "", "a fuzz progress line cut at its start"],
+    ["2 completed, now fuzzing with 1 workers", "", "a fuzz progress line cut at its start"],
   ])("%j -> %j", (first, second, cut) => {
     expect(goTextStartCut(first, second)).toBe(cut);
   });

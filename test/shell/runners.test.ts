@@ -177,7 +177,9 @@ describe("selection modes and modes that run no test", () => {
     ["pytest --setup-plan", "pytest --setup-plan", false, false],
     ["pytest with a value option missing its value", "pytest -k", true, false],
     ["go -list", "go test -list . ./...", false, false],
-    ["go -run '^$'", "go test -run '^$' -bench . ./...", true, false],
+    // -run '^$' selects no test; with -bench or -fuzz the benchmarks or the fuzz target still run.
+    ["go -run '^$' -bench", "go test -run '^$' -bench . ./...", true, true],
+    ["go -run '^$' -fuzz", "go test -run '^$' -fuzz FuzzX ./fuzzing", true, true],
     ["go -run=^$", "go test -run=^$ ./...", true, false],
     ["go -c", "go test -c ./pkg", false, false],
     ["django --help", "python manage.py test --help", false, false],
