@@ -1,10 +1,12 @@
 // What a persistent shell remembers between tool calls, as far as it decides what a run proves: the
-// directory earlier lines `cd`-ed into, the functions and aliases they defined, and the PATH entries
-// they put in front.
+// directory earlier lines `cd`-ed into, the functions and aliases they defined, the PATH entries
+// they put in front, and what else they changed about which runner runs (a sourced script, `hash -p`,
+// `export PYTHONPATH=...`: runner-identity.ts).
 // A bash tool that keeps one bash process alive across calls (Anthropic's bash tool, most "session"
 // shells) runs `pytest(){ echo "5 passed"; }` in one call and `pytest` in the next; the second line
 // alone looks like a real run. Pure: the caller feeds each line's analysis in order.
 import { posix } from "node:path";
+import { NOT_FOUND_HANDLER, runnerInterpreter, type IdentityRisk } from "../shell/runner-identity.js";
 import { findSessionEffects } from "../shell/shadowing.js";
 import { isDirectoryName } from "../shell/workspace.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
@@ -17,6 +19,8 @@ export interface ShellSessionState {
   aliases: string[];
   /** PATH entries in front of the old PATH that may hold a planted runner. */
   riskyPathEntries: string[];
+  /** What earlier lines changed that can make a runner something else (kept for the rest of the session). */
+  identityRisks: IdentityRisk[];
 }
 
 /**
@@ -28,6 +32,7 @@ export class ShellSession {
   readonly #functions = new Set<string>();
   readonly #aliases = new Set<string>();
   readonly #riskyPath: string[] = [];
+  readonly #risks: IdentityRisk[] = [];
   #cwd: string | null;
 
   /** `workspace`: absolute directory the shell starts in (PATH entries inside it count as planted). */
@@ -45,7 +50,7 @@ export class ShellSession {
   shadow(analysis: CommandAnalysis): CommandAnalysis {
     if (analysis.invocations.every((inv) => inv.shadowed || !this.#reaches(inv))) return analysis;
     const marked = new Map<TestInvocation, TestInvocation>();
-    for (const inv of analysis.invocations) marked.set(inv, inv.shadowed || !this.#reaches(inv) ? inv : { ...inv, shadowed: true });
+    for (const inv of analysis.invocations) marked.set(inv, inv.shadowed || !this.#reaches(inv) ? inv : { ...inv, shadowed: true, shadowedBy: this.#reason(inv) });
     return {
       ...analysis,
       commands: analysis.commands.map((command) => (command.invocation === undefined ? command : { ...command, invocation: marked.get(command.invocation) ?? command.invocation })),
@@ -69,16 +74,28 @@ export class ShellSession {
     for (const name of effects.functions) this.#functions.add(name);
     for (const name of effects.aliases) this.#aliases.add(name);
     for (const entry of effects.pathEntries) if (isPlantablePathEntry(entry, this.#workspace) && !this.#riskyPath.includes(entry)) this.#riskyPath.push(entry);
+    // Nothing undoes these as far as a line can show (a sourced script may have done anything).
+    for (const risk of effects.risks) if (!this.#risks.some((r) => r.reason === risk.reason)) this.#risks.push(risk);
   }
 
   /** What the session holds now. */
   get state(): ShellSessionState {
-    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath] };
+    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath], identityRisks: this.#risks.map((r) => ({ ...r })) };
   }
 
   #reaches(inv: TestInvocation): boolean {
-    if (inv.programs.some((program) => this.#functions.has(program) || this.#aliases.has(program))) return true;
-    return inv.pathLookup && this.#riskyPath.length > 0;
+    return this.#reason(inv) !== null;
+  }
+
+  // Why an earlier line's definitions reach `inv`, or null.
+  #reason(inv: TestInvocation): string | null {
+    const program = inv.programs.find((p) => this.#functions.has(p) || this.#aliases.has(p));
+    if (program !== undefined) return `${program} was redefined by an earlier call`;
+    if (this.#functions.has(NOT_FOUND_HANDLER)) return `${NOT_FOUND_HANDLER} was defined by an earlier call`;
+    if (inv.pathLookup && this.#riskyPath.length > 0) return `an earlier call put ${this.#riskyPath[0]!} in front of PATH`;
+    const interpreter = runnerInterpreter(inv.kind);
+    const risk = this.#risks.find((r) => r.scope === "any" || r.scope === interpreter);
+    return risk === undefined ? null : `an earlier call: ${risk.reason}`;
   }
 }
 

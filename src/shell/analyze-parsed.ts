@@ -3,9 +3,10 @@
 import { posix } from "node:path";
 import { numberSimpleCommands, someCommand } from "./flatten.js";
 import { isReadOnlyCommand } from "./read-only.js";
-import { recognizeRunner } from "./recognize-runner.js";
+import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
 import { readRunnerArguments } from "./runner-options.js";
 import { routeOutputs } from "./output-route.js";
+import { invocationIdentityRisk, NOT_FOUND_HANDLER, runnerInterpreter } from "./runner-identity.js";
 import { findShadowing, type Shadowing } from "./shadowing.js";
 import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement, TestInvocation } from "./types.js";
 import { applyDirectoryCommand, isDirectoryCommand, normalizeStart, resolveDirectory, type DirectoryState } from "./workspace.js";
@@ -146,6 +147,19 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
   if (command.nested !== undefined) walkStatements(command.nested.statements, copyState(state), scope, walk);
 }
 
+// Why the runner may not be the real one (a redefined name, a PATH prepend, runner-identity.ts), or null.
+function identityProblem(command: SimpleCommand, match: RunnerMatch, shadowing: Shadowing, pathPrepend: boolean): string | null {
+  const redefined = match.programs.find((program) => shadowing.names.has(program));
+  if (redefined !== undefined) return `${redefined} is redefined in the line`;
+  // bash calls this function for any name PATH does not find: it can stand in for a missing runner.
+  if (shadowing.names.has(NOT_FOUND_HANDLER)) return `${NOT_FOUND_HANDLER} is defined in the line`;
+  if (shadowing.pathPrepend || pathPrepend) return "PATH gets a new entry in front";
+  const interpreter = runnerInterpreter(match.kind);
+  const risk = shadowing.risks.find((r) => r.scope === "any" || r.scope === interpreter);
+  if (risk !== undefined) return risk.reason;
+  return invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter);
+}
+
 function recognizeInvocation(command: SimpleCommand, index: number, state: DirectoryState, scope: Scope, walk: Walk): TestInvocation | null {
   const match = recognizeRunner(command.words, state.cwd === null ? null : posix.basename(state.cwd));
   if (match === null) return null;
@@ -153,6 +167,7 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
   let workspace = state.cwd;
   for (const dir of [...match.directories, ...parsed.directories]) workspace = resolveDirectory(workspace, dir);
   const pathPrepend = command.assignments.some((a) => a.name === "PATH") || match.env.some((a) => a.name === "PATH");
+  const shadowedBy = identityProblem(command, match, walk.shadowing, pathPrepend);
   return {
     kind: match.kind,
     runner: renderWords(match.runnerWords),
@@ -160,7 +175,8 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
     targets: parsed.targets,
     filtered: parsed.filtered,
     runsTests: parsed.runsTests,
-    shadowed: walk.shadowing.pathPrepend || pathPrepend || match.programs.some((program) => walk.shadowing.names.has(program)),
+    shadowed: shadowedBy !== null,
+    shadowedBy,
     programs: [...match.programs],
     pathLookup: match.pathLookup,
     output: "direct",

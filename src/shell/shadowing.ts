@@ -1,6 +1,7 @@
 // Finds what in a line could make a runner's name mean something else: functions, aliases, a PATH prepend
 // (also inside a static `eval`), and what of that stays defined in the shell after the line.
 import { visitStatements } from "./flatten.js";
+import { commandIdentityRisks, type IdentityRisk } from "./runner-identity.js";
 import type { CommandNode, ParsedLine, SimpleCommand, Statement } from "./types.js";
 import { stripWrappers } from "./wrappers.js";
 
@@ -8,11 +9,13 @@ import { stripWrappers } from "./wrappers.js";
 export interface Shadowing {
   names: Set<string>;
   pathPrepend: boolean;
+  /** What else in the line can change what a runner is (`source`, `eval "$X"`, `PYTHONPATH=`...): see runner-identity.ts. */
+  risks: IdentityRisk[];
 }
 
 /** Collects every function and alias name and PATH change in the line (nested scripts included). */
 export function findShadowing(parsed: ParsedLine): Shadowing {
-  const result: Shadowing = { names: new Set(), pathPrepend: false };
+  const result: Shadowing = { names: new Set(), pathPrepend: false, risks: [] };
   collectFunctions(parsed.statements, result.names);
   visitWithEvaluated(parsed.statements, (command) => {
     for (const assignment of command.assignments) if (assignment.name === "PATH" && prepends(assignment.value)) result.pathPrepend = true;
@@ -24,6 +27,7 @@ export function findShadowing(parsed: ParsedLine): Shadowing {
       for (const word of command.words.slice(1)) if (word.startsWith("PATH=") && prepends(word.slice(5))) result.pathPrepend = true;
     }
     for (const pair of stripWrappers(command.words).env) if (pair.name === "PATH" && prepends(pair.value)) result.pathPrepend = true;
+    result.risks.push(...commandIdentityRisks(command));
   });
   return result;
 }
@@ -75,11 +79,13 @@ export interface SessionEffects {
   unaliasAll: boolean;
   /** PATH entries put before the old PATH by `PATH=...` or `export PATH=...` standing alone, as written. */
   pathEntries: string[];
+  /** What else stays changed in the shell: a sourced script, `hash -p`, `export PYTHONPATH=...` (runner-identity.ts). */
+  risks: IdentityRisk[];
 }
 
 /** Reads {@link SessionEffects} from a parsed line (pure). */
 export function findSessionEffects(parsed: ParsedLine): SessionEffects {
-  const effects: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [] };
+  const effects: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [] };
   collectSessionEffects(parsed.statements, effects);
   return effects;
 }
@@ -120,6 +126,7 @@ function sessionEffectsOf(node: CommandNode, effects: SessionEffects): void {
 
 function simpleSessionEffects(command: SimpleCommand, effects: SessionEffects): void {
   const [name, ...args] = command.words;
+  effects.risks.push(...commandIdentityRisks(command));
   // `PATH=...` standing alone changes the shell's PATH; `PATH=... cmd` only the command's.
   if (name === undefined) {
     for (const assignment of command.assignments) if (assignment.name === "PATH") effects.pathEntries.push(...newPathEntries(assignment.value));

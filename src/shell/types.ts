@@ -108,8 +108,15 @@ export interface TestInvocation {
   filtered: boolean;
   /** False for modes that run no test (`--collect-only`, `--help`, `--version`, go `-list`, `-run '^$'`). */
   runsTests: boolean;
-  /** The runner's name is shadowed in this line (a function, an alias, a `PATH=` prepend). */
+  /**
+   * The runner may not be the real one, or not on the workspace's code: a function, alias or `PATH=`
+   * prepend in the line, a sourced script, `eval` of built text, `hash -p`, `BASH_ENV`, `CDPATH`,
+   * `PYTHONPATH`, go's `-exec`/`-toolexec`/`-overlay`, a runner path inside the working tree or a temp
+   * dir (src/shell/runner-identity.ts). Such a run is `shadowed-runner`.
+   */
   shadowed: boolean;
+  /** Why {@link shadowed}, or null. */
+  shadowedBy: string | null;
   /** Basenames of the programs the shell looks up to start it (wrappers, interpreter, runner). */
   programs: string[];
   /** Some of those programs are found through PATH (named without a `/`). */

@@ -50,6 +50,7 @@ describe("issue 2 acceptance commands", () => {
         filtered: false,
         runsTests: true,
         shadowed: false,
+        shadowedBy: null,
         programs: ["python"],
         pathLookup: true,
         output: "direct",

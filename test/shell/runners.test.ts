@@ -224,7 +224,8 @@ describe("shadowed runners", () => {
     ["a PATH prepend made by eval", "eval 'export PATH=./fake:$PATH'; pytest", true],
     ["an eval that defines no runner name", `eval "export X=1"; pytest`, false],
     // What an eval of expansions runs is not known when the line is read: not analysed (docs/shell.md).
-    ["an eval of a command's output is not read", `eval "$(pyenv init -)" && pytest`, false],
+    // What `eval` runs is only known when its text is static: anything built at run time may define the runner.
+    ["an eval of a command's output shadows", `eval "$(pyenv init -)" && pytest`, true],
     ["a PATH append is fine", "export PATH=$PATH:/opt/bin; pytest", false],
     ["another function name is fine", "helper(){ :; }; pytest", false],
     ["nothing redefined", "pytest", false],

@@ -4,7 +4,7 @@ import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { findSessionEffects, type SessionEffects } from "../../src/shell/shadowing.js";
 
 const effects = (line: string): SessionEffects => findSessionEffects(analyzeCommand(line).parsed);
-const none: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [] };
+const none: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [] };
 
 describe("findSessionEffects", () => {
   it.each<[string, string, Partial<SessionEffects>]>([
@@ -25,7 +25,7 @@ describe("findSessionEffects", () => {
     ["so do a pipeline's", "pytest() { :; } | cat", {}],
     ["and a background list's", "pytest() { :; } &", {}],
     ["and a bash -c script's", `bash -c "pytest() { :; }"`, {}],
-    ["an eval of expansions is not read", `eval "$(pyenv init -)"`, {}],
+    ["an eval of expansions is not read, and is a risk that stays", `eval "$(pyenv init -)"`, { risks: [{ scope: "any", reason: "eval of text built at run time" }] }],
   ])("%s", (_name, line, expected) => {
     expect(effects(line)).toEqual({ ...none, ...expected });
   });

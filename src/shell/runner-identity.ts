@@ -1,0 +1,130 @@
+// Is the runner a line starts the real one, running the workspace's code? What a line can do to make it
+// something else besides a function, an alias or a PATH prepend (shadowing.ts): read a script into the
+// shell (`source`), run text it builds (`eval "$X"`), pin a name to a file (`hash -p`), load builtins
+// (`enable -f`), have bash read a file first (`BASH_ENV`), send `cd` elsewhere (`CDPATH`), point the
+// interpreter at other modules (`PYTHONPATH`), or have go run or compile something else (`-exec`,
+// `-toolexec`, `-overlay`, also through `GOFLAGS` and `go env -w`). Pure: what the files hold is not
+// known here, so each of these makes the runs it reaches `shadowed-runner`.
+import type { RunnerKind } from "../types.js";
+import type { SimpleCommand } from "./types.js";
+import { basename, stripWrappers } from "./wrappers.js";
+
+/** The function bash runs in place of a command PATH does not find. */
+export const NOT_FOUND_HANDLER = "command_not_found_handle";
+
+/** Which runs a risk reaches: every command, or the runners of one interpreter. */
+export type IdentityScope = "any" | "python" | "go";
+
+/** One thing in a line that can change what a runner is. */
+export interface IdentityRisk {
+  scope: IdentityScope;
+  reason: string;
+}
+
+// Variables that change which modules Python loads (PYTHONSTARTUP only for interactive shells, but
+// cheap to name) and which ones make bash read a file before it runs anything.
+const PYTHON_VARS = new Set(["PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPLATLIBDIR", "PYTHONEXECUTABLE"]);
+const SHELL_VARS = new Set(["BASH_ENV", "ENV", "CDPATH"]);
+const GO_RUN_FLAGS = /(?:^|\s)--?(?:exec|toolexec|overlay)(?:=|\s|$)/;
+// A virtualenv's activate script (`source .venv/bin/activate`): it puts the venv's bin first in PATH
+// and defines `deactivate`. It is trusted as the venv's own pytest is (see docs/runners.md).
+const VENV_ACTIVATE = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/activate$/;
+
+const RISKY_NAMES = new Set([...PYTHON_VARS, ...SHELL_VARS, "GOFLAGS"]);
+
+// `value` is "" when it is not known here (`export GOFLAGS` of a value set earlier): GOFLAGS then counts.
+function variableRisk(name: string, value: string, how: string): IdentityRisk | null {
+  if (PYTHON_VARS.has(name)) return { scope: "python", reason: `${how} ${name}` };
+  if (SHELL_VARS.has(name)) return { scope: "any", reason: `${how} ${name}` };
+  if (name === "GOFLAGS" && (value === "" || /\$/.test(value) || GO_RUN_FLAGS.test(value))) return { scope: "go", reason: `${how} GOFLAGS${value === "" ? "" : `=${value}`}` };
+  return null;
+}
+
+/**
+ * What a simple command does to every command after it in the shell (and, standing alone, in a
+ * persistent shell's later lines): the risks of {@link IdentityRisk}. Its own `NAME=value cmd` prefix
+ * is read by {@link invocationIdentityRisk} for the command itself.
+ */
+export function commandIdentityRisks(command: SimpleCommand): IdentityRisk[] {
+  const risks: IdentityRisk[] = [];
+  const add = (risk: IdentityRisk | null): void => {
+    if (risk !== null) risks.push(risk);
+  };
+  // `NAME=value` standing alone sets it in the shell; before `bash -c '...'` it reaches the inner line.
+  const wrapped = stripWrappers(command.words);
+  if (command.words.length === 0 || command.nested !== undefined) {
+    for (const a of [...command.assignments, ...wrapped.env]) add(variableRisk(a.name, a.value, "sets"));
+  }
+  // `builtin source f` and `command . f` are `source f` and `. f`.
+  let words = command.words;
+  while (words.length > 1 && (words[0] === "builtin" || words[0] === "command") && !words[1]!.startsWith("-")) words = words.slice(1);
+  const [name, ...args] = words;
+  if (name === undefined) return risks;
+  const program = basename(name);
+  if (program === "source" || program === ".") {
+    const file = args[0] ?? "";
+    if (!VENV_ACTIVATE.test(file.replace(/^["']|["']$/g, ""))) add({ scope: "any", reason: `${program} ${file}`.trim() });
+  } else if (program === "eval") {
+    // A static `eval` is read like the line itself (its definitions count as functions and aliases).
+    if (command.evaluated === undefined) add({ scope: "any", reason: "eval of text built at run time" });
+  } else if (program === "hash") {
+    if (args.some((a) => /^-\w*p/.test(a))) add({ scope: "any", reason: "hash -p" });
+  } else if (program === "enable") {
+    if (args.length > 0) add({ scope: "any", reason: `enable ${args.join(" ")}` });
+  } else if (program === "trap") {
+    // A DEBUG (or RETURN) trap runs its text before every command: it can define the runner.
+    if (args.some((a) => a === "DEBUG" || a === "RETURN")) add({ scope: "any", reason: `trap ... ${args.at(-1) ?? ""}`.trim() });
+  } else if (program === "export" || program === "declare" || program === "typeset" || program === "readonly" || program === "local") {
+    for (const word of args) {
+      const eq = word.indexOf("=");
+      // `export PYTHONPATH` exports a value set some other way (`read`, `printf -v`).
+      if (eq === -1) add(variableRisk(word, "", program));
+      else if (eq > 0) add(variableRisk(word.slice(0, eq), word.slice(eq + 1), program));
+    }
+  } else if (program === "read" || program === "mapfile" || program === "readarray" || (program === "printf" && args.includes("-v"))) {
+    for (const word of args) if (RISKY_NAMES.has(word)) add({ scope: PYTHON_VARS.has(word) ? "python" : word === "GOFLAGS" ? "go" : "any", reason: `${program} into ${word}` });
+  } else if (program === "go" && args[0] === "env" && args.includes("-w")) {
+    add({ scope: "go", reason: "go env -w" });
+  }
+  return risks;
+}
+
+/**
+ * The interpreter a runner kind runs on, which decides the variables that reach it. (A kind comparison:
+ * the runner definitions of issue 14 will carry this.)
+ */
+export function runnerInterpreter(kind: RunnerKind): "python" | "go" {
+  return kind === "go" ? "go" : "python";
+}
+
+/** Directories anyone can write, where a planted runner would sit. */
+const TEMP_DIRS = /^\/(?:tmp|var\/tmp|dev\/shm)\//;
+// A virtualenv's interpreter or runner (`.venv/bin/python`, `venv/bin/pytest`): the project's own.
+const VENV_PROGRAM = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/[^/]+$/;
+
+/**
+ * Why the runner a command starts may not be the real one, from the command alone: a program named by
+ * a path inside the working tree or in a temp dir (a script the agent wrote; a virtualenv's `bin` is
+ * the project's own and trusted), its own `PYTHONPATH=...`/`GOFLAGS=...` prefix, go's `-exec`,
+ * `-toolexec` or `-overlay`. `interpreter` says which variables reach it. Null when none.
+ */
+export function invocationIdentityRisk(command: SimpleCommand, runnerWords: readonly string[], args: readonly string[], env: readonly { name: string; value: string }[], interpreter: "python" | "go"): string | null {
+  const program = runnerWords[0] ?? "";
+  if (program.includes("/") && !program.startsWith("/") && !program.startsWith("~") && !program.startsWith("$") && !VENV_PROGRAM.test(program)) return `runs ${program}, a path inside the working tree`;
+  if (TEMP_DIRS.test(program)) return `runs ${program}, in a temp directory`;
+  // Wrapper words before the runner (`env X=1`, `timeout 60`) may name a planted program too.
+  const wrappers = stripWrappers(command.words);
+  for (const word of command.words.slice(0, wrappers.start)) if (TEMP_DIRS.test(word) || (word.startsWith("./") && !VENV_PROGRAM.test(word))) return `runs ${word} before the runner`;
+  for (const pair of [...command.assignments, ...env]) {
+    const risk = variableRisk(pair.name, pair.value, "sets");
+    if (risk !== null && (risk.scope === "any" || risk.scope === interpreter)) return risk.reason;
+  }
+  if (interpreter === "go") {
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i]!;
+      if (arg === "-args" || arg === "--args") break;
+      if (/^--?(?:exec|toolexec|overlay)(?:=|$)/.test(arg)) return `go test ${arg.split("=")[0]}`;
+    }
+  }
+  return null;
+}
