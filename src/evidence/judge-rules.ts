@@ -225,6 +225,10 @@ export function decideRun(facts: RunFacts): RunEvidence {
   // padded one in an output shown whole without the header (`-q -s`, or a fake runner).
   if (parsed.forgeries.some((f) => f.kind === "summary-shape-mismatch") && parsed.summary === null) return withReasons("unknown", ["spoof-suspect"]);
   if (facts.whole && (start?.summaryMismatch ?? null) !== null) return withReasons("unknown", ["spoof-suspect"]);
+  // A lone summary: shown whole, the output has fewer results before its summary than the summary
+  // counts tests (`-s`, a test writes `2 passed in 0.01s` and exits; the second test never ran).
+  const counted = parsed.summary === null ? 0 : ["passed", "skipped", "xfailed", "xpassed"].reduce((sum, key) => sum + (parsed.summary!.counts[key] ?? 0), 0);
+  if (facts.whole && parsed.shownResults !== undefined && parsed.summary !== null && parsed.shownResults < counted) return withReasons("unknown", ["spoof-suspect"]);
 
   // 9 and 10. Exactly one summary of the runner's own, a pass in it, every target covered.
   if (noSummary) return withReasons("unknown", [attribution.status === "masked" ? "masked-exit-no-summary" : "no-summary"]);

@@ -76,6 +76,8 @@ function idBeforeReason(text: string): string {
 }
 
 const ESC = "\u001b";
+// The progress marks that open a progress line, after its file under default verbosity (`tests/a.py ..F`).
+const MARKS_RE = /^(?:\S+\.py )?([.sFExXR]+)/;
 
 /** Creates an incremental pytest output parser. */
 export function createPytestParser(): OutputParser {
@@ -100,6 +102,11 @@ export function createPytestParser(): OutputParser {
   let progressWidth = 0;
   let summaryPadded = false;
   let summaryRan: number | null = null;
+  // Results shown before the final summary: progress marks (`..F.s`) and `-v` result lines.
+  let shownResults = 0;
+  const countMarks = (line: string): void => {
+    if (summary === null && !inCapture) shownResults += MARKS_RE.exec(line)?.[1]?.length ?? 0;
+  };
   const noteRule = (line: string): void => {
     if (lineNo > 1 && pytestRuleFill(line) >= 2) ruleWidth = Math.max(ruleWidth, line.length);
   };
@@ -134,7 +141,10 @@ export function createPytestParser(): OutputParser {
     const xdist = XDIST_RE.exec(line);
     if (xdist !== null) {
       if (inCapture) findings.forge("passed-in-captured-output", lineNo, line);
-      else addId(xdist[2]!.trimEnd(), STATUS_FLAGS[xdist[1]!]!);
+      else {
+        addId(xdist[2]!.trimEnd(), STATUS_FLAGS[xdist[1]!]!);
+        if (summary === null) shownResults += 1;
+      }
       return true;
     }
     if (!PERCENT_RE.test(line)) return false;
@@ -142,7 +152,10 @@ export function createPytestParser(): OutputParser {
     const match = VERBOSE_RE.exec(body);
     if (match === null || match.index === 0) return false;
     if (inCapture) findings.forge("passed-in-captured-output", lineNo, line);
-    else addId(body.slice(0, match.index), STATUS_FLAGS[match[1]!]!);
+    else {
+      addId(body.slice(0, match.index), STATUS_FLAGS[match[1]!]!);
+      if (summary === null) shownResults += 1;
+    }
     return true;
   };
 
@@ -244,6 +257,7 @@ export function createPytestParser(): OutputParser {
       onShortSummaryLine(line, headless);
       return;
     }
+    if (section === "header" || section === "progress") countMarks(line);
     if (section === "header") {
       const root = ROOTDIR_RE.exec(line.trimStart());
       if (root !== null && rootdir === null) rootdir = root[1]!;
@@ -308,6 +322,7 @@ export function createPytestParser(): OutputParser {
       return;
     }
     lineNo += 1;
+    if (section === "progress") countMarks(text.slice(start, end));
     // A progress line (`tests/test_x.py ..F.   [ 42%]`), skipped here: only its width is kept.
     if (last === 93 && lineNo > 1 && end - start > progressWidth && text.charCodeAt(end - 2) === 37 && !isJsWhitespace(text.charCodeAt(end - 1))) progressWidth = end - start;
   };
@@ -341,6 +356,7 @@ export function createPytestParser(): OutputParser {
         rootdir,
         lines: lineNo,
         distinctIds: true,
+        shownResults,
         start: pytestStart({ first: head.first, second: head.second, ruleWidth, progressWidth, ran: summaryRan, padded: summaryPadded, sawSessionHeader }),
       };
     },

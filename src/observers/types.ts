@@ -108,6 +108,12 @@ export interface ParsedRunOutput {
   distinctIds?: boolean;
   /** go: each package's own result line or event, in order (a target is proven by its package's `ok`). */
   packages?: { path: string; result: "pass" | "fail" | "skip"; noTests?: boolean }[];
+  /**
+   * Results the output showed before its final summary, one per test at least, when the runner prints
+   * them at every verbosity that prints a summary (pytest: progress marks and `-v` result lines). A
+   * summary shown whole after fewer is a lone summary (a test printed it).
+   */
+  shownResults?: number;
   /** How the output begins (the built-in parsers): cut inside a line, or after lines the runner printed. */
   start?: OutputStart;
 }

@@ -114,6 +114,11 @@ const JUDGE_FORMS: CaptureCase[] = [
   // Line filters: any line may be missing, so no id they show proves a pass (item 4 of the fail-open issue).
   // A test prints a bare summary under -s and ends the process: after the session header, not pytest's.
   py("j-py9-forged-summary-s", `${PY9} -s -p no:cacheprovider tests_forged/test_forge.py`),
+  // The same under -q, where pytest's own summary is bare too: a summary with fewer results before it
+  // than it counts, in an output shown whole (also through a window it does not fill).
+  py("j-py9-forged-summary-q-s", `${PY9} -q -s -p no:cacheprovider tests_forged/test_forge.py`),
+  py("j-py9-forged-summary-q-s-tail", `${PY9} -q -s -p no:cacheprovider tests_forged/test_forge.py 2>&1 | tail -5`),
+  py("j-py9-forged-late-q-s", `${PY9} -q -s -p no:cacheprovider tests_forged/test_forge_late.py`),
   // The runner's status printed right after it: `$?` is the runner's own (a missed failure before).
   py("j-py9-status-echo-mixed", `${PY9} -q tests/test_mixed.py > /tmp/ae-judge-status-mixed.log 2>&1; echo EXIT=$?`),
   py("j-py9-status-echo-pass", `${PY9} -q tests/test_pass.py > /tmp/ae-judge-status-pass.log 2>&1; echo EXIT=$?`),
