@@ -39,7 +39,17 @@ export function registerRunCommand(program: Command): void {
       }
       if (flags.cwd !== undefined && !isDirectory(flags.cwd)) throw new UsageError(`--cwd ${flags.cwd} is not a directory`);
       // Loaded when the command runs: the CLI starts without every command's modules (memory, hook latency).
-      const [{ runVerdict }, { verdictExitCode }] = await Promise.all([import("../verdict/run-verdict.js"), import("../verdict/schema.js")]);
+      const [{ runVerdict }, { verdictExitCode }, { signalNumber }] = await Promise.all([import("../verdict/run-verdict.js"), import("../verdict/schema.js"), import("../verdict/run-process.js")]);
+      // SIGINT, SIGTERM and SIGHUP stop the suite's group and leave an `incomplete` verdict; the exit
+      // status is then the signal's (128 + N), as a shell reports a killed command.
+      const controller = new AbortController();
+      let caught: NodeJS.Signals | null = null;
+      const onSignal = (signal: NodeJS.Signals): void => {
+        caught ??= signal;
+        controller.abort();
+      };
+      const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+      for (const signal of signals) process.on(signal, onSignal);
       const verdict = await runVerdict({
         command,
         cwd: flags.cwd,
@@ -51,9 +61,12 @@ export function registerRunCommand(program: Command): void {
         // The suite's output goes to stderr: stdout holds only the one JSON line.
         echoBytes: (chunk) => process.stderr.write(chunk),
         progress: process.stderr,
+        signal: controller.signal,
+      }).finally(() => {
+        for (const signal of signals) process.off(signal, onSignal);
       });
       process.stdout.write(JSON.stringify(verdict) + "\n");
-      process.exitCode = verdictExitCode(verdict);
+      process.exitCode = caught === null ? verdictExitCode(verdict) : 128 + signalNumber(caught);
     });
 }
 

@@ -19,6 +19,8 @@ export interface SuiteProcessOptions {
   /** Receives every chunk of output as the bytes the suite wrote, in order, before `onOutput` sees its text. */
   onBytes?: (chunk: Buffer) => void;
   env?: NodeJS.ProcessEnv;
+  /** Aborting kills the whole group (SIGTERM, then SIGKILL after the grace period). */
+  signal?: AbortSignal;
 }
 
 /** What the run produced. */
@@ -26,6 +28,8 @@ export interface SuiteProcessResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  /** The run was stopped through `signal`. */
+  aborted: boolean;
   bytes: number;
   logSha256: string;
   durationMs: number;
@@ -58,15 +62,26 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
       // The group is already gone.
     }
   };
+  const watchdog = child.pid === undefined ? null : startWatchdog(child.pid);
   let timer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    killGroup("SIGTERM");
+    killTimer ??= setTimeout(() => killGroup("SIGKILL"), options.killGraceMs ?? 2000);
+  };
   if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) {
     timer = setTimeout(() => {
       timedOut = true;
-      killGroup("SIGTERM");
-      killTimer = setTimeout(() => killGroup("SIGKILL"), options.killGraceMs ?? 2000);
+      stop();
     }, options.timeoutSeconds * 1000);
   }
+  let aborted = false;
+  const onAbort = (): void => {
+    aborted = true;
+    stop();
+  };
+  if (options.signal?.aborted === true) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
   child.stdout.on("data", (chunk: Buffer) => {
     bytes += chunk.length;
     hash.update(chunk);
@@ -79,17 +94,21 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
     if (text !== "") options.onOutput?.(text);
   });
   return new Promise((resolve, reject) => {
-    child.on("error", (error) => {
+    const settle = (): void => {
       clearTimeout(timer);
       clearTimeout(killTimer);
+      options.signal?.removeEventListener("abort", onAbort);
+      watchdog?.release();
+    };
+    child.on("error", (error) => {
+      settle();
       log.end();
       reject(error);
     });
     // When the leader exits, no member of its group may outlive it or hold the pipe open.
     child.on("exit", () => killGroup("SIGKILL"));
     child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      clearTimeout(killTimer);
+      settle();
       const rest = decoder.end();
       if (rest !== "") options.onOutput?.(rest);
       log.end(() => {
@@ -97,6 +116,7 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
           exitCode: timedOut ? TIMEOUT_EXIT : code ?? (signal === null ? null : 128 + signalNumber(signal)),
           signal,
           timedOut,
+          aborted,
           bytes,
           logSha256: hash.digest("hex"),
           durationMs: Date.now() - started,
@@ -106,7 +126,25 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
   });
 }
 
-function signalNumber(signal: NodeJS.Signals): number {
+/**
+ * Ties the suite's life to this process's, even through a SIGKILL that runs no handler: a tiny shell in
+ * a group of its own waits on a pipe from us. When this process dies the pipe ends (EOF, `read` fails)
+ * and the shell kills the suite's whole group; `release` sends a line instead, and it just exits.
+ */
+function startWatchdog(group: number): { release(): void } {
+  const dog = spawn("sh", ["-c", 'read -r _ || kill -9 "-$1" 2>/dev/null', "sh", String(group)], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+  dog.on("error", () => undefined);
+  dog.stdin.on("error", () => undefined);
+  dog.unref();
+  return {
+    release(): void {
+      dog.stdin.end("\n");
+    },
+  };
+}
+
+/** The number of a signal (for the 128 + N exit status). */
+export function signalNumber(signal: NodeJS.Signals): number {
   const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGPIPE: 13 };
   return numbers[signal] ?? 0;
 }

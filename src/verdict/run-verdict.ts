@@ -1,6 +1,6 @@
 // `agent-evidence run` as a library function: run the suite, keep the complete log, read the
 // report, judge the whole log as it streams, and write the fail-closed verdict.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { analyzeCommand } from "../grammar/analyze-command.js";
@@ -39,6 +39,21 @@ export interface RunVerdictOptions {
   progress?: ProgressTarget | undefined;
   /** Environment of the suite and of the progress decision (default `process.env`). */
   env?: NodeJS.ProcessEnv | undefined;
+  /**
+   * Aborting stops the suite (its whole process group) and the verdict is `incomplete` with reason
+   * `interrupted` (the CLI aborts on SIGINT, SIGTERM and SIGHUP).
+   */
+  signal?: AbortSignal | undefined;
+}
+
+// The sha256 of no bytes: the log of a run that has not written any yet.
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+/** Writes the verdict so that a reader sees the old file or the new one, never a torn one. */
+function writeVerdictFile(path: string, verdict: Verdict): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(verdict, null, 2) + "\n");
+  renameSync(temp, path);
 }
 
 const PROGRESS_INTERVAL_MS = 250;
@@ -59,6 +74,33 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
     const plan = planReport(options, analysis, cwd, tempDir, logPath);
     const before = stampFile(plan.path);
     const startedAt = new Date();
+    // Before the suite starts, any earlier verdict is replaced by `incomplete`: a run killed in the
+    // middle (even by SIGKILL) leaves that, never the last run's `passed`.
+    writeVerdictFile(outPath, verdictSchema.parse({
+      schemaVersion: 1,
+      status: "incomplete",
+      reasons: ["run-not-finished"],
+      runnerExit: null,
+      truncatedLog: false,
+      junit: "not_applicable",
+      tests: 0,
+      failures: 0,
+      errors: 0,
+      skipped: 0,
+      gates: [],
+      logSha256: EMPTY_SHA256,
+      junitSha256: null,
+      bytes: 0,
+      command: options.command,
+      instrumentedCommand: plan.instrumented ? plan.command : null,
+      cwd,
+      log: logPath,
+      junitPath: null,
+      startedAt: startedAt.toISOString(),
+      durationMs: 0,
+      timedOut: false,
+      runs: [],
+    } satisfies Verdict));
     const clipping = createClippingScanner();
     const stream = createJudgeStream(analysis, { cwd });
     const counter = createProgressCounter();
@@ -74,6 +116,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       logPath,
       timeoutSeconds: options.timeoutSeconds,
       env,
+      signal: options.signal,
       onOutput: (chunk) => {
         clipping.push(chunk);
         stream.push(chunk);
@@ -95,7 +138,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
     });
     clipping.end();
     // A killed run has no exit status of its own: the judge must not read 124 as the runner's.
-    const judged = stream.end(result.timedOut ? null : result.exitCode);
+    const judged = stream.end(result.timedOut || result.aborted ? null : result.exitCode);
     const reading = readReportFile(plan, before, startedAt.getTime());
 
     const decision = decideVerdict({
@@ -107,10 +150,12 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       junit: reading.state,
       report: reading.report,
     });
+    // A stopped run never passes; what it showed failing still fails it.
+    const status = result.aborted && decision.status === "passed" ? "incomplete" : decision.status;
     const verdict: Verdict = {
       schemaVersion: 1,
-      status: decision.status,
-      reasons: decision.reasons,
+      status,
+      reasons: result.aborted ? [...new Set([...decision.reasons, "interrupted"])] : decision.reasons,
       runnerExit: result.exitCode,
       truncatedLog: decision.truncatedLog,
       junit: reading.state,
@@ -133,7 +178,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       runs: judged.runs.map((run) => ({ kind: run.kind, runner: run.runner, outcome: run.outcome, passed: run.passed, failed: run.failed, reasons: run.reasons })),
     };
     const checked = verdictSchema.parse(verdict);
-    writeFileSync(outPath, JSON.stringify(checked, null, 2) + "\n");
+    writeVerdictFile(outPath, checked);
     return checked;
   } finally {
     rmSync(tempDir, { recursive: true, force: true });

@@ -1,0 +1,72 @@
+// `agent-evidence run` stopped in the middle (issue 21, item 5): after a passing run, a second run
+// killed by SIGTERM, SIGINT, SIGHUP or SIGKILL leaves a verdict.json that is not `passed`, and no
+// process of its suite survives it (the suite starts a background child too).
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verdictSchema } from "../../src/verdict/schema.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const cli = join(ROOT, "dist/cli/main.js");
+// Debian's pytest (python3-pytest), as the other verdict tests use.
+const PY = "/usr/bin/python3";
+
+let dir = "";
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "ae-run-signals-"));
+  cpSync(join(ROOT, "test/fixtures/py-project"), dir, { recursive: true });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return check();
+}
+
+const readPid = (name: string): number => Number(readFileSync(join(dir, name), "utf8").trim());
+
+describe("agent-evidence run stopped by a signal after a passing run", () => {
+  it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const)("%s: the verdict is not passed and the suite is gone", async (signal) => {
+    const out = join(dir, `verdict-${signal}.json`);
+    const first = spawnSync(process.execPath, [cli, "run", "--out", out, "--log", join(dir, "first.log"), "--cwd", dir, "--", PY, "-m", "pytest", "-q", "tests/test_pass.py"], { encoding: "utf8" });
+    expect(first.status).toBe(0);
+    expect(verdictSchema.parse(JSON.parse(readFileSync(out, "utf8"))).status).toBe("passed");
+
+    for (const name of ["suite.pid", "bg.pid"]) rmSync(join(dir, name), { force: true });
+    const suite = "sleep 60 & echo $! > bg.pid; echo $$ > suite.pid; wait";
+    const child = spawn(process.execPath, [cli, "run", "--out", out, "--log", join(dir, "second.log"), "--cwd", dir, "--cmd", suite], { stdio: "ignore" });
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    expect(await waitFor(() => existsSync(join(dir, "suite.pid")) && existsSync(join(dir, "bg.pid")), 15_000)).toBe(true);
+    const pids = [readPid("suite.pid"), readPid("bg.pid")];
+    expect(pids.every(alive)).toBe(true);
+
+    child.kill(signal);
+    const code = await exited;
+    const verdict = verdictSchema.parse(JSON.parse(readFileSync(out, "utf8")));
+    expect(verdict.status).toBe("incomplete");
+    if (signal === "SIGKILL") {
+      // No handler ran: the verdict written before the suite started stands.
+      expect(verdict.reasons).toEqual(["run-not-finished"]);
+    } else {
+      expect(verdict.reasons).toContain("interrupted");
+      expect(code).toBe(128 + { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 }[signal]);
+    }
+    // The watchdog kills the group when `run` dies without a word.
+    expect(await waitFor(() => pids.every((pid) => !alive(pid)), 10_000)).toBe(true);
+  }, 60_000);
+});
