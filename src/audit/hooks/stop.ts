@@ -20,6 +20,10 @@ export interface StopHookOptions extends HookStateOptions {
   readTranscriptFile?: (path: string) => string;
 }
 
+// The openings of every reason decideStop gives, to find our own blocks among a transcript's feedback.
+const REASON_OPENINGS = ["Your final message says", "The last test run (", "Files changed after the last test run"];
+const isOurBlock = (feedback: string): boolean => REASON_OPENINGS.some((opening) => feedback.includes(opening));
+
 /** What the Stop hook found: the reason to block, or null. */
 export function decideStop(audit: SessionAudit): string | null {
   const last = audit.lastRun;
@@ -74,12 +78,18 @@ function stopResult(client: HookClient, input: HookInput, options: StopHookOptio
   const read = transcript.text === null ? null : readTranscript(transcript.text);
   if (read && read.problems.length > 0) notes.push(`skipped ${read.problems.length} malformed transcript line(s): ${read.problems.map((p) => `line ${p.line}: ${p.reason}`).join("; ")}`);
   const finalMessage = input.lastAssistantMessage ?? read?.finalMessage ?? null;
-  const events = read === null ? [] : withRecorded(read.events, state.events, finalMessage);
-  const audit = auditEvents(events, finalMessage, { path: input.transcriptPath, format: read?.format ?? null });
-  const reason = read === null ? null : decideStop(audit);
+  // Only the transcript can let a stop through. What the post-tool-use hook recorded and the
+  // transcript does not hold yet (it may lag) can add a reason to block, never take one away: anyone
+  // can pipe a forged payload (`"stdout": "5 passed"`, an unknown tool_use_id) into that hook.
+  const meta = { path: input.transcriptPath, format: read?.format ?? null };
+  const reason = read === null ? null : (decideStop(auditEvents(read.events, finalMessage, meta)) ?? decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta)));
   const stderr = (extra: string[]): string => [...notes, ...extra].map((note) => `agent-evidence: ${note}\n`).join("");
   if (reason === null) return allow(client, stderr([]));
-  if (state.blocks >= MAX_STOP_BLOCKS) return allow(client, stderr([`not blocking again (${state.blocks} blocks in this session already): ${reason}`]));
+  // The block budget: Claude Code writes each block's reason back into the transcript, so the blocks
+  // are counted there, and a state file the agent can write (`"blocks": 3`) cannot spend it. Codex's
+  // rollout shows none: there the state file counts (see docs/hooks.md).
+  const blocks = read?.stopHookFeedback === undefined ? state.blocks : read.stopHookFeedback.filter(isOurBlock).length;
+  if (blocks >= MAX_STOP_BLOCKS) return allow(client, stderr([`not blocking again (${blocks} blocks in this session already): ${reason}`]));
   writeHookState({ ...state, blocks: state.blocks + 1 }, options);
   return { stdout: `${JSON.stringify({ decision: "block", reason })}\n`, stderr: stderr([]), exitCode: 0 };
 }

@@ -77,18 +77,24 @@ function readAssistant(record: JsonlRecord, list: EventList, problems: Transcrip
   }
 }
 
-function readUser(record: JsonlRecord, list: EventList): void {
+// Claude Code writes a blocking Stop hook's reason back as a user message that starts so.
+const STOP_FEEDBACK = "Stop hook feedback:";
+
+function readUser(record: JsonlRecord, list: EventList, feedback: string[]): void {
   const { value, line } = record;
   const content = asObject(value.message)?.content;
   const timestamp = asString(value.timestamp) ?? null;
   if (typeof content === "string") {
-    if (value.isMeta !== true && value.isSidechain !== true) list.addUserText(content, timestamp, line);
+    if (content.startsWith(STOP_FEEDBACK)) feedback.push(content);
+    else if (value.isMeta !== true && value.isSidechain !== true) list.addUserText(content, timestamp, line);
     return;
   }
   if (!Array.isArray(content)) return;
   for (const raw of content) {
     const block = asObject(raw);
-    if (block?.type === "text" && value.isMeta !== true && value.isSidechain !== true) list.addUserText(asString(block.text) ?? "", timestamp, line);
+    const text = block?.type === "text" ? (asString(block.text) ?? "") : null;
+    if (text !== null && text.startsWith(STOP_FEEDBACK)) feedback.push(text);
+    else if (text !== null && value.isMeta !== true && value.isSidechain !== true) list.addUserText(text, timestamp, line);
     if (block?.type !== "tool_result") continue;
     const call = list.call(asString(block.tool_use_id));
     if (call?.type === "shell") applyResult(call, block, value.toolUseResult);
@@ -100,11 +106,12 @@ function readUser(record: JsonlRecord, list: EventList): void {
 export function readClaudeCodeTranscript(text: string): TranscriptReadResult {
   const { records, problems } = parseJsonl(text);
   const list = new EventList();
+  const feedback: string[] = [];
   for (const record of records) {
     const type = asString(record.value.type);
     if (type === "assistant") readAssistant(record, list, problems);
-    else if (type === "user") readUser(record, list);
+    else if (type === "user") readUser(record, list, feedback);
     else if (type === undefined) problems.push({ line: record.line, reason: "record without a type" });
   }
-  return { format: "claude-code", events: list.events, finalMessage: lastAssistantText(list.events), problems };
+  return { format: "claude-code", events: list.events, finalMessage: lastAssistantText(list.events), problems, stopHookFeedback: feedback };
 }

@@ -76,4 +76,9 @@ export interface TranscriptReadResult {
   /** The main agent's last assistant message, or null. */
   finalMessage: string | null;
   problems: TranscriptProblem[];
+  /**
+   * The feedback of Stop hooks that blocked, as the client wrote it into the transcript (Claude Code:
+   * a synthetic user message `Stop hook feedback: ...`); empty when the format has none.
+   */
+  stopHookFeedback?: string[];
 }
