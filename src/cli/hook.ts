@@ -2,13 +2,24 @@
 import { Option, type Command } from "commander";
 import type { HookRunResult } from "../audit/hooks/post-tool-use.js";
 import type { HookClient } from "../audit/hooks/stop.js";
+import { InputTooLargeError, readBoundedStdin } from "./bounded-input.js";
 import { UsageError } from "./program.js";
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+/** The largest hook payload read from stdin (a PostToolUse payload carries the tool's output): 16 MiB. */
+export const MAX_HOOK_STDIN_BYTES = 16 << 20;
+
+// Over the cap (null) the hooks allow (Stop) or record nothing (post-tool-use), exit 0, and say why
+// on stderr: a hook must never trap an agent.
+async function readStdin(): Promise<string | null> {
+  try {
+    return (await readBoundedStdin(MAX_HOOK_STDIN_BYTES, "the hook's stdin")).toString("utf8");
+  } catch (error) {
+    if (error instanceof InputTooLargeError) return null;
+    throw error;
+  }
 }
+
+const overCap = `stdin is larger than ${MAX_HOOK_STDIN_BYTES >> 20} MiB; not read`;
 
 function emit(result: HookRunResult): void {
   if (result.stdout !== "") process.stdout.write(result.stdout);
@@ -25,7 +36,8 @@ export function registerHookCommand(program: Command): void {
       .description(`${client === "claude" ? "Claude Code" : "Codex"} Stop hook: reads the hook JSON on stdin; blocks a stop that hides a failing or stale test run.`)
       .action(async () => {
         const { runStopHook } = await import("../audit/hooks/stop.js");
-        emit(runStopHook(client, await readStdin()));
+        const stdin = await readStdin();
+        emit(stdin === null ? { stdout: client === "codex" ? "{}\n" : "", stderr: `agent-evidence hook ${client}-stop: ${overCap}, allowing the stop\n`, exitCode: 0 } : runStopHook(client, stdin));
       });
   }
   hook
@@ -33,7 +45,8 @@ export function registerHookCommand(program: Command): void {
     .description("Claude Code PostToolUse / PostToolUseFailure hook: records Bash results and edits for the Stop hook.")
     .action(async () => {
       const { runPostToolUseHook } = await import("../audit/hooks/post-tool-use.js");
-      emit(runPostToolUseHook(await readStdin()));
+      const stdin = await readStdin();
+      emit(stdin === null ? { stdout: "", stderr: `agent-evidence hook claude-post-tool-use: nothing recorded: ${overCap}\n`, exitCode: 0 } : runPostToolUseHook(stdin));
     });
   hook
     .command("install")

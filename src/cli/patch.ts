@@ -1,10 +1,10 @@
 // `agent-evidence patch paths|entries|files [--json | -z] [FILE]`: the patch parser on a file or stdin.
 // Input is read as bytes and decoded losslessly, and plain/-z output is written back as the same
 // bytes, so names that are not UTF-8 come out exactly as Git wrote them.
-import { readFile } from "node:fs/promises";
 import { Argument, Option, type Command } from "commander";
 import { decodeGitBytes, encodeGitBytes, parsePatch, patchEntries, patchPaths } from "../patches/index.js";
 import { UsageError } from "./program.js";
+import { InputTooLargeError, readBoundedFile, readBoundedStdin } from "./bounded-input.js";
 
 /** What `agent-evidence patch` prints. */
 export type PatchReport = "paths" | "entries" | "files";
@@ -69,17 +69,19 @@ export function registerPatchCommand(program: Command): void {
     });
 }
 
+/** The largest patch `patch` reads (stdin or file): 48 MiB; more exits 65. */
+export const MAX_PATCH_BYTES = 48 << 20;
+
 async function readPatch(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file);
+    return await readBoundedFile(file, MAX_PATCH_BYTES);
   } catch (error) {
+    if (error instanceof InputTooLargeError) throw error;
     const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
     throw new UsageError(`patch: cannot read ${file} (${reason})`);
   }
 }
 
-async function readStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+function readStdin(): Promise<Uint8Array> {
+  return readBoundedStdin(MAX_PATCH_BYTES);
 }

@@ -36,7 +36,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
       process.stderr.write(`agent-evidence: ${error.message.replace(/^error: /, "")}\n`);
-      return EXIT_USAGE;
+      // Our own errors carry their status (65: input over a cap); commander's are usage errors.
+      return error.code.startsWith("agent-evidence.") ? error.exitCode : EXIT_USAGE;
     }
     throw error;
   }

@@ -1,5 +1,5 @@
 // `agent-evidence triage [FILE]`: the pytest log marker extractor on a file or stdin.
-import { readFile } from "node:fs/promises";
+import { InputTooLargeError, readBoundedFile, readBoundedStdin } from "./bounded-input.js";
 import type { Command } from "commander";
 import { UsageError } from "./program.js";
 
@@ -17,17 +17,19 @@ export function registerTriageCommand(program: Command): void {
     });
 }
 
+/** The largest log `triage` reads (stdin or file): 48 MiB; more exits 65. */
+export const MAX_TRIAGE_BYTES = 48 << 20;
+
 async function readLog(file: string): Promise<string> {
   try {
-    return await readFile(file, "utf8");
+    return (await readBoundedFile(file, MAX_TRIAGE_BYTES)).toString("utf8");
   } catch (error) {
+    if (error instanceof InputTooLargeError) throw error;
     const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
     throw new UsageError(`triage: cannot read ${file} (${reason})`);
   }
 }
 
 async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return (await readBoundedStdin(MAX_TRIAGE_BYTES)).toString("utf8");
 }

@@ -1,6 +1,6 @@
 // `agent-evidence hook claude-stop` / `codex-stop`: blocks a stop that hides a failing or stale test
 // run, or a contradicted claim, and tells the agent exactly what to do.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { auditEvents, type SessionAudit } from "../audit-session.js";
 import { readTranscript } from "../transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../transcripts/types.js";
@@ -60,10 +60,35 @@ function withRecorded(events: TranscriptEvent[], recorded: readonly RecordedEven
 
 const allow = (client: HookClient, stderr = ""): HookRunResult => ({ stdout: client === "codex" ? "{}\n" : "", stderr, exitCode: 0 });
 
+/** The most of a transcript the Stop hook reads: its last 32 MiB (the end holds the last run and the final message). */
+export const MAX_TRANSCRIPT_BYTES = 32 << 20;
+
+/**
+ * Reads a transcript without trusting the path: only a regular file is opened (a FIFO would block, a
+ * device such as `/dev/zero` never ends), and of a large one only its last {@link MAX_TRANSCRIPT_BYTES}
+ * from the first whole line. Throws with a `code` for anything else.
+ */
+export function readTranscriptTail(path: string): { text: string; clipped: boolean } {
+  const stat = statSync(path);
+  if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREGULAR" });
+  if (stat.size <= MAX_TRANSCRIPT_BYTES) return { text: readFileSync(path, "utf8"), clipped: false };
+  const fd = openSync(path, "r");
+  try {
+    const buffer = Buffer.alloc(MAX_TRANSCRIPT_BYTES);
+    const read = readSync(fd, buffer, 0, MAX_TRANSCRIPT_BYTES, stat.size - MAX_TRANSCRIPT_BYTES);
+    const start = buffer.indexOf(10) + 1;
+    return { text: buffer.subarray(start, read).toString("utf8"), clipped: true };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function readTranscriptText(input: HookInput, options: StopHookOptions): { text: string | null; note: string } {
   if (input.transcriptPath === null) return { text: null, note: "no transcript path: judging the final message alone, not blocking" };
   try {
-    return { text: (options.readTranscriptFile ?? ((path) => readFileSync(path, "utf8")))(input.transcriptPath), note: "" };
+    if (options.readTranscriptFile !== undefined) return { text: options.readTranscriptFile(input.transcriptPath), note: "" };
+    const { text, clipped } = readTranscriptTail(input.transcriptPath);
+    return { text, note: clipped ? `the transcript is larger than ${MAX_TRANSCRIPT_BYTES >> 20} MiB: read its last ${MAX_TRANSCRIPT_BYTES >> 20} MiB` : "" };
   } catch (error) {
     const code = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
     return { text: null, note: `cannot read the transcript ${input.transcriptPath} (${code}): judging the final message alone, not blocking` };
