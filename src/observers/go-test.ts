@@ -46,7 +46,8 @@ const PLAIN_EVENT_RE = new RegExp(`^${PLAIN_EVENT_BODY}$`);
 // The same, matched in place inside a chunk (from `lastIndex`); the caller checks that it ends at the line end.
 const PLAIN_EVENT_STICKY_RE = new RegExp(PLAIN_EVENT_BODY, "y");
 // Output texts that carry a marker (onOutputText): an `output` event without one carries nothing.
-const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]|ns\/op|=== FUZZ/g;
+// (`FUZZ  ` is the end of `=== FUZZ  FuzzX`, -fuzz's start of its target.)
+const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]|ns\/op|FUZZ {2}/g;
 const FUZZ_START_RE = /^=== FUZZ\s+(\S+)$/;
 const BENCHMARK_RESULT_RE = /^Benchmark\S*\s+\d+\s+[\d.]+ ns\/op/;
 
@@ -115,20 +116,22 @@ export function createGoTestParser(): OutputParser {
     else if (BENCHMARK_RESULT_RE.test(text)) findings.mark("benchmarks-ran", lineNo, text);
   };
 
+  // An output event that may carry a marker (kept out of onEvent, whose size decides its inlining).
+  const onOutputEvent = (pkg: string, text: string, raw: string): void => {
+    onOutputText(text);
+    // test2json (Go 1.19) sends `-fuzz`'s `=== FUZZ  FuzzX` as output, not as a run event: it starts FuzzX all the same.
+    const fuzz = pkg === "" ? null : FUZZ_START_RE.exec(text);
+    if (fuzz !== null && fuzz !== undefined) onEvent({ Action: "run", Package: pkg, Test: fuzz[1] }, raw);
+    if (pkg !== "" && (text.includes("[no tests to run]") || text.startsWith("testing: warning: no tests to run"))) noTestsPackages.add(ownString(pkg));
+  };
+
   const onEvent = (event: GoEvent, raw: string): void => {
     const action = typeof event.Action === "string" ? event.Action : "";
     const pkg = typeof event.Package === "string" ? event.Package : "";
     const test = typeof event.Test === "string" ? event.Test : "";
     switch (action) {
       case "output":
-        if (typeof event.Output === "string") {
-          const text = event.Output.trimEnd();
-          onOutputText(text);
-          // test2json (Go 1.19) sends `-fuzz`'s `=== FUZZ  FuzzX` as output, not as a run event: it starts FuzzX all the same.
-          const fuzz = pkg === "" ? null : FUZZ_START_RE.exec(text);
-          if (fuzz !== null && fuzz !== undefined) onEvent({ Action: "run", Package: pkg, Test: fuzz[1] }, raw);
-          if (pkg !== "" && (text.includes("[no tests to run]") || text.startsWith("testing: warning: no tests to run"))) noTestsPackages.add(ownString(pkg));
-        }
+        if (typeof event.Output === "string") onOutputEvent(pkg, event.Output.trimEnd(), raw);
         return;
       case "build-fail":
         findings.mark("build-failure", lineNo, typeof event.ImportPath === "string" ? event.ImportPath : raw);
@@ -271,7 +274,7 @@ export function createGoTestParser(): OutputParser {
     lineNo += 1;
     if (raw.startsWith("{")) {
       // Most events are `output`: parse those only when they may carry a marker, to keep throughput high.
-      if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]|ns\/op|=== FUZZ/.test(raw)) {
+      if (raw.includes('"Action":"output"') && !/timed out|no tests to run|failed\]|ns\/op|FUZZ {2}/.test(raw)) {
         sawJson = true;
         return;
       }

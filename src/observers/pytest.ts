@@ -76,8 +76,24 @@ function idBeforeReason(text: string): string {
 }
 
 const ESC = "\u001b";
-// The progress marks that open a progress line, after its file under default verbosity (`tests/a.py ..F`).
-const MARKS_RE = /^(?:\S+\.py )?([.sFExXR]+)/;
+// The progress marks (`..F.s`) that open `text.slice(start, end)`, after its file under default
+// verbosity (`tests/a.py ..F`); read in place, no regex (it runs on every progress-section line).
+function leadingMarks(text: string, start: number, end: number): number {
+  let at = start;
+  if (!isMark(text.charCodeAt(at))) {
+    const space = text.indexOf(" ", start);
+    if (space === -1 || space >= end || space - start < 4 || !text.startsWith(".py", space - 3)) return 0;
+    at = space + 1;
+  }
+  const from = at;
+  while (at < end && isMark(text.charCodeAt(at))) at += 1;
+  return at - from;
+}
+
+// . s F E x X R
+function isMark(code: number): boolean {
+  return code === 46 || code === 115 || code === 70 || code === 69 || code === 120 || code === 88 || code === 82;
+}
 
 /** Creates an incremental pytest output parser. */
 export function createPytestParser(): OutputParser {
@@ -104,11 +120,18 @@ export function createPytestParser(): OutputParser {
   let summaryRan: number | null = null;
   // Results shown before the final summary: progress marks (`..F.s`) and `-v` result lines.
   let shownResults = 0;
-  const countMarks = (line: string): void => {
-    if (summary === null && !inCapture) shownResults += MARKS_RE.exec(line)?.[1]?.length ?? 0;
+  const countMarks = (text: string, start: number, end: number): void => {
+    if (summary === null && !inCapture) shownResults += leadingMarks(text, start, end);
+  };
+  // The widths matter only when the first line is a rule or ends in a progress mark; one rule shows
+  // the width of all (pytest fills every rule to the terminal's), so the first found is kept.
+  let widthsWanted: boolean | undefined;
+  const wantWidths = (): boolean => {
+    if (widthsWanted === undefined && head.first !== null) widthsWanted = /[=_\-\]]\s*$/.test(head.first);
+    return widthsWanted === true;
   };
   const noteRule = (line: string): void => {
-    if (lineNo > 1 && pytestRuleFill(line) >= 2) ruleWidth = Math.max(ruleWidth, line.length);
+    if (ruleWidth === 0 && lineNo > 1 && wantWidths() && pytestRuleFill(line) >= 2) ruleWidth = line.length;
   };
 
   const addId = (id: string, bits: number): void => {
@@ -209,10 +232,10 @@ export function createPytestParser(): OutputParser {
     lineNo += 1;
     const line = stripAnsi(raw).trimEnd();
     if (line === "") return;
-    if (lineNo > 1) {
+    if (lineNo > 1 && ruleWidth === 0) {
       const last = line.charCodeAt(line.length - 1);
       if (last === 61 || last === 45 || last === 95) noteRule(line);
-      else if (last === 93 && line.charCodeAt(line.length - 2) === 37) progressWidth = Math.max(progressWidth, line.length);
+      else if (last === 93 && line.charCodeAt(line.length - 2) === 37 && line.length > progressWidth) progressWidth = line.length;
     }
     // Hot path of a big -rA log: a result line inside the short summary needs none of the checks below.
     if (section === "short-summary" && !inCapture && line.charCodeAt(0) >= 65 && line.charCodeAt(0) <= 90 && SHORT_RE.test(line)) {
@@ -257,7 +280,7 @@ export function createPytestParser(): OutputParser {
       onShortSummaryLine(line, headless);
       return;
     }
-    if (section === "header" || section === "progress") countMarks(line);
+    if (section === "header" || section === "progress") countMarks(line, 0, line.length);
     if (section === "header") {
       const root = ROOTDIR_RE.exec(line.trimStart());
       if (root !== null && rootdir === null) rootdir = root[1]!;
@@ -313,7 +336,7 @@ export function createPytestParser(): OutputParser {
     // `____ test_name ____` (a test's section in ERRORS, FAILURES, PASSES): what onLine does with it.
     if (first === 95 && last === 95 && cleanBreaks && section !== "header" && isUnderscoreRule(text, start, end)) {
       lineNo += 1;
-      if (end - start > ruleWidth) noteRule(text.slice(start, end));
+      if (ruleWidth === 0) noteRule(text.slice(start, end));
       inCapture = false;
       return;
     }
@@ -322,7 +345,7 @@ export function createPytestParser(): OutputParser {
       return;
     }
     lineNo += 1;
-    if (section === "progress") countMarks(text.slice(start, end));
+    if (section === "progress") countMarks(text, start, end);
     // A progress line (`tests/test_x.py ..F.   [ 42%]`), skipped here: only its width is kept.
     if (last === 93 && lineNo > 1 && end - start > progressWidth && text.charCodeAt(end - 2) === 37 && !isJsWhitespace(text.charCodeAt(end - 1))) progressWidth = end - start;
   };

@@ -54,7 +54,7 @@ describe("an output shorter than its window is the whole output", () => {
     expect(verdictOf("python -m pytest -q tests", fake, 0)).toEqual(["unknown", ["spoof-suspect"]]);
     expect(verdictOf("python -m pytest -q tests 2>&1 | tail -5", fake)).toEqual(["unknown", ["spoof-suspect"]]);
     // With its session header the padded summary is pytest's own (no -q, or -q cancelled by addopts -v).
-    expect(verdictOf("python -m pytest -q tests", lines(pytestRule("test session starts"), "collected 5 items", "", pytestRule("5 passed in 0.10s")), 0)).toEqual(["passed", []]);
+    expect(verdictOf("python -m pytest -q tests", lines(pytestRule("test session starts"), "collected 5 items", "", `${"tests/test_a.py .....".padEnd(73)}[100%]`, "", pytestRule("5 passed in 0.10s")), 0)).toEqual(["passed", []]);
   });
 
   it("a -q progress line that counts fewer tests than ran lost its start, when the output is whole", () => {
