@@ -31,7 +31,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("agent-evidence judge: exit statuses", () => {
   it.each([
-    ["a passing summary", ["--command", "pytest -q", "--exit-code", "0"], "5 passed in 0.10s\n", 0, "passed"],
+    ["a passing summary", ["--command", "pytest -q", "--exit-code", "0"], `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`, 0, "passed"],
+    ["a lone summary (no progress mark before it)", ["--command", "pytest -q", "--exit-code", "0"], "5 passed in 0.10s\n", 2, "unknown"],
     ["a failing summary behind tail", ["--command", "pytest -q 2>&1 | tail -3", "--exit-code", "0"], "1 failed, 4 passed in 0.50s\n", 1, "failed"],
     ["nothing ran", ["--command", "pytest -q", "--exit-code", "5"], "no tests ran in 0.01s\n", 2, "unknown"],
     ["clipped output", ["--command", "pytest -q", "--exit-code", "0", "--truncated"], "5 passed in 0.10s\n", 2, "unknown"],
@@ -107,7 +108,7 @@ describe("agent-evidence judge: output", () => {
   it("a malformed --junit report never passes", () => {
     const xml = join(dir, "broken.xml");
     writeFileSync(xml, '<testsuite tests="10"><testcase name="a" classname="t">');
-    const result = runCli(["--command", "pytest -q", "--exit-code", "0", "--junit", xml], "5 passed in 0.10s\n");
+    const result = runCli(["--command", "pytest -q", "--exit-code", "0", "--junit", xml], `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`);
     expect({ status: result.status, reasons: (JSON.parse(result.stdout) as CliJson).reasons }).toEqual({ status: 2, reasons: ["report-invalid"] });
   });
 });

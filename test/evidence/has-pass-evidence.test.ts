@@ -8,7 +8,9 @@ beforeAll(async () => {
   await ensureCaptured();
 });
 
-const RA_PASS = [pytestRule("test session starts"), pytestRule("short test summary info"), "PASSED tests/test_pass.py::test_param[a b-c]", pytestRule("1 passed in 0.01s"), ""].join("\n");
+// A -q output as pytest prints it: a progress line (one mark per test) before the bare summary.
+const Q_PASS_5 = `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`;
+const RA_PASS = [pytestRule("test session starts"), `${"tests/test_pass.py .".padEnd(73)}[100%]`, pytestRule("short test summary info"), "PASSED tests/test_pass.py::test_param[a b-c]", pytestRule("1 passed in 0.01s"), ""].join("\n");
 
 describe("hasPassEvidence on real captured runs", () => {
   // [case, runner, target, expected]: the runner text and target the caller holds for that output.
@@ -45,9 +47,11 @@ describe("hasPassEvidence on real captured runs", () => {
 
 describe("hasPassEvidence rules", () => {
   it.each([
-    ["a passing summary, exit 0", 0, "5 passed in 0.10s\n", { runner: "python -m pytest", target: "tests/test_a.py" }, true],
-    ["no target: the whole workspace", 0, "5 passed in 0.10s\n", { runner: "python -m pytest" }, true],
-    ["no exit status, a passing summary", null, "5 passed in 0.10s\n", { runner: "python -m pytest", target: "tests/test_a.py" }, true],
+    ["a passing summary, exit 0", 0, Q_PASS_5, { runner: "python -m pytest", target: "tests/test_a.py" }, true],
+    ["no target: the whole workspace", 0, Q_PASS_5, { runner: "python -m pytest" }, true],
+    ["no exit status, a passing summary", null, Q_PASS_5, { runner: "python -m pytest", target: "tests/test_a.py" }, true],
+    // A lone summary, with no progress mark before it: a test printed it (-s) and ended the process.
+    ["attack: a lone summary", 0, "5 passed in 0.10s\n", { runner: "python -m pytest", target: "tests/test_a.py" }, false],
     ["a failing summary", 1, "1 failed, 4 passed in 0.10s\n", { runner: "python -m pytest", target: "tests/test_a.py" }, false],
     ["passes reported, runner exit 1", 1, "5 passed in 0.10s\n", { runner: "python -m pytest", target: "tests/test_a.py" }, false],
     ["all skipped", 0, "3 skipped in 0.01s\n", { runner: "pytest", target: "tests/test_a.py" }, false],

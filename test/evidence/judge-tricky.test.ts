@@ -35,7 +35,9 @@ const lines = (...text: string[]): string => `${text.join("\n")}\n`;
 const bar = (title: string): string => pytestRule(title);
 const ev = (action: string, pkg: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ Time: "2024-01-01T00:00:00Z", Action: action, Package: pkg, ...extra });
 
-const PASS_5 = lines("5 passed in 0.10s");
+// A -q progress line as pytest prints it: one mark per test, the mark padded to the terminal's width.
+const progress = (marks: string): string => `${marks.padEnd(73)}[100%]`;
+const PASS_5 = lines(progress("....."), "5 passed in 0.10s");
 const unknownNoRuns = (reason: string): Expected => ({ verdict: "unknown", reasons: [reason], runs: [] });
 const one = (outcome: Outcome, reasons: string[], run: Partial<Expected["runs"][number]> = {}): Expected => ({
   verdict: outcome,
@@ -50,12 +52,12 @@ const CASES: [string, JudgeInput, Expected][] = [
   ["3 head cut the summary off", { command: "pytest -q 2>&1 | head -20", output: lines("...."), exitCode: 0 }, one("unknown", ["masked-exit-no-summary"])],
   ["4 ; echo done keeps the summary", { command: "pytest -q; echo done", output: lines("1 failed in 0.10s", "done"), exitCode: 0 }, one("failed", ["tests-failed"])],
   ["5 || true, empty output", { command: "pytest -q || true", output: "", exitCode: 0 }, one("unknown", ["masked-exit-no-summary"])],
-  ["6 && git push fails after a passing run", { command: "pytest -q && git push", output: lines("5 passed in 0.10s", "error: failed to push some refs"), exitCode: 1 }, one("passed", [])],
+  ["6 && git push fails after a passing run", { command: "pytest -q && git push", output: lines(progress("....."), "5 passed in 0.10s", "error: failed to push some refs"), exitCode: 1 }, one("passed", [])],
   ["7 pipefail exit 0 with no summary", { command: "set -o pipefail; pytest | tail -1", output: "", exitCode: 0 }, one("unknown", ["no-summary"])],
   ["7 pipefail exit 0 with the summary", { command: "set -o pipefail; pytest | tail -1", output: lines("1 passed in 0.1s"), exitCode: 0 }, one("passed", [])],
   ["8 set -euo pipefail, exit 1, empty", { command: "set -euo pipefail\npytest -q | tail -1", output: "", exitCode: 1 }, one("failed", ["runner-exit-nonzero"])],
   ["9 && echo marker alone", { command: "pytest -q && echo ALL_OK", output: lines("ALL_OK") }, one("unknown", ["no-summary"])],
-  ["9 && echo marker under the summary", { command: "pytest -q && echo ALL_OK", output: lines("5 passed in 0.1s", "ALL_OK") }, one("passed", [])],
+  ["9 && echo marker under the summary", { command: "pytest -q && echo ALL_OK", output: lines(progress("....."), "5 passed in 0.1s", "ALL_OK") }, one("passed", [])],
   ["10 || echo BROKEN printed", { command: "pytest -q && echo OK || echo BROKEN", output: lines("BROKEN"), exitCode: 0 }, one("failed", ["runner-exit-nonzero"])],
   ["11 marker after tail proves only tail", { command: "pytest -q 2>&1 | tail -1 && echo ALL_OK", output: lines("ALL_OK"), exitCode: 0 }, one("unknown", ["masked-exit-no-summary"])],
   ["12 ruff failed, pytest never ran", { command: "ruff check . && pytest -q", output: lines("app.py:1:8: F401 [*] `os` imported but unused", "Found 1 error."), exitCode: 1 }, one("unknown", ["masked-exit-no-summary"])],
@@ -69,16 +71,16 @@ const CASES: [string, JudgeInput, Expected][] = [
   ["20 tsc is not a test runner", { command: 'npx tsc --noEmit 2>&1 | tail -10; echo "EXIT=$?"', output: lines("tsc: not found", "EXIT=0"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
   [
     "21 two runs, the first failed",
-    { command: "pytest a -q; pytest b -q", output: lines("1 failed in 0.1s", "3 passed in 0.1s"), exitCode: 0 },
+    { command: "pytest a -q; pytest b -q", output: lines(progress("F"), "1 failed in 0.1s", progress("..."), "3 passed in 0.1s"), exitCode: 0 },
     { verdict: "failed", reasons: ["tests-failed"], runs: [{ outcome: "failed" }, { outcome: "passed" }] },
   ],
   ["22 npm's failure banner", { command: "npm test 2>&1 | tail", output: lines("npm error Lifecycle script `test` failed with error:"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
   // pytest summaries
   ["23 coloured summary", { command: "pytest --color=yes -q", output: lines(`${ESC}[31m1 failed${ESC}[0m, ${ESC}[32m4 passed${ESC}[0m in 0.5s`), exitCode: 1 }, one("failed", ["tests-failed"])],
-  ["24 only the final summary counts", { command: "pytest -q", output: lines("log line: 2 failed logins", "5 passed in 0.10s"), exitCode: 0 }, one("passed", [])],
+  ["24 only the final summary counts", { command: "pytest -q", output: lines("log line: 2 failed logins", progress("....."), "5 passed in 0.10s"), exitCode: 0 }, one("passed", [])],
   [
     "25 coverage gate",
-    { command: "pytest -q --cov=app --cov-fail-under=90", output: lines("FAIL Required test coverage of 90% not reached. Total coverage: 85.00%", "10 passed in 1.20s"), exitCode: 1 },
+    { command: "pytest -q --cov=app --cov-fail-under=90", output: lines(progress(".........."), "FAIL Required test coverage of 90% not reached. Total coverage: 85.00%", "10 passed in 1.20s"), exitCode: 1 },
     one("passed", []),
   ],
   ["26 collected 0 items", { command: "pytest", output: lines(bar("test session starts"), "collected 0 items", "", bar("no tests ran in 0.01s")), exitCode: 5 }, one("unknown", ["no-tests-ran"])],
@@ -93,7 +95,7 @@ const CASES: [string, JudgeInput, Expected][] = [
   ["30 collection error", { command: "pytest", output: lines("!!!!! Interrupted: 1 error during collection !!!!!", bar("1 error in 0.31s")), exitCode: 2 }, one("failed", ["collection-error"])],
   ["31 all skipped", { command: "pytest -q", output: lines("3 skipped in 0.01s"), exitCode: 0 }, one("unknown", ["no-tests-ran"])],
   ["32 -x early stop", { command: "pytest -x -q", output: lines("...F", "!!!!! stopping after 1 failures !!!!!", "1 failed, 3 passed in 0.2s"), exitCode: 1 }, one("failed", ["tests-failed"])],
-  ["33 xfail is not a failure", { command: "pytest -q", output: lines("3 passed, 1 xfailed in 0.3s"), exitCode: 0 }, one("passed", [])],
+  ["33 xfail is not a failure", { command: "pytest -q", output: lines(progress("...x"), "3 passed, 1 xfailed in 0.3s"), exitCode: 0 }, one("passed", [])],
   [
     "33 strict XPASS fails",
     { command: "pytest -q", output: lines(bar("short test summary info"), "FAILED tests/test_a.py::test_x", "1 failed, 3 passed in 0.3s"), exitCode: 1 },
@@ -103,7 +105,7 @@ const CASES: [string, JudgeInput, Expected][] = [
     "34 SKIPPED [1] is a count, not an id",
     {
       command: "pytest -rA tests/test_a.py",
-      output: lines(bar("test session starts"), bar("short test summary info"), "PASSED tests/test_a.py::test_b", "SKIPPED [1] tests/test_a.py:12: needs network", bar("1 passed, 1 skipped in 0.10s")),
+      output: lines(bar("test session starts"), progress("tests/test_a.py .s"), bar("short test summary info"), "PASSED tests/test_a.py::test_b", "SKIPPED [1] tests/test_a.py:12: needs network", bar("1 passed, 1 skipped in 0.10s")),
       exitCode: 0,
     },
     one("passed", [], { passed: ["tests/test_a.py::test_b"], skipped: [] }),
@@ -119,6 +121,7 @@ const CASES: [string, JudgeInput, Expected][] = [
       command: "pytest -rA sklearn/feature_extraction/tests/test_text.py",
       output: lines(
         bar("test session starts"),
+        progress("sklearn/feature_extraction/tests/test_text.py ."),
         bar("short test summary info"),
         "PASSED sklearn/feature_extraction/tests/test_text.py::test_callable_analyzer_error[file-AttributeError-'str' object has no attribute 'read'-CountVectorizer]",
         bar("1 passed in 0.10s"),
@@ -306,19 +309,19 @@ const CASES: [string, JudgeInput, Expected][] = [
   ],
   [
     "58 nothing was stashed",
-    { command: "git stash && pytest tests/t.py; git stash pop", output: lines("No local changes to save", "1 passed in 0.10s"), exitCode: 0 },
+    { command: "git stash && pytest tests/t.py; git stash pop", output: lines("No local changes to save", progress("."), "1 passed in 0.10s"), exitCode: 0 },
     one("passed", [], { baseline: false }),
   ],
   [
     "59 the stash failed",
     {
       command: "git stash push -- a.py new_file.py ; pytest ; git stash pop",
-      output: lines("error: pathspec 'new_file.py' did not match any file(s) known to git", "Did you forget to 'git add'?", bar("test session starts"), bar("5 passed in 0.10s")),
+      output: lines("error: pathspec 'new_file.py' did not match any file(s) known to git", "Did you forget to 'git add'?", bar("test session starts"), progress("tests/test_a.py ....."), bar("5 passed in 0.10s")),
       exitCode: 0,
     },
     one("passed", [], { baseline: false }),
   ],
-  ["60 a green baseline is about the old tree", { command: "git stash && pytest t.py && git stash pop", output: lines("Saved working directory and index state WIP on main: 1a2b3c4 msg", "3 passed in 0.10s"), exitCode: 0 }, one("passed", [], { baseline: true })],
+  ["60 a green baseline is about the old tree", { command: "git stash && pytest t.py && git stash pop", output: lines("Saved working directory and index state WIP on main: 1a2b3c4 msg", progress("..."), "3 passed in 0.10s"), exitCode: 0 }, one("passed", [], { baseline: true })],
   ["66 echo of a summary", { command: 'echo "12 passed"', output: lines("12 passed"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
   ["66 python -c printing a summary", { command: `python -c 'print("5 passed")'`, output: lines("5 passed"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
   ["67 a function named pytest", { command: "pytest(){ echo 5 passed in 0.1s; }; pytest", output: PASS_5, exitCode: 0 }, one("unknown", ["shadowed-runner"])],
