@@ -1,12 +1,26 @@
 // The ledger journal: one JSON line per record and per transition, flushed to disk before the
 // tool call returns, so a crash loses no completed record.
-import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import type { VerificationRecord } from "../types.js";
 import type { LedgerEvent, LedgerJournal, VerifiedEntry } from "./ledger.js";
 
-/** Opens (appending) a JSONL journal file; every event is written and fsynced at once. */
+/**
+ * Opens (appending) a JSONL journal file; every event is written and fsynced at once. A file whose
+ * last line was torn (a crash mid-write) first gets the missing newline: otherwise the next event
+ * would join the torn line and be skipped with it on replay (an invalidation lost that way would
+ * bring a cleared target back).
+ */
 export function createFileJournal(path: string): LedgerJournal & { close(): void } {
-  const fd = openSync(path, "a");
+  const fd = openSync(path, "a+");
+  const size = fstatSync(fd).size;
+  if (size > 0) {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    if (last[0] !== 10) {
+      writeSync(fd, "\n");
+      fsyncSync(fd);
+    }
+  }
   return {
     append(event: LedgerEvent): void {
       writeSync(fd, JSON.stringify(event) + "\n");
@@ -39,6 +53,11 @@ export function replayJournal(text: string): JournalState {
       skipped += 1;
       continue;
     }
+    // A line of the wrong shape (valid JSON, not an event this journal writes) is skipped like a torn one.
+    if (!isEvent(event)) {
+      skipped += 1;
+      continue;
+    }
     if (event.type === "record") {
       records.set(event.record.seq, event.record);
     } else if (event.type === "state") {
@@ -55,6 +74,21 @@ export function replayJournal(text: string): JournalState {
     }
   }
   return { records: [...records.values()].sort((a, b) => a.seq - b.seq), verified, skipped };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+// The shapes replay reads: a record with a numeric seq, or a state with its lists.
+function isEvent(value: unknown): value is LedgerEvent {
+  if (!isObject(value)) return false;
+  if (value.type === "record") return isObject(value.record) && Number.isInteger(value.record.seq);
+  if (value.type !== "state") return false;
+  return (
+    Array.isArray(value.verified) &&
+    value.verified.every(isObject) &&
+    Array.isArray(value.records) &&
+    value.records.every((change) => isObject(change) && Number.isInteger(change.seq) && (change.applicability === "current" || change.applicability === "unknown"))
+  );
 }
 
 /** Reads and replays a journal file. */
