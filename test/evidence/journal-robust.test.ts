@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const record = (seq: number, target: string): VerificationRecord =>
   ({ seq, target, runner: "python -m pytest", command: `python -m pytest ${target}`, workspace: "/w", exitCode: 0, timedOut: false, verified: true, applicability: "current", postTestEdits: [], postTestCommands: [], outcome: "passed", passed: [], failed: [], reasons: [], truncated: false, filtered: false, baseline: false }) as unknown as VerificationRecord;
-const recordEvent = (seq: number, target: string): LedgerEvent => ({ type: "record", record: record(seq, target) }) as LedgerEvent;
+const recordEvent = (seq: number, target: string): LedgerEvent => ({ type: "record", record: record(seq, target) });
 const stateEvent = (verified: string[], applicability: "current" | "unknown"): LedgerEvent =>
   ({ type: "state", verified: verified.map((target) => ({ target, seq: 1 })), records: [{ seq: 1, applicability, postTestEdits: null, postTestCommands: ["touch a.py"] }] }) as unknown as LedgerEvent;
 
