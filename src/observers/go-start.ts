@@ -1,13 +1,13 @@
-// go test (text output): is the first line shown a piece of one of go's lines? See line-start.ts for
-// why. The -json form has its own check in go-test.ts (a stream that starts inside an event). Pure.
+// go test: is the first line shown a piece of one of go's lines (text), or the end of an event
+// (-json)? See line-start.ts for why. Pure.
 import { isProperSuffix, startsWithCutLiteral } from "./line-start.js";
+import { PACKAGE_LINE_RE } from "./go-line-shapes.js";
 import { stripAnsi } from "./lines.js";
 
 const FRAMING = ["=== RUN   ", "=== FUZZ  ", "=== PAUSE ", "=== CONT  ", "=== NAME  "];
 const RESULTS = ["--- PASS: ", "--- FAIL: ", "--- SKIP: "];
 const PACKAGES = ["ok  \t", "FAIL\t", "?   \t"];
 const RESULT_RE = /^( *)--- (?:PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
-const PACKAGE_RE = /^(?:ok|FAIL|\?)\s+\S+\s+\S/;
 const PACKAGE_TAIL_RE = /^\S*\t(?:\d+(?:\.\d+)?s|\(cached\)|\[(?:no test files|build failed|setup failed)\])/;
 const TAILS = ["(cached)", "[no test files]", "[no tests to run]", "[build failed]", "[setup failed]", " of statements"];
 // Lines go prints at the very start of a -v stream or right after a test's name.
@@ -19,6 +19,18 @@ const FUZZ_LINES = [
   "fuzz: elapsed: 0s, gathering baseline coverage: 0/0 completed, now fuzzing with 0 workers",
   "fuzz: elapsed: 0s, execs: 0 (0/sec), new interesting: 0 (total: 0)",
 ];
+
+/**
+ * Why the first line of a go test output is a piece of one of go's lines, or null. `sawJson`: the
+ * stream holds events, so a first line that ends like one (`ut","Package":"m","Output":"ok\n"}`) is
+ * the tail of an event.
+ */
+export function goStartCut(first: string | null, second: string | null, sawJson: boolean): string | null {
+  if (first === null || first.startsWith("{")) return null;
+  const line = first.trimEnd();
+  if (line.endsWith("}") && (sawJson || /"(?:Action|Package|Test|Output|Elapsed|Time)"\s*:/.test(line))) return "the stream starts inside a JSON event";
+  return goTextStartCut(first, second);
+}
 
 /** Why the first line of a go test text output is a piece of one of go's lines, or null. */
 export function goTextStartCut(first: string | null, second: string | null): string | null {
@@ -34,7 +46,7 @@ export function goTextStartCut(first: string | null, second: string | null): str
   }
   if (startsWithCutLiteral(line, RESULTS, /^\S+ \([\d.]+s\)$/)) return "a result line cut at its start";
   if (/\(\d+(?:\.\d+)?s\)$/.test(line) || /^[\d.]*s?\)$/.test(line)) return "the end of a result line";
-  if (PACKAGE_RE.test(line)) return null;
+  if (PACKAGE_LINE_RE.test(line)) return null;
   if (startsWithCutLiteral(line, PACKAGES, /^\S+(?:\t|$)/) || PACKAGE_TAIL_RE.test(line)) return "a package line cut at its start";
   if (/^\t?[\d.]*s$/.test(line) || isProperSuffix(line, TAILS) || TAILS.includes(line)) return "the end of a package line";
   if (line.endsWith(" of statements") && !line.startsWith("coverage: ")) return "the end of a coverage line";

@@ -1,7 +1,8 @@
 // go test output -> ids `<import path>::<Test>[/<sub>]`: the -json event stream (test2json, Go 1.19
 // to the newest events), plain text with or without -v, and both mixed with stray non-JSON lines.
 import { IdTable, NameIndex } from "./id-table.js";
-import { goTextStartCut } from "./go-start.js";
+import { goStartCut } from "./go-start.js";
+import { PACKAGE_LINE_RE, RESULT_LINE_RE, RUN_LINE_RE, USAGE_RES, PLAIN_EVENT_RE, PLAIN_EVENT_STICKY_RE, OUTPUT_MARKER_RE, FUZZ_START_RE, BENCHMARK_RESULT_RE } from "./go-line-shapes.js";
 import { HeadLines } from "./line-start.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
@@ -17,39 +18,6 @@ interface GoEvent {
 
 type PackageResult = "pass" | "fail" | "skip";
 const RESULT_CODES: Record<PackageResult, number> = { pass: 0, fail: 1, skip: 2 };
-
-// The third field (time, `(cached)`, `[build failed]`, `[no test files]`) is required: a line clipped
-// inside the import path must not settle a wrongly named package.
-const PACKAGE_LINE_RE = /^(ok|FAIL|\?)\s+(\S+)\s+(\S.*)$/;
-const RESULT_LINE_RE = /^\s*--- (PASS|FAIL|SKIP): (\S+)(?: \([\d.]+s\))?/;
-// `-fuzz` opens its target with `=== FUZZ` where a test gets `=== RUN`.
-const RUN_LINE_RE = /^=== (?:RUN|FUZZ)\s+(\S+)/;
-const USAGE_RES = [
-  /^no Go files in /,
-  /cannot find package /,
-  /: directory not found$/,
-  /^flag provided but not defined: /,
-  /^go: unknown flag /,
-  /is not in (?:GOROOT|std)/,
-  /^malformed import path /,
-  /^go: cannot find main module/,
-  /no required module provides package /,
-  /^go: warning: "[^"]*" matched no packages$/,
-  /^go: .*: (?:invalid|unknown) /,
-];
-
-// The events test2json writes for test starts and results, in its key order, with no escapes, control
-// characters or spaces: exactly what JSON.parse would make of the line, read without building an object.
-// `[ !#-[\]-\uffff]` is a JSON string character that needs no escape: U+0020 and up except `"` and `\`.
-const PLAIN_EVENT_BODY = String.raw`\{(?:"Time":"[ !#-[\]-\uffff]*",)?"Action":"(run|pass|fail|skip)","Package":"([ !#-[\]-\uffff]*)"(?:,"Test":"([ !#-[\]-\uffff]*)")?(?:,"Elapsed":-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)?\}`;
-const PLAIN_EVENT_RE = new RegExp(`^${PLAIN_EVENT_BODY}$`);
-// The same, matched in place inside a chunk (from `lastIndex`); the caller checks that it ends at the line end.
-const PLAIN_EVENT_STICKY_RE = new RegExp(PLAIN_EVENT_BODY, "y");
-// Output texts that carry a marker (onOutputText): an `output` event without one carries nothing.
-// (`FUZZ  ` is the end of `=== FUZZ  FuzzX`, -fuzz's start of its target.)
-const OUTPUT_MARKER_RE = /timed out|no tests to run|failed\]|ns\/op|FUZZ {2}/g;
-const FUZZ_START_RE = /^=== FUZZ\s+(\S+)$/;
-const BENCHMARK_RESULT_RE = /^Benchmark\S*\s+\d+\s+[\d.]+ ns\/op/;
 
 const TERMINAL_FLAGS: Record<string, number> = { pass: PASS, fail: FAIL, skip: SKIP, PASS: PASS, FAIL: FAIL, SKIP: SKIP };
 
@@ -335,16 +303,6 @@ export function createGoTestParser(): OutputParser {
     onLine(text.slice(start, lineEnd));
   };
 
-  // A stream that starts inside an event (`ge":"example.com/m","Test":"TestA"}`, or only the end of an
-  // output text `run\n"}`) lost its head mid-line; text output is read by go's line shapes.
-  const startCut = (): string | null => {
-    const first = head.first;
-    if (first === null || first.startsWith("{")) return null;
-    const line = first.trimEnd();
-    if (line.endsWith("}") && (sawJson || /"(?:Action|Package|Test|Output|Elapsed|Time)"\s*:/.test(line))) return "the stream starts inside a JSON event";
-    return goTextStartCut(first, head.second);
-  };
-
   const splitter = createRangeSplitter(onRange);
   return {
     push(text: string): void {
@@ -394,7 +352,7 @@ export function createGoTestParser(): OutputParser {
         lines: lineNo,
         distinctIds: true,
         packages: packageResults,
-        start: { cut: startCut(), headMissing: textHeadMissing, summaryMismatch: null },
+        start: { cut: goStartCut(head.first, head.second, sawJson), headMissing: textHeadMissing, summaryMismatch: null },
       };
     },
     get summaryCount() {
