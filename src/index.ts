@@ -88,7 +88,7 @@ export type { HasPassEvidenceOptions } from "./evidence/has-pass-evidence.js";
 
 // The evidence ledger
 export { EvidenceLedger } from "./evidence/ledger.js";
-export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LineJudge, VerifiedEntry, WorkspaceEffect } from "./evidence/ledger.js";
+export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LedgerState, LineJudge, VerifiedEntry, WorkspaceEffect } from "./evidence/ledger.js";
 export { BashEvidence, START_HOOK, PER_CALL_SHELL } from "./evidence/bash-evidence.js";
 export { ShellSession, isPlantablePathEntry } from "./evidence/shell-session.js";
 export type { ShellSessionState } from "./evidence/shell-session.js";
@@ -97,8 +97,8 @@ export { createWorkspaceSnapshotter } from "./evidence/snapshot.js";
 export type { WorkspaceSnapshot, WorkspaceSnapshotter } from "./evidence/snapshot.js";
 export { WorkspaceWatcher } from "./evidence/watch.js";
 export type { WorkspaceWatcherOptions } from "./evidence/watch.js";
-export { readJournal, replayJournal, createFileJournal } from "./evidence/journal.js";
-export type { JournalState } from "./evidence/journal.js";
+export { readJournal, replayJournal, createFileJournal, openJournal, defaultSealPath, lineMac } from "./evidence/journal.js";
+export type { FileJournal, JournalOptions, JournalSeal, JournalState, JournalTip } from "./evidence/journal.js";
 
 // Native tools
 export {

@@ -2,10 +2,13 @@
 // bench/ledger: (1) snapshot mode's cost per call on a generated 10,000-file Git repository against
 // conservative mode, through BashEvidence around the real bash tool (headless: false, so the sandbox
 // start-up is not part of the figure); (2) the wrapped bash tool against the raw one on 200 short
-// commands (ratio of medians, median overhead in ms). Uses the built dist/.
+// commands (ratio of medians, median overhead in ms); (3) the journal: 10,000 calls with 500 test runs
+// through BashEvidence over an in-process tool that returns a real pytest output (the real judge
+// runs), against the same calls without a journal; its size, and its restore time against a naive
+// read-and-JSON.parse of the same file. Uses the built dist/.
 // Run: npx tsc -p tsconfig.build.json && node bench/ledger/index.mjs
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,10 +16,13 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const { BashEvidence } = await import(join(root, "dist/evidence/bash-evidence.js"));
 const { createBashTool } = await import(join(root, "dist/tools/bash.js"));
+const { readJournal } = await import(join(root, "dist/evidence/journal.js"));
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const SNAPSHOT_CALLS = Number(process.env.BENCH_SNAPSHOT_CALLS ?? 30);
 const SHORT_CALLS = Number(process.env.BENCH_SHORT_CALLS ?? 200);
+const JOURNAL_CALLS = Number(process.env.BENCH_JOURNAL_CALLS ?? 10_000);
+const JOURNAL_RUNS = Number(process.env.BENCH_JOURNAL_RUNS ?? 500);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -47,6 +53,77 @@ function makeRepo(base) {
   git("add", "-A");
   git("commit", "-q", "-m", "init");
   return repo;
+}
+
+// 10,000 calls, every 20th a pytest run of one of 25 files (the real judge on real output), the rest
+// edits and reads; with and without a journal. Then the journal's size and its restore.
+async function journalBench(base) {
+  const project = join(base, "journal-project");
+  mkdirSync(project);
+  for (let i = 0; i < 25; i += 1) writeFileSync(join(project, `test_m${i}.py`), `def test_a():\n    assert True\n\ndef test_b():\n    assert True\n`);
+  const outputs = new Map();
+  const outputOf = (file) => {
+    if (!outputs.has(file)) {
+      let text;
+      try {
+        text = execFileSync("python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", file], { cwd: project, encoding: "utf8", env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" } });
+      } catch (error) {
+        throw new Error(`bench/ledger needs pytest: ${error.message}`, { cause: error });
+      }
+      outputs.set(file, text);
+    }
+    return outputs.get(file);
+  };
+  const every = Math.max(1, Math.floor(JOURNAL_CALLS / JOURNAL_RUNS));
+  const commands = Array.from({ length: JOURNAL_CALLS }, (_, i) => (i % every === 0 ? `python -m pytest -rA test_m${(i / every) % 25}.py` : i % 3 === 0 ? `sed -i 's/True/True /' test_m${i % 25}.py` : `cat test_m${i % 25}.py`));
+  const tool = {
+    name: "bash",
+    description: "in-process",
+    inputSchema: {},
+    execute: ({ command }) => {
+      const file = /test_m\d+\.py$/.exec(command)?.[0];
+      const output = command.startsWith("python -m pytest") ? outputOf(file) : "ok\n";
+      return Promise.resolve({ text: `${output}Exit code: 0` });
+    },
+  };
+  for (const command of commands) if (command.startsWith("python")) tool.execute({ command }); // capture outputs first
+  const drive = async (options) => {
+    const bash = new BashEvidence(tool, { workspace: project, ...options });
+    const start = performance.now();
+    for (const command of commands) await bash.execute({ command });
+    const ms = performance.now() - start;
+    await bash.close();
+    return { ms, records: bash.verificationRecords.length };
+  };
+  const plain = await drive({});
+  const file = join(base, "ledger.jsonl");
+  const seal = join(base, "ledger.seal");
+  const journaled = await drive({ journal: file, journalSeal: seal });
+  const bytes = statSync(file).size;
+  globalThis.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let start = performance.now();
+  const state = readJournal(file, { seal });
+  const restoreMs = performance.now() - start;
+  const heapAfter = process.memoryUsage().heapUsed;
+  start = performance.now();
+  let parsed = 0;
+  for (const line of readFileSync(file, "utf8").split("\n")) if (line !== "") parsed += JSON.parse(line.slice(65)) === null ? 0 : 1;
+  const naiveMs = performance.now() - start;
+  if (state.records.length !== journaled.records || state.warnings.length > 0) throw new Error(`restore mismatch: ${state.records.length} records, warnings ${state.warnings}`);
+  return {
+    calls: JOURNAL_CALLS,
+    testRuns: commands.filter((c) => c.startsWith("python")).length,
+    lines: parsed,
+    journalMB: +(bytes / 1024 / 1024).toFixed(2),
+    withoutJournalMs: Math.round(plain.ms),
+    withJournalMs: Math.round(journaled.ms),
+    ratio: +(journaled.ms / plain.ms).toFixed(2),
+    restoreMs: Math.round(restoreMs),
+    naiveReadParseMs: Math.round(naiveMs),
+    restoreRatio: +(restoreMs / naiveMs).toFixed(2),
+    restoreHeapMB: +((heapAfter - heapBefore) / 1024 / 1024).toFixed(1),
+  };
 }
 
 async function main() {
@@ -101,7 +178,8 @@ async function main() {
       persistentShellMedianMs: +median(persistentTimes).toFixed(2),
       persistentShellRatio: +(median(persistentTimes) / median(rawTimes)).toFixed(3),
     };
-    console.log(JSON.stringify({ snapshot, wrapping }, null, 2));
+    const journal = await journalBench(base);
+    console.log(JSON.stringify({ snapshot, wrapping, journal }, null, 2));
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -1,16 +1,17 @@
 // BashEvidence: decorates any bash tool of the tool shape with the evidence ledger. Transparent:
 // the same schema, the same command and timeout passed through, the same result returned.
 import { readFile } from "node:fs/promises";
-import { realpathSync } from "node:fs";
-import { dirname, basename, join, resolve as resolvePath } from "node:path";
+import { statSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/tool.js";
+import { isInside, realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { judgeAnalyzed } from "./judge.js";
-import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LedgerJournal, type LineJudge, type WorkspaceEffect } from "./ledger.js";
-import { createFileJournal, readJournal } from "./journal.js";
+import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
+import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
@@ -41,8 +42,13 @@ export interface BashEvidenceOptions {
   realpath?: boolean;
   /** Records kept in memory (the journal keeps all). */
   maxRecords?: number;
-  /** Append every record and transition to this JSONL file, flushed before the call returns. */
+  /**
+   * Append every transition to this journal file (authenticated JSON lines, synced to disk before the
+   * call returns). It must lie outside the workspace, where the agent's commands cannot write it.
+   */
   journal?: string;
+  /** The journal's seal (its key and tip); default {@link defaultSealPath}. Also outside the workspace. */
+  journalSeal?: string;
   /** How to read the complete output from the wrapped tool's result (default: the native bash tool's data, else the text). */
   extract?: ResultExtractor;
   /** Replace the judge (tests, custom runners). */
@@ -82,7 +88,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #inner: Tool<TInput, TData>;
   readonly #ledger: EvidenceLedger;
   readonly #extract: ResultExtractor;
-  readonly #journal: (LedgerJournal & { close(): void }) | undefined;
+  readonly #journal: FileJournal | undefined;
   readonly #invalidation: InvalidationMode;
   #snapshotter: Promise<WorkspaceSnapshotter> | undefined;
   readonly #watcher: WorkspaceWatcher | undefined;
@@ -90,8 +96,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #session: ShellSession | undefined;
   /** The tool was said to keep its shell (not merely not said to start a new one per call). */
   readonly #sessionKnown: boolean;
+  #restoreWarnings: string[] = [];
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
+    const restoring = RESTORING.get(options);
     if (typeof tool !== "object" || tool === null || typeof tool.execute !== "function") {
       throw new EvidenceError("E_INVALID_OPTION", `BashEvidence needs a tool with an execute function; got ${typeof tool}.`);
     }
@@ -116,16 +124,35 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.description = tool.description;
     this.inputSchema = tool.inputSchema;
     this.#extract = options.extract ?? extractNativeResult;
-    this.#journal = options.journal === undefined ? undefined : createFileJournal(options.journal);
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);
     const useRealpath = options.realpath ?? workspace !== null;
+    let restored: JournalState | undefined;
+    if (options.journal !== undefined) {
+      if (typeof options.journal !== "string" || (options.journalSeal !== undefined && typeof options.journalSeal !== "string")) {
+        throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "journal" and "journalSeal" must be file paths.`);
+      }
+      const seal = options.journalSeal ?? defaultSealPath(options.journal);
+      if (workspace !== null) refuseInside(realpathOfPrefix(workspace), { journal: options.journal, journalSeal: seal });
+      if (restoring !== true && hasContent(options.journal)) {
+        throw new EvidenceError("E_INVALID_OPTION", `The journal ${options.journal} already holds events: continue it with BashEvidence.fromJournal, or choose a new file.`);
+      }
+      const opened = openJournal(options.journal, { seal });
+      this.#journal = opened.journal;
+      restored = opened.state;
+    }
     this.#ledger = new EvidenceLedger({
-      workspace: workspace !== null && useRealpath ? realpathOrSelf(workspace) : workspace,
+      workspace: workspace !== null && useRealpath ? realpathOfPrefix(workspace) : workspace,
       judge: options.judge ?? judgeLine,
-      resolvePath: useRealpath ? realpathOrSelf : undefined,
+      resolvePath: useRealpath ? realpathOfPrefix : undefined,
       maxRecords: options.maxRecords,
       journal: this.#journal,
     });
+    if (restored !== undefined && restoring === true) {
+      this.#ledger.restore(restored.records, restored.verified);
+      // What replay distrusted stays distrusted on the next restore, whatever the chain holds then.
+      if (restored.warnings.length > 0) this.#ledger.invalidateAll(`journal restore: ${restored.warnings[0] ?? "damaged"}`);
+      this.#restoreWarnings = restored.warnings;
+    }
     const root = this.#ledger.workspace;
     const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
     this.#session = perCall ? undefined : new ShellSession(root);
@@ -139,12 +166,20 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
         : undefined;
   }
 
-  /** Restores a BashEvidence from its journal (and keeps appending to it). */
+  /**
+   * Restores a BashEvidence from its journal (and keeps appending to it). Whatever replay could not
+   * trust (a torn or forged line, a journal cut short, a measured command that never finished) leaves
+   * every record `unknown` and no verified target; {@link restoreWarnings} says why.
+   */
   static fromJournal<I extends BashLikeInput, D>(path: string, tool: Tool<I, D>, options: Omit<BashEvidenceOptions, "journal">): BashEvidence<I, D> {
-    const state = readJournal(path);
-    const restored = new BashEvidence(tool, { ...options, journal: path });
-    restored.#ledger.restore(state.records, state.verified);
-    return restored;
+    const withJournal = { ...options, journal: path };
+    RESTORING.set(withJournal, true);
+    return new BashEvidence(tool, withJournal);
+  }
+
+  /** Why the restore from a journal distrusted what came before (empty when it trusted all of it). */
+  get restoreWarnings(): string[] {
+    return [...this.#restoreWarnings];
   }
 
   /** Every observed test run's records (copies). */
@@ -323,12 +358,23 @@ async function readLog(path: string | undefined): Promise<string> {
   return path === undefined ? "" : readFile(path, "utf8");
 }
 
-// realpath of the longest existing prefix, so a file that does not exist yet still resolves.
-function realpathOrSelf(path: string): string {
+// fromJournal's options, told apart from a caller's (the constructor refuses to append to a used journal).
+const RESTORING = new WeakMap<object, boolean>();
+
+function hasContent(path: string): boolean {
   try {
-    return realpathSync(path);
+    return statSync(path).size > 0;
   } catch {
-    const parent = dirname(path);
-    return parent === path ? path : join(realpathOrSelf(parent), basename(path));
+    return false;
+  }
+}
+
+// The agent's commands can write the workspace: a journal or seal there could be forged or cut.
+function refuseInside(workspace: string, paths: Record<string, string>): void {
+  for (const [option, path] of Object.entries(paths)) {
+    const real = realpathOfPrefix(path);
+    if (isInside(workspace, real)) {
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "${option}" (${path}) lies inside the workspace ${workspace}, where the agent's commands can write it; put it outside.`);
+    }
   }
 }

@@ -30,15 +30,64 @@ export type LineJudge = (input: {
   outputTruncated: boolean;
 }) => LineJudgement;
 
-/** A journal sink: receives every record change and transition, in order. */
+/**
+ * A journal sink: receives every transition, in order. `commit` (when present) is called at the end
+ * of each public transition, before it returns: a file journal makes the events durable there.
+ */
 export interface LedgerJournal {
   append(event: LedgerEvent): void;
+  commit?(): void;
 }
 
-/** One journal line. `state` events carry the full state after a transition. */
+/**
+ * One transition, as the journal keeps it (deltas: no event repeats earlier state). `begin`/`end`
+ * bracket a command; a `measured` command waits for its measured effect, so a `begin` that never
+ * met its `end` (a crash mid-command) is replayed as a change. `invalidate` makes every record
+ * unknown and clears the verified targets (`command` and `edits` are its cause; `reason` when it had
+ * neither, such as a damaged journal). `verified` replaces the verified targets.
+ */
 export type LedgerEvent =
+  | { type: "begin"; call: number; command: string; measured: boolean }
+  | { type: "end"; call: number }
   | { type: "record"; record: VerificationRecord }
-  | { type: "state"; verified: VerifiedEntry[]; records: { seq: number; applicability: VerificationRecord["applicability"]; postTestEdits: (string | null)[]; postTestCommands: string[] }[] };
+  | { type: "invalidate"; command?: string; edits?: (string | null)[]; reason?: string }
+  | { type: "verified"; verified: VerifiedEntry[] };
+
+/** What the ledger knows: its records and the verified targets. */
+export interface LedgerState {
+  records: VerificationRecord[];
+  verified: VerifiedEntry[];
+}
+
+/**
+ * How one event changes the state: the one definition of a transition, used live by the ledger and by
+ * journal replay. `begin` and `end` change nothing here (replay keeps the open commands itself).
+ */
+export function applyLedgerEvent(state: LedgerState, event: LedgerEvent): void {
+  switch (event.type) {
+    case "record":
+      state.records.push(copyRecord(event.record));
+      return;
+    case "invalidate":
+      state.verified = [];
+      for (const record of state.records) {
+        record.applicability = "unknown";
+        if (event.command !== undefined) record.postTestCommands.push(event.command);
+        if (event.edits !== undefined) record.postTestEdits.push(...event.edits);
+      }
+      return;
+    case "verified":
+      state.verified = event.verified.map((v) => ({ family: v.family, key: v.key }));
+      return;
+    case "begin":
+    case "end":
+      return;
+    default: {
+      const never: never = event;
+      throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+    }
+  }
+}
 
 /** A verified target with the family that decides what it overlaps. */
 export interface VerifiedEntry {
@@ -90,8 +139,7 @@ export interface CommandTicket {
  */
 export class EvidenceLedger {
   readonly #options: EvidenceLedgerOptions;
-  #records: VerificationRecord[] = [];
-  #verified: VerifiedEntry[] = [];
+  readonly #state: LedgerState = { records: [], verified: [] };
   #seq = 0;
   #ticketSeq = 0;
   readonly #inFlight = new Set<CommandTicket>();
@@ -105,12 +153,12 @@ export class EvidenceLedger {
 
   /** Every observed test run's records, as copies. */
   get verificationRecords(): VerificationRecord[] {
-    return this.#records.map(copyRecord);
+    return this.#state.records.map(copyRecord);
   }
 
   /** Targets (and proving test ids) proven passing on the code as it is now, sorted. */
   get verifiedTargets(): string[] {
-    return [...new Set(this.#verified.map((v) => v.key))].sort();
+    return [...new Set(this.#state.verified.map((v) => v.key))].sort();
   }
 
   /** How many times everything was made unknown (the watcher compares it across a call). */
@@ -125,9 +173,16 @@ export class EvidenceLedger {
 
   /** Restores records and verified targets (used by journal replay). */
   restore(records: VerificationRecord[], verified: VerifiedEntry[]): void {
-    this.#records = records.map(copyRecord);
-    this.#verified = verified.map((v) => ({ ...v }));
+    this.#state.records = records.map(copyRecord);
+    this.#state.verified = verified.map((v) => ({ ...v }));
     this.#seq = records.reduce((max, r) => Math.max(max, r.seq), 0);
+    this.#trim();
+  }
+
+  /** Makes everything unknown for a reason that is no command or edit (a damaged journal at restore). */
+  invalidateAll(reason: string): void {
+    this.#invalidate({ reason });
+    this.#commit();
   }
 
   /**
@@ -145,22 +200,24 @@ export class EvidenceLedger {
       analysis.invocations.some((inv) => !isProvable(inv)) ||
       analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && c.index < first.commandIndex);
     const measured = timing === "measured" && first === undefined;
+    // What must be on disk before the command starts: its begin when its effect is measured, and any
+    // loss of trust (a crash mid-command must not bring back what this call cleared).
+    const durableBeforeStart = measured || this.#trusts();
+    this.#journal({ type: "begin", call: ticket.id, command, measured });
     if (measured) this.#measured.add(ticket);
     else if (invalidatesBefore) this.#invalidate({ command });
     for (const inv of analysis.invocations) this.#clearOverlapping(inv);
     this.#invalidatedAtStart.set(ticket, invalidatesBefore);
     this.#inFlight.add(ticket);
-    this.#emitState();
+    if (durableBeforeStart) this.#commit();
     return ticket;
   }
 
   /** Closes a command that threw: nothing is recorded (a measured command's effect is unknown). */
   abandonCommand(ticket: CommandTicket): void {
     this.#inFlight.delete(ticket);
-    if (this.#measured.has(ticket)) {
-      this.#invalidate({ command: ticket.command });
-      this.#emitState();
-    }
+    if (this.#measured.has(ticket)) this.#invalidate({ command: ticket.command });
+    this.#end(ticket);
   }
 
   /** Called with the complete result: appends one record per target of each recognised run. */
@@ -174,7 +231,7 @@ export class EvidenceLedger {
     const editsAfterRun = first !== undefined && analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && c.index > first.commandIndex);
     if (editsAfterRun && this.#invalidatedAtStart.get(ticket) !== true) this.#invalidate({ command });
     if (recorded.length === 0) {
-      this.#emitState();
+      this.#end(ticket);
       return [];
     }
     const judgement = this.#options.judge({
@@ -186,6 +243,7 @@ export class EvidenceLedger {
       outputTruncated: result.truncated,
     });
     const created: VerificationRecord[] = [];
+    let verified = this.#state.verified.map((v) => ({ ...v }));
     recorded.forEach((inv, i) => {
       const run = judgement.runs[i];
       const laterEdits = analysis.commands.filter((c) => !c.readOnly && c.invocation === undefined && c.index > inv.commandIndex);
@@ -229,14 +287,14 @@ export class EvidenceLedger {
           baseline,
         };
         created.push(record);
-        this.#records.push(record);
-        this.#options.journal?.append({ type: "record", record: copyRecord(record) });
-        if (record.verified && !stale) this.#addVerified(inv, target, proof.ids);
-        else if (filtered && proof.verified && !baseline && !stale) this.#addVerified(inv, null, proof.ids);
+        this.#apply({ type: "record", record });
+        if (record.verified && !stale) verified = this.#withVerified(verified, inv, target, proof.ids);
+        else if (filtered && proof.verified && !baseline && !stale) verified = this.#withVerified(verified, inv, null, proof.ids);
       }
     });
+    this.#setVerified(verified);
     this.#trim();
-    this.#emitState();
+    this.#end(ticket);
     return created.map(copyRecord);
   }
 
@@ -245,14 +303,14 @@ export class EvidenceLedger {
     if (!edit.completed || edit.changed === false) return;
     const paths = edit.paths.length > 0 ? edit.paths : [null];
     this.#invalidate({ edits: paths });
-    this.#emitState();
+    this.#commit();
   }
 
   /** Files changed between tool calls by someone else (an editor, a background job). */
   observeExternalChange(paths: string[]): void {
     if (paths.length === 0) return;
     this.#invalidate({ edits: paths });
-    this.#emitState();
+    this.#commit();
   }
 
   #applyEffect(command: string, effect: WorkspaceEffect): void {
@@ -272,23 +330,49 @@ export class EvidenceLedger {
     }
   }
 
-  #invalidate(cause: { command?: string; edits?: (string | null)[] }): void {
+  #invalidate(cause: { command?: string; edits?: (string | null)[]; reason?: string }): void {
     this.#invalidations += 1;
     for (const ticket of this.#inFlight) {
       if (cause.command !== undefined) ticket.concurrent.commands.push(cause.command);
       if (cause.edits !== undefined) ticket.concurrent.edits.push(...cause.edits);
     }
-    this.#verified = [];
-    for (const record of this.#records) {
-      record.applicability = "unknown";
-      if (cause.command !== undefined) record.postTestCommands.push(cause.command);
-      if (cause.edits !== undefined) record.postTestEdits.push(...cause.edits);
-    }
+    this.#apply({ type: "invalidate", ...cause, ...(cause.edits === undefined ? {} : { edits: [...cause.edits] }) });
   }
 
   #clearOverlapping(inv: TestInvocation): void {
     const keys = inv.targets.map((t) => this.#keyOf(inv, t));
-    this.#verified = this.#verified.filter((v) => !keys.some((k) => overlaps(k, v)));
+    this.#setVerified(this.#state.verified.filter((v) => !keys.some((k) => overlaps(k, v))));
+  }
+
+  // Journals a `verified` event only when the set changed.
+  #setVerified(next: VerifiedEntry[]): void {
+    const current = this.#state.verified;
+    if (next.length === current.length && next.every((v, i) => v.family === current[i]?.family && v.key === current[i]?.key)) return;
+    this.#apply({ type: "verified", verified: next });
+  }
+
+  // Every state change goes through here: applied, then journaled.
+  #apply(event: LedgerEvent): void {
+    applyLedgerEvent(this.#state, event);
+    this.#journal(event);
+  }
+
+  #journal(event: LedgerEvent): void {
+    this.#options.journal?.append(event);
+  }
+
+  #end(ticket: CommandTicket): void {
+    this.#journal({ type: "end", call: ticket.id });
+    this.#commit();
+  }
+
+  // Anything verified or current: a transition that takes trust away must be durable at once.
+  #trusts(): boolean {
+    return this.#state.verified.length > 0 || this.#state.records.some((r) => r.applicability === "current");
+  }
+
+  #commit(): void {
+    this.#options.journal?.commit?.();
   }
 
   #keyOf(inv: TestInvocation, target: string): TargetKey {
@@ -310,23 +394,18 @@ export class EvidenceLedger {
     return { verified: false, ids: [] };
   }
 
-  #addVerified(inv: TestInvocation, target: string | null, ids: string[]): void {
+  #withVerified(verified: VerifiedEntry[], inv: TestInvocation, target: string | null, ids: string[]): VerifiedEntry[] {
     const family = targetFamily(inv.kind);
     const keys = [...(target === null ? [] : [this.#keyOf(inv, target).key]), ...ids];
-    for (const key of keys) if (!this.#verified.some((v) => v.family === family && v.key === key)) this.#verified.push({ family, key });
+    const next = [...verified];
+    for (const key of keys) if (!next.some((v) => v.family === family && v.key === key)) next.push({ family, key });
+    return next;
   }
 
   #trim(): void {
     const max = this.#options.maxRecords;
-    if (max !== undefined && this.#records.length > max) this.#records = this.#records.slice(this.#records.length - max);
-  }
-
-  #emitState(): void {
-    this.#options.journal?.append({
-      type: "state",
-      verified: this.#verified.map((v) => ({ ...v })),
-      records: this.#records.map((r) => ({ seq: r.seq, applicability: r.applicability, postTestEdits: [...r.postTestEdits], postTestCommands: [...r.postTestCommands] })),
-    });
+    const records = this.#state.records;
+    if (max !== undefined && records.length > max) this.#state.records = records.slice(records.length - max);
   }
 }
 

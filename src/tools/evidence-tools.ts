@@ -13,6 +13,8 @@ import { createFileWriteTool } from "./file-write.js";
 import { createGitDiffTool } from "./git-diff.js";
 import { createGrepTool } from "./grep.js";
 import type { Tool, ToolContext, ToolResult } from "./tool.js";
+import { isInside, realpathOfPrefix } from "./workspace-path.js";
+import { defaultSealPath } from "../evidence/journal.js";
 
 /** The native tools evidenceTools can build. */
 export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff"] as const;
@@ -34,8 +36,10 @@ export interface EvidenceToolsOptions {
   limits?: Partial<Record<EvidenceToolName, Record<string, unknown>>>;
   /** Records kept in memory (the journal keeps all). */
   maxRecords?: number;
-  /** Append every record and transition to this JSONL file. */
+  /** Journal every transition to this file (outside the workspace and every path bash can write); see docs/records.md. */
   journal?: string;
+  /** The journal's seal (key and tip); default under the user's state directory. */
+  journalSeal?: string;
   /** Asked before risky bash commands. */
   confirm?: ConfirmCallback;
   /** Allow network inside the bash sandbox; default false. */
@@ -62,7 +66,7 @@ export interface EvidenceToolset {
   evidence: EvidenceView;
 }
 
-const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "confirm", "network", "invalidation", "watch"]);
+const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "confirm", "network", "invalidation", "watch"]);
 
 /**
  * Builds fresh native tools observed by one evidence ledger.
@@ -84,6 +88,7 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
       workspace: cwd,
       maxRecords: options.maxRecords,
       journal: options.journal,
+      journalSeal: options.journalSeal,
       invalidation: options.invalidation,
       watch: options.watch,
     });
@@ -94,6 +99,21 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
     tools.push((bash !== undefined && name !== "bash" ? trackOwnCalls(observed, bash, name === "file_write" || name === "apply_patch" ? "writes" : "reads") : observed) as Tool<never, unknown>);
   }
   return { tools, evidence: bash === undefined ? emptyEvidence() : evidenceOf(bash) };
+}
+
+// The sandbox binds the bash tool's temp dir (as /tmp) and its writable paths writable: a journal or a
+// seal there could be forged or cut by the agent. (The workspace itself BashEvidence refuses.)
+function refuseJournalWhereBashWrites(options: EvidenceToolsOptions): void {
+  const bash = options.limits?.bash;
+  if (options.journal === undefined || typeof bash !== "object" || bash === null) return;
+  const listed: unknown = bash.writablePaths;
+  const writable = [bash.tempDir, ...(Array.isArray(listed) ? (listed as unknown[]) : [])].filter((p): p is string => typeof p === "string").map(realpathOfPrefix);
+  const named = { journal: options.journal, journalSeal: options.journalSeal ?? defaultSealPath(options.journal) };
+  for (const [key, path] of Object.entries(named)) {
+    const real = realpathOfPrefix(path);
+    const root = writable.find((dir) => isInside(dir, real));
+    if (root !== undefined) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" (${path}) lies inside ${root}, which the bash sandbox can write; put it elsewhere.`);
+  }
 }
 
 // Without bash nothing is observed, but callers still read the same shape.
@@ -203,7 +223,11 @@ function validateOptions(options: EvidenceToolsOptions, selected: EvidenceToolNa
     throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`);
   }
   if (options.cwd !== undefined && typeof options.cwd !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "cwd" must be a path string; got ${JSON.stringify(options.cwd)}.`);
-  if (options.journal !== undefined && typeof options.journal !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "journal" must be a file path; got ${JSON.stringify(options.journal)}.`);
+  for (const key of ["journal", "journalSeal"] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a file path; got ${JSON.stringify(value)}.`);
+  }
+  refuseJournalWhereBashWrites(options);
   if (options.maxRecords !== undefined && (!Number.isInteger(options.maxRecords) || options.maxRecords <= 0)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "maxRecords" must be a positive integer; got ${JSON.stringify(options.maxRecords)}.`);
   if (options.confirm !== undefined && typeof options.confirm !== "function") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "confirm" must be a function; got ${typeof options.confirm}.`);
   if (options.limits !== undefined) {

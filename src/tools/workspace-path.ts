@@ -1,5 +1,6 @@
 // Realpath containment for the file tools: a path is accepted only when the file it names (after
 // every symlink) lies inside the workspace. `..`, absolute paths and symlinks that leave are refused.
+import { realpathSync } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -20,6 +21,17 @@ export type PathRefusal = { ok: false; message: string };
 export function isInside(root: string, child: string): boolean {
   const rel = relative(root, child);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/** The realpath of the longest existing prefix of `path` (made absolute) plus the rest: a file that does not exist yet still resolves. */
+export function realpathOfPrefix(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    const parent = dirname(absolute);
+    return parent === absolute ? absolute : join(realpathOfPrefix(parent), basename(absolute));
+  }
 }
 
 function toPosix(path: string): string {

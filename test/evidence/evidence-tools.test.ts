@@ -59,6 +59,11 @@ describe("option validation", () => {
     ["a non-positive maxRecords", ["bash"], { maxRecords: 0 }, "E_INVALID_OPTION", /"maxRecords"/],
     ["an unknown option", ["bash"], { verbose: true }, "E_INVALID_OPTION", /"verbose"/],
     ["a wrongly typed journal", ["bash"], { journal: 1 }, "E_INVALID_OPTION", /"journal"/],
+    ["a wrongly typed journal seal", ["bash"], { journal: "/x/j.jsonl", journalSeal: 2 }, "E_INVALID_OPTION", /"journalSeal"/],
+    ["a journal in the sandbox's /tmp (the bash temp dir)", ["bash"], { journal: "/var/tmp/ae-x/j.jsonl", limits: { bash: { tempDir: "/var/tmp/ae-x" } } }, "E_INVALID_OPTION", /"journal".*sandbox can write/],
+    ["a journal in a path bash may write", ["bash"], { journal: "/var/cache/ae/j.jsonl", journalSeal: "/opt/s.seal", limits: { bash: { writablePaths: ["/var/cache"] } } }, "E_INVALID_OPTION", /"journal".*sandbox can write/],
+    ["a seal in a path bash may write", ["bash"], { journal: "/opt/j.jsonl", journalSeal: "/var/cache/ae/s.seal", limits: { bash: { writablePaths: ["/var/cache"] } } }, "E_INVALID_OPTION", /"journalSeal".*sandbox can write/],
+    ["a journal inside the workspace", ["bash"], { cwd: "/var/tmp", journal: "/var/tmp/j.jsonl", journalSeal: "/opt/s.seal" }, "E_INVALID_OPTION", /"journal".*inside the workspace/],
     ["an unknown invalidation mode", ["bash"], { invalidation: "paranoid" }, "E_INVALID_OPTION", /"invalidation".*conservative.*snapshot/],
     ["a wrongly typed watch", ["bash"], { watch: 1 }, "E_INVALID_OPTION", /"watch".*boolean/],
   ])("%s", (_name, names, options, code, message) => {

@@ -4,7 +4,6 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/evidence/bash-evidence.js";
-import { replayJournal } from "../../src/evidence/journal.js";
 import { survivors, uniqueSleep } from "../tools/helpers.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
@@ -37,18 +36,12 @@ describe("journal", () => {
     ]);
   });
 
-  it("a torn last line is skipped and counted", () => {
-    const record = { seq: 1, target: "t.py", runner: "pytest", command: "pytest t.py", workspace: null, exitCode: 0, timedOut: false, verified: true, applicability: "current", postTestEdits: [], postTestCommands: [], outcome: "passed", passed: [], failed: [], reasons: [], truncated: false, baseline: false };
-    const text = `${JSON.stringify({ type: "record", record })}\n${JSON.stringify({ type: "state", verified: [{ family: "python", key: "t.py" }], records: [] })}\n{"type":"state","verif`;
-    const state = replayJournal(text);
-    expect([state.records.map((r) => r.seq), state.verified, state.skipped]).toEqual([[1], [{ family: "python", key: "t.py" }], 1]);
-  });
-
   it("survives a kill -9 of the process mid-run: every completed record is restored", async () => {
     expect(existsSync(DIST), "build dist/ first: npx tsc -p tsconfig.build.json").toBe(true);
     const p = makeProject(FILES);
     projects.push(p);
-    const journal = join(p.scratch, "ledger.jsonl");
+    // Outside the workspace and outside the sandbox's /tmp (the scratch dir), which the agent can write.
+    const journal = join(p.scratch, "..", "ledger.jsonl");
     const sleep = uniqueSleep();
     const script = join(p.scratch, "agent.mjs");
     writeFileSync(
