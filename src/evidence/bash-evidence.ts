@@ -13,6 +13,7 @@ import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
+import { runnerOwnWrites } from "./run-writes.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
@@ -257,11 +258,13 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // In a persistent shell, what earlier calls defined reaches this line's runners.
     const observed = this.#session === undefined ? parsedLine : this.#session.shadow(parsedLine);
     const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
-    // snapshot mode: a line that runs no provable test is judged by what it changed.
-    const before = this.#invalidation === "snapshot" && !runsProvableTest(observed) ? await this.#takeSnapshot() : null;
+    // A line that runs a test is measured in both modes (a test may change what it tested); in
+    // snapshot mode a line that runs none is judged by what it changed.
+    const runsTest = runsProvableTest(observed);
+    const before = runsTest || this.#invalidation === "snapshot" ? await this.#takeSnapshot() : null;
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
     const begin = (): void => {
-      ticket ??= this.#ledger.beginCommand(command, observed, before === null ? "before" : "measured");
+      ticket ??= this.#ledger.beginCommand(command, observed, before === null || runsTest ? "before" : "measured");
     };
     if (!supportsHook) begin();
     let result: ToolResult<TData>;
@@ -277,13 +280,16 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       throw error;
     }
     if (ticket === undefined) return result;
-    const effect = before === null ? undefined : await this.#measure(before);
+    // A snapshot that failed before a test run: what the run changed is unknown.
+    const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
+    const effect = runsTest && measured !== undefined ? withoutOwnWrites(measured, observed, this.#ledger.workspace) : measured;
     const unreadable: CommandResult = { exitCode: null, output: "", truncated: true, timedOut: false };
     let completed = false;
     let ran = true;
     try {
       const complete = await this.#extract(result);
-      if (complete === null && effect === undefined) {
+      // Not run (the tool refused it): nothing to record, and nothing changed but what a measured line shows.
+      if (complete === null && (effect === undefined || runsTest)) {
         this.#ledger.abandonCommand(ticket);
         ran = false;
       } else {
@@ -356,6 +362,14 @@ async function extractNativeResult(result: ToolResult<unknown>): Promise<Command
 
 async function readLog(path: string | undefined): Promise<string> {
   return path === undefined ? "" : readFile(path, "utf8");
+}
+
+// A test line's own report files and logs are not a change to what it tested (src/evidence/run-writes.ts).
+function withoutOwnWrites(effect: WorkspaceEffect, analysis: CommandAnalysis, root: string | null): WorkspaceEffect {
+  if (effect.kind !== "changed" || root === null) return effect;
+  const own = runnerOwnWrites(analysis, root);
+  const paths = effect.paths.filter((path) => !own.has(path));
+  return paths.length === 0 ? { kind: "unchanged" } : { kind: "changed", paths };
 }
 
 // fromJournal's options, told apart from a caller's (the constructor refuses to append to a used journal).

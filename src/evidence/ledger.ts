@@ -145,6 +145,7 @@ export class EvidenceLedger {
   readonly #inFlight = new Set<CommandTicket>();
   readonly #invalidatedAtStart = new WeakMap<CommandTicket, boolean>();
   readonly #measured = new WeakSet<CommandTicket>();
+  readonly #pendingEffect = new WeakMap<CommandTicket, WorkspaceEffect>();
   #invalidations = 0;
 
   constructor(options: EvidenceLedgerOptions) {
@@ -220,17 +221,24 @@ export class EvidenceLedger {
     this.#end(ticket);
   }
 
-  /** Called with the complete result: appends one record per target of each recognised run. */
-  finishCommand(ticket: CommandTicket, result: CommandResult, effect: WorkspaceEffect = { kind: "unknown" }): VerificationRecord[] {
+  /**
+   * Called with the complete result: appends one record per target of each recognised run. `effect`
+   * is what the line changed, when the caller measured it: a measured line (one that runs no test) is
+   * judged by it (not measured: unknown); a line that runs tests and changed files while it ran
+   * leaves its own records, and everything else, unknown.
+   */
+  finishCommand(ticket: CommandTicket, result: CommandResult, effect?: WorkspaceEffect): VerificationRecord[] {
     this.#inFlight.delete(ticket);
     const { analysis, command } = ticket;
-    if (this.#measured.has(ticket)) this.#applyEffect(command, effect);
+    if (this.#measured.has(ticket)) this.#applyEffect(command, effect ?? { kind: "unknown" });
+    else if (effect !== undefined) this.#pendingEffect.set(ticket, effect);
     const recorded = analysis.opaque ? [] : analysis.invocations;
     // `pytest a && sed -i ...`: the edit after the run also touches what earlier runs proved.
     const first = recorded[0];
     const editsAfterRun = first !== undefined && analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && c.index > first.commandIndex);
     if (editsAfterRun && this.#invalidatedAtStart.get(ticket) !== true) this.#invalidate({ command });
     if (recorded.length === 0) {
+      this.#applyRunEffect(ticket);
       this.#end(ticket);
       return [];
     }
@@ -293,9 +301,12 @@ export class EvidenceLedger {
       }
     });
     this.#setVerified(verified);
+    this.#applyRunEffect(ticket);
     this.#trim();
     this.#end(ticket);
-    return created.map(copyRecord);
+    // The state's copies: the run's own effect may have made them unknown.
+    const tail = this.#state.records.slice(-created.length);
+    return created.map((c) => tail.find((r) => r.seq === c.seq) ?? c).map(copyRecord);
   }
 
   /** A native edit tool finished: a completed change (or unknown effect) makes everything stale. */
@@ -311,6 +322,17 @@ export class EvidenceLedger {
     if (paths.length === 0) return;
     this.#invalidate({ edits: paths });
     this.#commit();
+  }
+
+  // A test run that changed the workspace while it ran (a conftest that rewrites a source, say).
+  // Paths our own edit tools changed meanwhile were reported already (they made the run stale).
+  #applyRunEffect(ticket: CommandTicket): void {
+    const effect = this.#pendingEffect.get(ticket);
+    this.#pendingEffect.delete(ticket);
+    if (effect === undefined) return;
+    if (effect.kind !== "changed") return this.#applyEffect(ticket.command, effect);
+    const paths = effect.paths.filter((path) => !ticket.concurrent.edits.includes(path));
+    if (paths.length > 0) this.#applyEffect(ticket.command, { kind: "changed", paths });
   }
 
   #applyEffect(command: string, effect: WorkspaceEffect): void {

@@ -1,15 +1,19 @@
-// Workspace snapshots for the `snapshot` invalidation mode: what a non-test command really changed.
+// Workspace snapshots: what a command (a test run included) really changed.
 // Inside a Git repository: a shadow git directory with a private index (seeded from the real one so
 // `git add -A` only rehashes what changed) and `git write-tree`; two trees compare with `git diff-tree`.
-// The blobs it writes go to the shadow's own object store, never into the agent's repository.
-// Outside Git: a content hash per file.
+// Files the repository ignores are no less read by runners (an ignored `conftest.py`, a generated
+// module), so they are fingerprinted too: by lstat (inode, size, mode, mtime and ctime in ns; a change
+// of content always moves ctime, which no unprivileged process can set back). The blobs go to the
+// shadow's own object store, never into the agent's repository. Outside Git: a content hash per file.
+// Runner by-products (`__pycache__`, `.pytest_cache`, coverage data) are left out everywhere.
 import { createHash } from "node:crypto";
-import { readdir, readFile, readlink } from "node:fs/promises";
+import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { createShadowRepository, runHostGit, type ShadowRepository } from "../tools/host-git.js";
+import { isRunnerByproduct, RUNNER_BYPRODUCT_EXCLUDES } from "./byproducts.js";
 
-/** One snapshot of a workspace: a Git tree id, or a map of relative paths to content hashes. */
-export type WorkspaceSnapshot = { kind: "git"; tree: string } | { kind: "files"; hashes: Map<string, string> };
+/** One snapshot: a Git tree id plus the ignored files' fingerprints, or a map of relative paths to content hashes. */
+export type WorkspaceSnapshot = { kind: "git"; tree: string; ignored: Map<string, string> } | { kind: "files"; hashes: Map<string, string> };
 
 /** Takes snapshots of one workspace and lists the paths that differ between two of them. */
 export interface WorkspaceSnapshotter {
@@ -20,18 +24,24 @@ export interface WorkspaceSnapshotter {
   close(): void;
 }
 
+/** More ignored files than this and a snapshot gives up (the effect is then unknown: fail closed). */
+export const MAX_IGNORED_FILES = 100_000;
+
 /** Creates a snapshotter for `workspace` (Git when it lies inside a work tree, content hashes otherwise). */
 export async function createWorkspaceSnapshotter(workspace: string): Promise<WorkspaceSnapshotter> {
-  const shadow = await createShadowRepository(workspace);
+  const shadow = await createShadowRepository(workspace, { extraExcludes: RUNNER_BYPRODUCT_EXCLUDES });
   return shadow === null ? fileSnapshotter(workspace) : gitSnapshotter(workspace, shadow);
 }
 
 // Git runs against a shadow of the repository (src/tools/host-git.ts), so a filter, fsmonitor or hook
-// that the agent configured never runs, and never decides what the snapshot sees.
-async function git(workspace: string, shadow: ShadowRepository, args: string[]): Promise<string> {
-  const result = await runHostGit(workspace, args, { env: shadow.env, config: ["core.quotePath=false"] });
+// that the agent configured never runs, and never decides what the snapshot sees. The stat-cache
+// settings are fixed too: ctime is trusted and every stat field checked, whatever the agent set.
+const SNAPSHOT_GIT_CONFIG = ["core.quotePath=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false", "core.symlinks=true"];
+
+async function git(workspace: string, shadow: ShadowRepository, args: string[]): Promise<Buffer> {
+  const result = await runHostGit(workspace, args, { env: shadow.env, config: SNAPSHOT_GIT_CONFIG });
   if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
-  return result.stdout.toString("utf8");
+  return result.stdout;
 }
 
 function gitSnapshotter(workspace: string, shadow: ShadowRepository): WorkspaceSnapshotter {
@@ -39,23 +49,46 @@ function gitSnapshotter(workspace: string, shadow: ShadowRepository): WorkspaceS
   return {
     async take() {
       await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--", "."]);
-      const tree = (await git(workspace, shadow, ["write-tree"])).trim();
-      return { kind: "git", tree };
+      const tree = (await git(workspace, shadow, ["write-tree"])).toString("utf8").trim();
+      const listed = (await git(workspace, shadow, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "."])).toString("utf8");
+      const paths = listed.split("\0").filter((p) => p !== "" && !isRunnerByproduct(p));
+      if (paths.length > MAX_IGNORED_FILES) throw new Error(`more than ${MAX_IGNORED_FILES} ignored files`);
+      return { kind: "git", tree, ignored: await fingerprints(workspace, paths) };
     },
     async changedPaths(before, after) {
       if (before.kind !== "git" || after.kind !== "git") throw new Error("snapshots of different kinds");
-      if (before.tree === after.tree) return [];
-      const out = await git(workspace, shadow, ["diff-tree", "-r", "-z", "--name-only", "--no-renames", before.tree, after.tree]);
-      return out
-        .split("\0")
-        .filter((p) => p !== "")
-        .map((p) => (prefix === "" ? p : relative(prefix, p)))
-        .sort();
+      const paths = new Set(differingKeys(before.ignored, after.ignored));
+      if (before.tree !== after.tree) {
+        const out = (await git(workspace, shadow, ["diff-tree", "-r", "-z", "--name-only", "--no-renames", before.tree, after.tree])).toString("utf8");
+        for (const path of out.split("\0")) if (path !== "") paths.add(prefix === "" ? path : relative(prefix, path));
+      }
+      return [...paths].sort();
     },
     close() {
       void shadow.close();
     },
   };
+}
+
+// lstat fingerprints, a bounded number at a time; a file gone between the listing and the lstat is left out.
+async function fingerprints(workspace: string, paths: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < paths.length; i += 256) {
+    await Promise.all(
+      paths.slice(i, i + 256).map(async (path) => {
+        const info = await lstat(join(workspace, path), { bigint: true }).catch(() => null);
+        if (info !== null) out.set(path, `${info.ino}:${info.mode}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
+      }),
+    );
+  }
+  return out;
+}
+
+function differingKeys(before: Map<string, string>, after: Map<string, string>): string[] {
+  const paths: string[] = [];
+  for (const [path, value] of before) if (after.get(path) !== value) paths.push(path);
+  for (const path of after.keys()) if (!before.has(path)) paths.push(path);
+  return paths;
 }
 
 function fileSnapshotter(workspace: string): WorkspaceSnapshotter {
@@ -67,10 +100,7 @@ function fileSnapshotter(workspace: string): WorkspaceSnapshotter {
     },
     changedPaths(before, after) {
       if (before.kind !== "files" || after.kind !== "files") return Promise.reject(new Error("snapshots of different kinds"));
-      const paths = new Set<string>();
-      for (const [path, hash] of before.hashes) if (after.hashes.get(path) !== hash) paths.add(path);
-      for (const path of after.hashes.keys()) if (!before.hashes.has(path)) paths.add(path);
-      return Promise.resolve([...paths].sort());
+      return Promise.resolve(differingKeys(before.hashes, after.hashes).sort());
     },
     close() {
       // Nothing kept on disk.
@@ -85,6 +115,7 @@ async function hashTree(root: string, dir: string, hashes: Map<string, string>):
     entries.map(async (entry) => {
       if (entry.name === ".git") return;
       const path = join(dir, entry.name);
+      if (isRunnerByproduct(relative(root, path))) return;
       if (entry.isDirectory()) return hashTree(root, path, hashes);
       const content = entry.isSymbolicLink() ? Buffer.from(`link:${await readlink(path).catch(() => "")}`) : await readFile(path).catch(() => null);
       if (content !== null) hashes.set(relative(root, path), createHash("sha1").update(content).digest("hex"));

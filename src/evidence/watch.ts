@@ -13,6 +13,7 @@
 import { relative, resolve, sep } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { watch, type FSWatcher } from "chokidar";
+import { isRunnerByproduct } from "./byproducts.js";
 
 /** What one of our calls can do to the workspace (a test run `reads`: it writes only by-products). */
 export type CallKind = "writes" | "reads";
@@ -27,13 +28,6 @@ export interface WorkspaceWatcherOptions {
   settleMs?: number;
   /** How long without an event counts as settled (default 40 ms). */
   quietMs?: number;
-}
-
-/** Path segments a test run writes as a by-product, never evidence of a change to what it tested. */
-export function isRunnerByproduct(relativePath: string): boolean {
-  return relativePath.split(/[\\/]/).some(
-    (part) => part === "__pycache__" || part === ".pytest_cache" || part.startsWith("pytest-cache-files-") || part === "htmlcov" || /^\.coverage(?:\..+)?$/.test(part) || part.endsWith(".pyc"),
-  );
 }
 
 /** Watches a workspace and tells our own tool calls apart from changes made by someone else. */

@@ -16,7 +16,14 @@ const GIT_READ = new Set([
   "rev-list", "reflog", "whatchanged", "show-ref", "merge-base", "name-rev", "count-objects", "var", "help", "version",
 ]);
 const GO_READ = new Set(["vet", "list", "version", "doc", "help"]);
-const QUIET_TARGETS = /^\/dev\/(null|stdout|stderr|tty)$|^\/tmp\/|\.(log|out)$/;
+const LOG_FILE = /\.(log|out)$/;
+const QUIET_PLACES = /^\/dev\/(null|stdout|stderr|tty)$|^\/tmp\//;
+const isQuietTarget = (path: string): boolean => QUIET_PLACES.test(path) || isLogFileName(path);
+
+/** A log file by its name (`*.log`, `*.out`): no runner loads one, so writing it changes nothing a test reads. */
+export function isLogFileName(path: string): boolean {
+  return LOG_FILE.test(path);
+}
 
 /** True when the command writes no file: only reads, filters or changes shell state. */
 export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): boolean {
@@ -28,7 +35,7 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
   const name = basename(command.words[nameIndex] ?? "");
   switch (name) {
     case "tee":
-      return args.filter((a) => !a.startsWith("-")).every((file) => QUIET_TARGETS.test(file));
+      return args.filter((a) => !a.startsWith("-")).every(isQuietTarget);
     case "sed":
       return !args.some((a) => a === "-i" || a.startsWith("-i") || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a));
     case "sort":
@@ -52,7 +59,7 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
 
 function isHarmlessRedirect(redirect: Redirect): boolean {
   if ((redirect.op === ">&" || redirect.op === "<&") && /^(\d+-?|-)$/.test(redirect.target)) return true;
-  return !redirect.op.includes(">") || QUIET_TARGETS.test(redirect.target);
+  return !redirect.op.includes(">") || isQuietTarget(redirect.target);
 }
 
 function isReadOnlyGit(args: readonly string[]): boolean {

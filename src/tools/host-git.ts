@@ -216,7 +216,7 @@ export interface ShadowRepository {
 }
 
 /** Makes a shadow git directory for the work tree holding `dir`; null when `dir` is in no work tree. */
-export async function createShadowRepository(dir: string, options: { copyIndex?: boolean } = {}): Promise<ShadowRepository | null> {
+export async function createShadowRepository(dir: string, options: { copyIndex?: boolean; extraExcludes?: readonly string[] } = {}): Promise<ShadowRepository | null> {
   const location = await locateRepository(dir);
   if (location === null) return null;
   const shadow = await mkdtemp(join(tmpdir(), "agent-evidence-git-"));
@@ -233,9 +233,12 @@ export async function createShadowRepository(dir: string, options: { copyIndex?:
     await writeFile(join(gitDir, "HEAD"), head === null ? "ref: refs/heads/unborn\n" : `${head}\n`);
     await writeFile(join(gitDir, "objects", "info", "alternates"), `${join(location.commonDir, "objects")}\n`);
     const exclude = await readSmallFile(join(location.commonDir, "info", "exclude"));
-    if (exclude !== null) {
+    const extra = options.extraExcludes ?? [];
+    if (exclude !== null || extra.length > 0) {
       await mkdir(join(gitDir, "info"));
-      await writeFile(join(gitDir, "info", "exclude"), exclude);
+      const own = exclude ?? Buffer.alloc(0);
+      const separator = own.length > 0 && own[own.length - 1] !== 10 ? "\n" : "";
+      await writeFile(join(gitDir, "info", "exclude"), Buffer.concat([own, Buffer.from(`${separator}${extra.map((line) => `${line}\n`).join("")}`)]));
     }
     const indexFile = join(shadow, "index");
     if (options.copyIndex !== false) await copyIndex(location.gitDir, indexFile, gitDir);

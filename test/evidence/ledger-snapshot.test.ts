@@ -1,4 +1,5 @@
 // Invalidation modes through the real bash tool: `snapshot` (git tree or content hashes) and `watch`.
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -85,5 +86,74 @@ describe("watch: true", () => {
     writeFileSync(join(p.dir, ".git", "scratch-file"), "x");
     await settle(1500);
     expect(evidence.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
+  });
+});
+
+// Issue 21, item 3 and the second half of item 2: changes made during a run, and changes the
+// repository's ignore rules or stat cache would hide. Each ends with the project really failing.
+describe("changes a snapshot must not miss", () => {
+  const failsNow = (p: TempProject): boolean => {
+    try {
+      // A private bytecode cache: a stale .pyc whose source kept its size and mtime would hide the edit.
+      execFileSync("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "t.py"], { cwd: p.dir, stdio: "ignore", env: { ...process.env, ...FAST_PYTEST, PYTHONPYCACHEPREFIX: join(p.scratch, "truth-pycache") } });
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  const SESSIONFINISH = "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n\ndef pytest_sessionfinish(session):\n    open(os.path.join(os.path.dirname(__file__), 'module.py'), 'w').write('VALUE = 2\\n')\n";
+
+  it.each([
+    ["snapshot mode in git", true, "snapshot"],
+    ["snapshot mode outside git", false, "snapshot"],
+    ["conservative mode in git", true, "conservative"],
+    ["conservative mode outside git", false, "conservative"],
+  ] as const)("a conftest that rewrites a source after the tests leaves the run unknown (%s)", async (_n, git, invalidation) => {
+    const p = makeProject({ ...PYTEST_FILES, "conftest.py": SESSIONFINISH, ".gitignore": "__pycache__/\n.pytest_cache/\n" });
+    cleanups.push(() => p.cleanup());
+    if (git) gitInit(p.dir);
+    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, invalidation, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    cleanups.push(() => set.evidence.close());
+    await call(set.tools, "bash", { command: PASS });
+    expect(failsNow(p)).toBe(true);
+    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.applicability, r.postTestEdits])).toEqual([[true, "unknown", ["module.py"]]]);
+    expect(set.evidence.verifiedTargets).toEqual([]);
+  });
+
+  const BAD_CONFTEST = "def pytest_collection_modifyitems(items):\n    raise SystemExit(3)\n";
+  it.each([
+    ["an already-ignored conftest.py written after the pass", ".gitignore", "conftest.py\n__pycache__/\n", [`printf '${BAD_CONFTEST.replaceAll("\n", "\\n")}' > conftest.py`]],
+    ["conftest.py added to .git/info/exclude, then written", null, "", ["echo conftest.py >> .git/info/exclude", `printf '${BAD_CONFTEST.replaceAll("\n", "\\n")}' > conftest.py`]],
+    ["an ignored module the tests import, edited", ".gitignore", "module.py\n__pycache__/\n", ["printf 'VALUE = 2\\n' > module.py"]],
+    ["the stat cache told to trust less, then a same-size edit with the mtime put back", null, "", ["git config core.trustctime false && git config core.checkStat minimal", "cp -p module.py /tmp/m && printf 'VALUE = 2\\n' > module.py && touch -r /tmp/m module.py"]],
+  ])("%s is a change (snapshot mode)", async (_n, file, text, commands) => {
+    const p = makeProject({ ...PYTEST_FILES, ...(file === null ? {} : { [file]: text }) });
+    cleanups.push(() => p.cleanup());
+    gitInit(p.dir);
+    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, invalidation: "snapshot", limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    cleanups.push(() => set.evidence.close());
+    await call(set.tools, "bash", { command: PASS });
+    expect(set.evidence.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
+    for (const command of commands) await call(set.tools, "bash", { command });
+    expect(failsNow(p)).toBe(true);
+    expect(set.evidence.verificationRecords.map((r) => r.applicability)).toEqual(["unknown"]);
+    expect(set.evidence.verifiedTargets).toEqual([]);
+  });
+
+  it.each([
+    ["__pycache__ written into a project that ignores nothing", "python -m pytest -rA t.py"],
+    ["the run's output redirected into a log it then prints", "python -m pytest -rA t.py > run.log 2>&1; tail -n 5 run.log"],
+    ["the run's output tee'd into a log", "python -m pytest -rA t.py | tee out.log"],
+    ["a JUnit report written into the workspace", "python -m pytest -rA --junitxml=report.xml t.py"],
+  ])("the run's own by-products and logs are not a change: %s (both modes)", async (_n, command) => {
+    for (const invalidation of ["snapshot", "conservative"] as const) {
+      const p = makeProject(PYTEST_FILES);
+      cleanups.push(() => p.cleanup());
+      gitInit(p.dir);
+      const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, invalidation, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+      cleanups.push(() => set.evidence.close());
+      await call(set.tools, "bash", { command });
+      expect(set.evidence.verificationRecords.map((r) => [invalidation, r.applicability, r.postTestEdits, r.postTestCommands])).toEqual([[invalidation, "current", [], []]]);
+    }
   });
 });

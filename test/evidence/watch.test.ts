@@ -5,7 +5,7 @@
 import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isRunnerByproduct } from "../../src/evidence/watch.js";
+import { isRunnerByproduct } from "../../src/evidence/byproducts.js";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";

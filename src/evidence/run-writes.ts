@@ -1,0 +1,33 @@
+// The files a test line writes as the runner's record of itself: its report files (`--junitxml`),
+// and the logs its output is redirected or tee'd into (`pytest > run.log`, `pytest | tee out.log`).
+// The snapshot around a test run does not count them as changes, so `pytest > run.log; tail run.log`
+// keeps its pass. A log counts only under a name runners never load (`*.log`, `*.out`, as the
+// read-only rules say): the gap is a test that reads such a file, which the line then overwrote.
+import { isAbsolute, join, relative } from "node:path";
+import { numberSimpleCommands } from "../shell/flatten.js";
+import { isLogFileName } from "../shell/read-only.js";
+import type { CommandAnalysis, SimpleCommand } from "../shell/types.js";
+import { isInside } from "../tools/workspace-path.js";
+
+const WRITES = new Set([">", ">>", "&>", "&>>", ">|"]);
+// A path the shell takes as written: no expansion, glob or substitution.
+const STATIC = /^[^$`*?[\]{}~]+$/;
+
+/** Workspace-relative paths (of `root`) the line's test runs write as their own report or log. */
+export function runnerOwnWrites(analysis: CommandAnalysis, root: string): Set<string> {
+  const out = new Set<string>();
+  if (analysis.opaque) return out;
+  const byIndex = new Map<number, SimpleCommand>();
+  for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
+  const tees = [...byIndex.values()].filter((c) => c.words[0] === "tee").flatMap((c) => c.words.slice(1).filter((w) => !w.startsWith("-")));
+  for (const inv of analysis.invocations) {
+    if (inv.workspace === null || !isAbsolute(inv.workspace)) continue;
+    const own = byIndex.get(inv.commandIndex);
+    const logs = [...(own?.redirects ?? []).filter((r) => WRITES.has(r.op) && (r.fd === null || r.fd === 1 || r.fd === 2)).map((r) => r.target), ...tees].filter((p) => STATIC.test(p) && isLogFileName(p));
+    for (const file of [...inv.reportFiles.filter((p) => STATIC.test(p)), ...logs]) {
+      const absolute = isAbsolute(file) ? file : join(inv.workspace, file);
+      if (isInside(root, absolute)) out.add(relative(root, absolute));
+    }
+  }
+  return out;
+}
