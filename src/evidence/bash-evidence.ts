@@ -13,7 +13,8 @@ import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
-import { runnerOwnWrites } from "./run-writes.js";
+import { namedBeforeRun, runnerOwnWrites } from "./run-writes.js";
+import { markModuleShadows } from "./module-shadow.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
@@ -257,6 +258,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const parsedLine = analysis ?? opaqueAnalysis(command);
     // In a persistent shell, what earlier calls defined reaches this line's runners.
     const observed = this.#session === undefined ? parsedLine : this.#session.shadow(parsedLine);
+    // The runner's own modules, shadowed by files next to it (checked before the run starts).
+    markModuleShadows(observed, this.#ledger.workspace);
     const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
     // A line that runs a test is measured in both modes (a test may change what it tested); in
     // snapshot mode a line that runs none is judged by what it changed.
@@ -280,6 +283,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       throw error;
     }
     if (ticket === undefined) return result;
+    // A module the line itself put there (`printf ... > pytest.py && python -m pytest`).
+    markModuleShadows(observed, this.#ledger.workspace);
     // A snapshot that failed before a test run: what the run changed is unknown.
     const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
     const effect = runsTest && measured !== undefined ? withoutOwnWrites(measured, observed, this.#ledger.workspace) : measured;
@@ -364,11 +369,13 @@ async function readLog(path: string | undefined): Promise<string> {
   return path === undefined ? "" : readFile(path, "utf8");
 }
 
-// A test line's own report files and logs are not a change to what it tested (src/evidence/run-writes.ts).
+// A test line's own report files and logs, and the files it named before the run (edited, then
+// tested), are not a change made by the run (src/evidence/run-writes.ts).
 function withoutOwnWrites(effect: WorkspaceEffect, analysis: CommandAnalysis, root: string | null): WorkspaceEffect {
   if (effect.kind !== "changed" || root === null) return effect;
   const own = runnerOwnWrites(analysis, root);
-  const paths = effect.paths.filter((path) => !own.has(path));
+  const before = namedBeforeRun(analysis, root);
+  const paths = effect.paths.filter((path) => !own.has(path) && !before.has(path));
   return paths.length === 0 ? { kind: "unchanged" } : { kind: "changed", paths };
 }
 

@@ -31,3 +31,30 @@ export function runnerOwnWrites(analysis: CommandAnalysis, root: string): Set<st
   }
   return out;
 }
+
+/**
+ * Workspace-relative paths that commands before the line's first test run name (as a word or a write
+ * redirect) and may write: `sed -i ... a.py && pytest` changed a.py before the run, which the run
+ * then tested. A change to any other path is the run's own. The gap: a test that rewrites a file the
+ * same line named before the run (docs/records.md).
+ */
+export function namedBeforeRun(analysis: CommandAnalysis, root: string): Set<string> {
+  const out = new Set<string>();
+  const first = analysis.invocations[0];
+  if (analysis.opaque || first === undefined) return out;
+  const byIndex = new Map<number, SimpleCommand>();
+  for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
+  const bases = [root, ...(first.workspace !== null && isAbsolute(first.workspace) ? [first.workspace] : [])];
+  for (const command of analysis.commands) {
+    if (command.index >= first.commandIndex || command.readOnly) continue;
+    const simple = byIndex.get(command.index);
+    const named = [...command.words.slice(1), ...(simple?.redirects ?? []).filter((r) => r.op.includes(">")).map((r) => r.target)].filter((w) => STATIC.test(w) && !w.startsWith("-"));
+    for (const word of named) {
+      for (const base of bases) {
+        const absolute = isAbsolute(word) ? word : join(base, word);
+        if (isInside(root, absolute)) out.add(relative(root, absolute));
+      }
+    }
+  }
+  return out;
+}

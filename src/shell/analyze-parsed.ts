@@ -6,7 +6,7 @@ import { isReadOnlyCommand } from "./read-only.js";
 import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
 import { readRunnerArguments } from "./runner-options.js";
 import { routeOutputs } from "./output-route.js";
-import { invocationIdentityRisk, NOT_FOUND_HANDLER, runnerInterpreter } from "./runner-identity.js";
+import { invocationIdentityRisk, NOT_FOUND_HANDLER, pythonPathFirst, runnerInterpreter } from "./runner-identity.js";
 import { findShadowing, type Shadowing } from "./shadowing.js";
 import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement, TestInvocation } from "./types.js";
 import { applyDirectoryCommand, isDirectoryCommand, normalizeStart, resolveDirectory, type DirectoryState } from "./workspace.js";
@@ -183,6 +183,7 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
     window: null,
     workspace,
     reportFiles: parsed.reportFiles,
+    pathFirst: pythonPathFirst(match.runnerWords, workspace),
     json: parsed.json,
     verbose: parsed.verbose,
     repeated: scope.repeated,

@@ -5,6 +5,7 @@
 // interpreter at other modules (`PYTHONPATH`), or have go run or compile something else (`-exec`,
 // `-toolexec`, `-overlay`, also through `GOFLAGS` and `go env -w`). Pure: what the files hold is not
 // known here, so each of these makes the runs it reaches `shadowed-runner`.
+import { posix } from "node:path";
 import type { RunnerKind } from "../types.js";
 import type { SimpleCommand } from "./types.js";
 import { basename, stripWrappers } from "./wrappers.js";
@@ -125,6 +126,40 @@ export function invocationIdentityRisk(command: SimpleCommand, runnerWords: read
       if (arg === "-args" || arg === "--args") break;
       if (/^--?(?:exec|toolexec|overlay)(?:=|$)/.test(arg)) return `go test ${arg.split("=")[0]}`;
     }
+  }
+  return null;
+}
+
+/**
+ * Top-level modules a `python -m pytest` run imports after Python put its first `sys.path` entry in
+ * place (measured: `runpy` of pytest 7.2.1 on Python 3.11, plugins off, against the modules loaded at
+ * start-up), plus the runners' own packages. A module or package of one of these names in that
+ * directory is imported instead of the real one, and can print any result.
+ */
+export const SHADOWABLE_MODULES: ReadonlySet<string> = new Set([
+  "pytest", "_pytest", "pluggy", "py", "iniconfig", "packaging", "exceptiongroup", "tomli", "tomllib", "pygments", "attr", "attrs", "django", "unittest",
+  "__future__", "argparse", "array", "ast", "base64", "bdb", "calendar", "cmd", "code", "codeop", "copy", "csv", "dataclasses", "datetime", "decimal",
+  "difflib", "dis", "email", "faulthandler", "fcntl", "gc", "gettext", "glob", "heapq", "inspect", "json", "linecache", "locale", "logging", "numbers",
+  "opcode", "pdb", "platform", "pprint", "pyexpat", "quopri", "readline", "runpy", "select", "selectors", "shlex", "signal", "socket", "string",
+  "subprocess", "textwrap", "token", "tokenize", "traceback", "unicodedata", "uuid", "xml", "importlib", "typing", "warnings", "sitecustomize", "usercustomize",
+]);
+
+const PYTHON_PROGRAM = /^python(?:\d+(?:\.\d+)?)?$/;
+
+/**
+ * The directory a Python-launched runner puts first on `sys.path`, where a same-named module shadows
+ * the real one: the working directory for `python -m MODULE`, the script's directory for `python
+ * SCRIPT`. Null when none can be named (`-I`/`-P`: no such entry; not a Python program; an unknown
+ * working directory). Only the live tools can look inside it; the pure judge cannot know.
+ */
+export function pythonPathFirst(runnerWords: readonly string[], cwd: string | null): string | null {
+  const program = runnerWords[0] ?? "";
+  if (!PYTHON_PROGRAM.test(program.split("/").pop() ?? "") || cwd === null) return null;
+  for (let i = 1; i < runnerWords.length; i++) {
+    const word = runnerWords[i]!;
+    if (word === "-m") return cwd;
+    if (/^-[^-]*[IP]/.test(word)) return null;
+    if (!word.startsWith("-")) return posix.dirname(posix.isAbsolute(word) ? word : posix.join(cwd, word));
   }
   return null;
 }

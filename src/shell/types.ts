@@ -136,6 +136,12 @@ export interface TestInvocation {
   workspace: string | null;
   /** Report files the invocation writes (`--junitxml=FILE`). */
   reportFiles: string[];
+  /**
+   * The directory Python puts first on `sys.path` for this run (the working directory under `python -m`,
+   * the script's directory for `python SCRIPT`), where a module named like one the runner imports would
+   * shadow it; null when there is none or it is unknown. The live tools look inside it.
+   */
+  pathFirst: string | null;
   /** go test: `-json` was given. */
   json: boolean;
   /** pytest `-rA`-style per-test report requested (`-rA`, `-ra` with P, `-v`): informational. */

@@ -157,3 +157,66 @@ describe("changes a snapshot must not miss", () => {
     }
   });
 });
+
+describe("a test run measured inside a line that also edits", () => {
+  const SESSIONFINISH = "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n\ndef pytest_sessionfinish(session):\n    open(os.path.join(os.path.dirname(__file__), 'module.py'), 'w').write('VALUE = 2\\n')\n";
+  const toolset = (files: Record<string, string>): ReturnType<typeof evidenceTools> => {
+    const p = makeProject(files);
+    cleanups.push(() => p.cleanup());
+    gitInit(p.dir);
+    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    cleanups.push(() => set.evidence.close());
+    return set;
+  };
+
+  it.each([
+    ["a redirect", "printf 'VALUE = 1\\n' > module.py && python -m pytest -rA t.py"],
+    ["sed -i", "sed -i 's/1/1/' module.py && python -m pytest -rA t.py"],
+  ])("an edit before the run, of a file it names (%s), is not the run's change", async (_n, command) => {
+    const { tools, evidence } = toolset(PYTEST_FILES);
+    await call(tools, "bash", { command });
+    expect(evidence.verificationRecords.map((r) => [r.verified, r.applicability])).toEqual([[true, "current"]]);
+  });
+
+  it("a conftest that rewrites a file the line did not name is caught, whatever ran before the run", async () => {
+    const { tools, evidence } = toolset({ ...PYTEST_FILES, "conftest.py": SESSIONFINISH });
+    await call(tools, "bash", { command: "touch other.txt && python -m pytest -rA t.py" });
+    expect(evidence.verificationRecords.map((r) => [r.applicability, r.postTestEdits])).toEqual([["unknown", ["module.py"]]]);
+  });
+});
+
+describe("a module next to `python -m pytest` stands in for the runner's own (checked by the live tool)", () => {
+  const FAKE = "print('collected 1 item')\nprint('t.py::test_a PASSED')\nprint('1 passed in 0.01s')\n";
+  it.each([
+    ["pytest.py", { "pytest.py": FAKE }],
+    ["a pytest/ package", { "pytest/__init__.py": "", "pytest/__main__.py": FAKE }],
+    ["an _pytest/ package", { "_pytest/__init__.py": "raise SystemExit(0)\n" }],
+    ["pluggy.py", { "pluggy.py": "import sys\nsys.exit(0)\n" }],
+  ])("%s: the run is shadowed-runner, never verified", async (_n, files) => {
+    const p = makeProject({ ...PYTEST_FILES, ...files });
+    cleanups.push(() => p.cleanup());
+    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    cleanups.push(() => set.evidence.close());
+    await call(set.tools, "bash", { command: "python -m pytest -rA t.py" });
+    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([[false, true]]);
+    expect(set.evidence.verifiedTargets).toEqual([]);
+  });
+
+  it("a pytest.py the same line writes before the run is seen too", async () => {
+    const p = makeProject(PYTEST_FILES);
+    cleanups.push(() => p.cleanup());
+    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    cleanups.push(() => set.evidence.close());
+    await call(set.tools, "bash", { command: `printf "${FAKE.replaceAll("\n", "\\n")}" > pytest.py && python -m pytest -rA t.py` });
+    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([[false, true]]);
+  });
+
+  it("a pytest.py next to the console script `pytest` shadows nothing (its first sys.path entry is its own bin dir)", async () => {
+    const p = makeProject({ ...PYTEST_FILES, "pytest.py": "# unrelated helper\n" });
+    cleanups.push(() => p.cleanup());
+    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    cleanups.push(() => set.evidence.close());
+    await call(set.tools, "bash", { command: "pytest -rA t.py" });
+    expect(set.evidence.verificationRecords.map((r) => r.verified)).toEqual([true]);
+  });
+});

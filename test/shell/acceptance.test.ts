@@ -57,6 +57,7 @@ describe("issue 2 acceptance commands", () => {
         window: { lines: 5 },
         workspace: "/repo/pkg",
         reportFiles: [],
+        pathFirst: "/repo/pkg",
         json: false,
         verbose: false,
         repeated: false,

@@ -97,3 +97,18 @@ describe("in a persistent shell, an earlier call's change reaches later runs", (
     expect(session.shadow(analyzeCommand("pytest -q", { cwd: "/ws" })).invocations[0]?.shadowedBy).toBe("an earlier call: export PYTHONPATH");
   });
 });
+
+describe("the directory Python puts first on sys.path (pathFirst)", () => {
+  it.each([
+    ["python -m pytest t.py", "/repo"],
+    ["cd sub && python3 -m pytest", "/repo/sub"],
+    ["python3 -I -m pytest", null],
+    ["python3 -P -m pytest", null],
+    ["python tests/runtests.py", "/repo/tests"],
+    ["python3 manage.py test", "/repo"],
+    ["pytest t.py", null],
+    ["go test ./...", null],
+  ])("%s -> %s", (line, dir) => {
+    expect(analyzeCommand(line, { cwd: "/repo" }).invocations[0]?.pathFirst).toBe(dir);
+  });
+});
