@@ -9,10 +9,10 @@
 // reach, and a measured command that never finished each make everything before them unknown.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
+import { stateHome } from "../state-home.js";
 import { applyLedgerEvent, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger.js";
 
 /** Where the journal's seal (its key and tip) lives; by default {@link defaultSealPath}. */
@@ -63,9 +63,8 @@ const SEAL_HEADER = "agent-evidence journal seal 1\n";
  * directory, so the agent's commands can neither read the key nor rewrite the tip.
  */
 export function defaultSealPath(journal: string): string {
-  const state = process.env.XDG_STATE_HOME !== undefined && process.env.XDG_STATE_HOME.startsWith("/") ? process.env.XDG_STATE_HOME : join(homedir(), ".local", "state");
   const id = createHash("sha256").update(resolve(journal)).digest("hex");
-  return join(state, "agent-evidence", "journal-seals", `${id}.seal`);
+  return join(stateHome(), "journal-seals", `${id}.seal`);
 }
 
 /** The hmac of a line whose JSON is `json`, following the line whose hmac is `previous` ("" for the first). */

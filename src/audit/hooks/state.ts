@@ -1,7 +1,8 @@
 // Per-session hook state: how many times the Stop hook blocked, and the shell results and edits the
-// PostToolUse hook saw, in one small JSON file per session id under the system temp directory.
+// PostToolUse hook saw, in one small JSON file per session id under the state directory
+// (src/state-home.ts), where a Codex agent's sandboxed commands cannot rewrite the block count.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { stateHome } from "../../state-home.js";
 import { join } from "node:path";
 import type { EditEvent, ShellEvent } from "../transcripts/types.js";
 
@@ -20,7 +21,7 @@ export interface HookState {
 
 /** Options for where state lives (tests point it at a temp directory). */
 export interface HookStateOptions {
-  /** Directory holding the state files (default: `<os.tmpdir()>/agent-evidence-hooks`). */
+  /** Directory holding the state files (default: `<state home>/hooks`, see src/state-home.ts). */
   stateDir?: string;
 }
 
@@ -31,7 +32,7 @@ export const MAX_RECORDED_OUTPUT = 200_000;
 
 /** The state file of a session. */
 export function hookStatePath(sessionId: string, options: HookStateOptions = {}): string {
-  const dir = options.stateDir ?? join(tmpdir(), "agent-evidence-hooks");
+  const dir = options.stateDir ?? join(stateHome(), "hooks");
   const safe = sessionId.replace(/[^\w.-]/g, "_").slice(0, 120) || "unknown";
   return join(dir, `${safe}.json`);
 }
