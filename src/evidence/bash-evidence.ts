@@ -9,6 +9,7 @@ import { isInside, realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
+import { startsBackgroundJob } from "../shell/shadowing.js";
 import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
@@ -287,7 +288,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     markModuleShadows(observed, this.#ledger.workspace);
     // A snapshot that failed before a test run: what the run changed is unknown.
     const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
-    const effect = runsTest && measured !== undefined ? withoutOwnWrites(measured, observed, this.#ledger.workspace) : measured;
+    // A job an earlier line (or this one) left running in a persistent shell can change files at any
+    // time: what a run proves, or a line did not change, may not hold for long. The watcher (watch:
+    // true) sees such changes as they happen; without it, the effect is unknown until a `wait`.
+    const jobs = this.#session !== undefined && this.#watcher === undefined && (this.#session.backgroundJobs || startsBackgroundJob(observed.parsed));
+    const effect = jobs && (runsTest || before !== null) ? ({ kind: "unknown" } as const) : runsTest && measured !== undefined ? withoutOwnWrites(measured, observed, this.#ledger.workspace) : measured;
     const unreadable: CommandResult = { exitCode: null, output: "", truncated: true, timedOut: false };
     let completed = false;
     let ran = true;

@@ -7,7 +7,7 @@
 // alone looks like a real run. Pure: the caller feeds each line's analysis in order.
 import { posix } from "node:path";
 import { NOT_FOUND_HANDLER, runnerInterpreter, type IdentityRisk } from "../shell/runner-identity.js";
-import { findSessionEffects } from "../shell/shadowing.js";
+import { findSessionEffects, startsBackgroundJob, waitsForAllJobs } from "../shell/shadowing.js";
 import { isDirectoryName } from "../shell/workspace.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 
@@ -21,6 +21,8 @@ export interface ShellSessionState {
   riskyPathEntries: string[];
   /** What earlier lines changed that can make a runner something else (kept for the rest of the session). */
   identityRisks: IdentityRisk[];
+  /** An earlier line left a job running (`cmd &`, `nohup`, `setsid`) and no completed `wait` has ended it. */
+  backgroundJobs: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export class ShellSession {
   readonly #riskyPath: string[] = [];
   readonly #risks: IdentityRisk[] = [];
   #cwd: string | null;
+  #jobs = false;
 
   /** `workspace`: absolute directory the shell starts in (PATH entries inside it count as planted). */
   constructor(workspace: string | null) {
@@ -44,6 +47,11 @@ export class ShellSession {
   /** The directory the next line starts in, as far as known (null: an earlier `cd` left it unknown). */
   get cwd(): string | null {
     return this.#cwd;
+  }
+
+  /** An earlier line may have left a job running that can still change files (see {@link ShellSessionState}). */
+  get backgroundJobs(): boolean {
+    return this.#jobs;
   }
 
   /** The analysis with every invocation an earlier line's definitions reach marked `shadowed`. */
@@ -67,6 +75,13 @@ export class ShellSession {
   record(analysis: CommandAnalysis, completed: boolean): void {
     const end = analysis.endCwd === undefined ? null : analysis.endCwd;
     if (end !== this.#cwd) this.#cwd = completed ? end : null;
+    // Statement by statement: a job started, or (in a completed line) a plain `wait` that outlived them all.
+    if (analysis.parsed.opaque) this.#jobs = true;
+    for (const statement of analysis.parsed.statements) {
+      const alone = { ...analysis.parsed, statements: [statement] };
+      if (startsBackgroundJob(alone)) this.#jobs = true;
+      else if (completed && waitsForAllJobs(alone)) this.#jobs = false;
+    }
     const effects = findSessionEffects(analysis.parsed);
     for (const name of effects.unsetFunctions) this.#functions.delete(name);
     for (const name of effects.unsetAliases) this.#aliases.delete(name);
@@ -80,7 +95,7 @@ export class ShellSession {
 
   /** What the session holds now. */
   get state(): ShellSessionState {
-    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath], identityRisks: this.#risks.map((r) => ({ ...r })) };
+    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath], identityRisks: this.#risks.map((r) => ({ ...r })), backgroundJobs: this.#jobs };
   }
 
   #reaches(inv: TestInvocation): boolean {

@@ -3,7 +3,7 @@
 import { visitStatements } from "./flatten.js";
 import { commandIdentityRisks, type IdentityRisk } from "./runner-identity.js";
 import type { CommandNode, ParsedLine, SimpleCommand, Statement } from "./types.js";
-import { stripWrappers } from "./wrappers.js";
+import { basename, stripWrappers } from "./wrappers.js";
 
 /** Names redefined in the line, and whether PATH gets a new entry in front. */
 export interface Shadowing {
@@ -153,4 +153,31 @@ function newPathEntries(value: string): string[] {
   const entries = value.split(":");
   const old = entries.findIndex((entry) => entry === "$PATH" || entry === "${PATH}");
   return (old === -1 ? entries : entries.slice(0, old)).filter((entry) => entry !== "");
+}
+
+/** Programs that start something which outlives the line (`setsid -f`, `nohup`, `at`, a coprocess). */
+const DETACHING = new Set(["setsid", "nohup", "disown", "coproc", "at", "batch", "daemonize", "start-stop-daemon", "systemd-run"]);
+
+/**
+ * Does the line leave a job running after it returns: a statement sent to the background (`cmd &`,
+ * also inside a subshell or `bash -c`), or a program that detaches one? In a shell that outlives the
+ * line, such a job can change files after a later run was recorded. Opaque lines count as yes.
+ */
+export function startsBackgroundJob(parsed: ParsedLine): boolean {
+  return parsed.opaque || parsed.statements.some(statementStartsJob);
+}
+
+function statementStartsJob(statement: Statement): boolean {
+  return statement.background || statement.list.pipelines.some((pipeline) => pipeline.commands.some(nodeStartsJob));
+}
+
+function nodeStartsJob(node: CommandNode): boolean {
+  if (node.type !== "simple") return node.body.some(statementStartsJob);
+  if (node.words.some((word, i) => i <= 2 && DETACHING.has(basename(word)))) return true;
+  return node.nested !== undefined && startsBackgroundJob(node.nested);
+}
+
+/** `wait` with no operand: every background job of the shell has ended once the line completed. */
+export function waitsForAllJobs(parsed: ParsedLine): boolean {
+  return parsed.statements.some((s) => !s.background && s.list.pipelines.some((p) => p.commands.some((c) => c.type === "simple" && c.words.length === 1 && c.words[0] === "wait")));
 }

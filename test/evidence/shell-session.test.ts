@@ -2,6 +2,7 @@
 // real bash process that lives across calls (as Anthropic's bash tool does) and around the native
 // bash tool, which starts a new shell per call.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence, PER_CALL_SHELL, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
 import { isPlantablePathEntry, ShellSession } from "../../src/evidence/shell-session.js";
@@ -179,7 +180,7 @@ describe("ShellSession", () => {
   it("remembers functions and aliases until they are removed", () => {
     const session = new ShellSession("/ws");
     session.record(analyzeCommand("pytest() { :; }; alias go=true", { cwd: "/ws" }), true);
-    expect(session.state).toEqual({ cwd: "/ws", functions: ["pytest"], aliases: ["go"], riskyPathEntries: [], identityRisks: [] });
+    expect(session.state).toEqual({ cwd: "/ws", functions: ["pytest"], aliases: ["go"], riskyPathEntries: [], identityRisks: [], backgroundJobs: false });
     expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "python -m pytest")]).toEqual([true, true, false]);
     // A wrapper's name is looked up too.
     session.record(analyzeCommand("timeout() { :; }", { cwd: "/ws" }), true);
@@ -246,5 +247,46 @@ describe("ShellSession", () => {
     ['"$PWD/fake"', "/ws", true],
   ])("PATH entry %s in workspace %s: plantable %s", (entry, workspace, expected) => {
     expect(isPlantablePathEntry(entry, workspace)).toBe(expected);
+  });
+});
+
+describe("a job an earlier call left running (issue 21, item 1)", () => {
+  it.each([
+    ["sleep 5 &", true],
+    ["(sleep 5 &)", true],
+    ["bash -c 'sleep 5 &'", true],
+    ["nohup sleep 5", true],
+    ["setsid -f sleep 5", true],
+    ["sleep 1 & wait", false],
+    ["echo hi", false],
+  ])("%s leaves a job running: %s", (line, expected) => {
+    const session = new ShellSession("/ws");
+    session.record(analyzeCommand(line, { cwd: "/ws" }), true);
+    expect(session.backgroundJobs).toBe(expected);
+  });
+
+  it("a later completed `wait` ends them; one that failed does not", () => {
+    const session = new ShellSession("/ws");
+    session.record(analyzeCommand("sleep 5 &", { cwd: "/ws" }), true);
+    session.record(analyzeCommand("wait", { cwd: "/ws" }), false);
+    expect(session.backgroundJobs).toBe(true);
+    session.record(analyzeCommand("wait", { cwd: "/ws" }), true);
+    expect(session.backgroundJobs).toBe(false);
+  });
+
+  it("through a persistent bash: a job from an earlier call breaks the code after a later run, which is never current", async () => {
+    const { project, bash } = setUp({ shell: "persistent" });
+    await bash.execute({ command: "(sleep 2; printf 'VALUE = 2\\n' > module.py) &" });
+    await bash.execute({ command: RUN });
+    const record = bash.verificationRecords.at(-1)!;
+    expect([record.verified, record.applicability]).toEqual([true, "unknown"]);
+    expect(bash.verifiedTargets).toEqual([]);
+    // The job really broke the code.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(readFileSync(`${project.dir}/module.py`, "utf8")).toBe("VALUE = 2\n");
+    // After a completed `wait` runs count again.
+    await bash.execute({ command: "wait; printf 'VALUE = 1\\n' > module.py" });
+    await bash.execute({ command: RUN });
+    expect(bash.verificationRecords.at(-1)!.applicability).toBe("current");
   });
 });
