@@ -26,7 +26,11 @@ export interface IdentityRisk {
 // cheap to name) and which ones make bash read a file before it runs anything.
 const PYTHON_VARS = new Set(["PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPLATLIBDIR", "PYTHONEXECUTABLE"]);
 const SHELL_VARS = new Set(["BASH_ENV", "ENV", "CDPATH"]);
-const GO_RUN_FLAGS = /(?:^|\s)--?(?:exec|toolexec|overlay)(?:=|\s|$)/;
+// pytest reads options and plugins from these: a `-k`, `--deselect`, `-p plugin` or `-o` the line does not show.
+const PYTEST_VARS = new Set(["PYTEST_ADDOPTS", "PYTEST_PLUGINS"]);
+// GOFLAGS flags that change neither what runs nor how: anything else (`-run`, `-skip`, `-tags`, `-exec`,
+// `-toolexec`, `-overlay`, `-count=0`, ...) may select, skip or replace tests the line does not show.
+const BENIGN_GOFLAG = /^--?(?:mod=\w+|modcacherw|buildvcs=\w+|trimpath|p=\d+|v|x|race|vet=\w+)$/;
 // A virtualenv's activate script (`source .venv/bin/activate`): it puts the venv's bin first in PATH
 // and defines `deactivate`. It is trusted as the venv's own pytest is (see docs/runners.md).
 const VENV_ACTIVATE = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/activate$/;
@@ -35,9 +39,9 @@ const RISKY_NAMES = new Set([...PYTHON_VARS, ...SHELL_VARS, "GOFLAGS"]);
 
 // `value` is "" when it is not known here (`export GOFLAGS` of a value set earlier): GOFLAGS then counts.
 function variableRisk(name: string, value: string, how: string): IdentityRisk | null {
-  if (PYTHON_VARS.has(name)) return { scope: "python", reason: `${how} ${name}` };
+  if (PYTHON_VARS.has(name) || PYTEST_VARS.has(name)) return { scope: "python", reason: `${how} ${name}` };
   if (SHELL_VARS.has(name)) return { scope: "any", reason: `${how} ${name}` };
-  if (name === "GOFLAGS" && (value === "" || /\$/.test(value) || GO_RUN_FLAGS.test(value))) return { scope: "go", reason: `${how} GOFLAGS${value === "" ? "" : `=${value}`}` };
+  if (name === "GOFLAGS" && (value === "" || /\$/.test(value) || !value.trim().split(/\s+/).every((flag) => BENIGN_GOFLAG.test(flag)))) return { scope: "go", reason: `${how} GOFLAGS${value === "" ? "" : `=${value}`}` };
   return null;
 }
 
