@@ -131,6 +131,8 @@ export interface FuzzCase {
   stdin?: (inputs: FuzzInputs) => MeasuredStdin;
   /** Prepares files the case needs (runs just before it). */
   setup?: (inputs: FuzzInputs) => void;
+  /** A command that reads all of a 2 GB stream needs longer than the hang limit on a loaded machine. */
+  slow?: true;
   expected: FuzzExpectation;
 }
 
@@ -168,7 +170,7 @@ const JUDGED: Record<(typeof CONTENT)[number], number> = { "random binary": 2, "
 function judgeCases(): FuzzCase[] {
   const cases: FuzzCase[] = [
     // judge streams its output (memory flat in its size): all 2 GB are read, and nothing proves a pass.
-    { command: "judge", slot: "stdin", input: "2 GB stream", args: () => JUDGE, stdin: stream2g, expected: { status: 2 } },
+    { command: "judge", slot: "stdin", input: "2 GB stream", args: () => JUDGE, stdin: stream2g, slow: true, expected: { status: 2 } },
     ...CONTENT.map((input): FuzzCase => ({ command: "judge", slot: "stdin", input, args: () => JUDGE, stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }), expected: { status: JUDGED[input] } })),
     ...CONTENT.map((input): FuzzCase => ({ command: "judge", slot: "--output", input, args: (inputs) => [...JUDGE, "--output", inputs.path(input)], expected: { status: JUDGED[input] } })),
     ...CONTENT.map((input): FuzzCase => ({ command: "judge", slot: "--junit", input, args: (inputs) => [...JUDGE, "--output", inputs.emptyFile, "--junit", inputs.path(input)], expected: { status: 2 } })),
