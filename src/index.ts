@@ -10,6 +10,8 @@
 export type { Outcome, RunnerKind, GateFinding, RunEvidence, Applicability, VerificationRecord } from "./types.js";
 export { EvidenceError, isEvidenceError } from "./errors.js";
 export type { EvidenceErrorCode } from "./errors.js";
+export { NamedFileError } from "./io/named-files.js";
+export type { NamedFileOperation } from "./io/named-files.js";
 
 // Shell analysis
 export { analyzeCommand } from "./grammar/analyze-command.js";

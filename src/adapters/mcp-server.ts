@@ -12,6 +12,7 @@ import type { SandboxLevel } from "../tools/sandbox.js";
 import { defineTool, type Tool } from "../tools/tool.js";
 import type { VerificationRecord } from "../types.js";
 import { registerMcpTools, type McpTool } from "./mcp-tools.js";
+import { createMessageLines } from "./stdin-messages.js";
 
 /** Options of {@link createEvidenceMcpServer}. */
 export interface EvidenceMcpServerOptions {
@@ -51,23 +52,32 @@ export function createEvidenceMcpServer(options: EvidenceMcpServerOptions = {}):
 }
 
 /**
- * Serves the evidence tools over stdio until the client closes the connection.
+ * Serves the evidence tools over stdio until the client closes the connection. A message (line) on
+ * stdin larger than 8 MiB ends the server: the promise rejects with a NamedFileError (`EFBIG`).
  * @example
  * await serveEvidenceMcp({ cwd: "/path/to/repo" });
  */
 export async function serveEvidenceMcp(options: ServeEvidenceMcpOptions = {}): Promise<void> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const { server, toolNames } = createEvidenceMcpServer(options);
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
+  const input = process.stdin.pipe(createMessageLines());
+  const transport = new StdioServerTransport(input);
+  const closed = new Promise<void>((resolve, reject) => {
     server.server.onclose = resolve;
     // The SDK's stdio transport does not notice end of input; a client that closes stdin is done.
-    process.stdin.once("end", resolve);
+    input.once("end", resolve);
+    input.once("error", (error) => {
+      process.stdin.destroy();
+      reject(error);
+    });
   });
   await server.connect(transport);
   log(`agent-evidence mcp: serving ${toolNames.join(", ")} for ${options.cwd ?? process.cwd()} (sandbox: ${String(options.sandbox ?? (options.headless === false ? false : "strict"))})`);
-  await closed;
-  await server.close();
+  try {
+    await closed;
+  } finally {
+    await server.close();
+  }
 }
 
 const recordSchema = z.looseObject({ target: z.string(), runner: z.string(), command: z.string(), verified: z.boolean(), applicability: z.string() });

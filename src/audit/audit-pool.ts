@@ -1,8 +1,8 @@
 // Audits many transcripts across cores with worker threads (in-process when one job is asked for,
 // or when running from TypeScript sources, where a worker cannot load the module).
-import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { readRegularFile } from "../io/named-files.js";
 import { auditTranscript, type SessionAudit } from "./audit-session.js";
 
 /** One file's result: its audit, or why it could not be read. */
@@ -18,6 +18,17 @@ export interface AuditFilesOptions {
   useWorkers?: boolean;
   /** Called after each file with the number done. */
   onProgress?: (done: number, total: number) => void;
+}
+
+/** The largest transcript `audit` reads: 48 MiB; a larger one is a read error (`EFBIG`). */
+export const MAX_AUDIT_TRANSCRIPT_BYTES = 48 << 20;
+
+/**
+ * Reads a transcript for the audit: a regular file of at most {@link MAX_AUDIT_TRANSCRIPT_BYTES}
+ * (a FIFO, a device or a larger file throws an error with a `code`: `ENOTREGULAR`, `EFBIG`, ...).
+ */
+export function readTranscriptFile(path: string): string {
+  return readRegularFile(path, { cap: MAX_AUDIT_TRANSCRIPT_BYTES }).toString("utf8");
 }
 
 /** Reads and audits one file; a read error is a result, not an exception. */
@@ -60,7 +71,7 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), Math.ceil(total / BATCH)));
   const url = workerUrl();
   if ((jobs === 1 && options.useWorkers !== true) || url === null) {
-    paths.forEach((path, index) => accept(index, auditFile(path, readFileSync)));
+    paths.forEach((path, index) => accept(index, auditFile(path, readTranscriptFile)));
     return;
   }
   let next = 0;

@@ -1,7 +1,7 @@
 // `agent-evidence audit PATH...`: audits transcripts in parallel; JSON lines, summary, HTML report.
-import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { SessionAudit } from "../audit/audit-session.js";
+import { checkOutputFile, writeFileReplacing } from "../io/named-files.js";
 import { UsageError } from "./program.js";
 
 interface AuditOptions {
@@ -50,6 +50,9 @@ export function registerAuditCommand(program: Command): void {
     .option("--no-progress", "never draw the progress bar")
     .action(async (paths: string[], options: AuditOptions) => {
       const jobs = parseJobs(options.jobs);
+      // Checked before the audit (which can take minutes), written after it: 73 at once, not at the end.
+      const reportName = options.report === undefined ? "" : `--report ${options.report}`;
+      if (options.report !== undefined) checkOutputFile(options.report, reportName);
       const [{ AuditPathError, collectTranscriptFiles }, { auditFiles }, { addToSummary, createAuditSummary, renderSummaryTable }, { renderAuditReport }] = await Promise.all([
         import("../audit/audit-files.js"),
         import("../audit/audit-pool.js"),
@@ -88,7 +91,7 @@ export function registerAuditCommand(program: Command): void {
       const table = renderSummaryTable(summary);
       if (options.summary === true) process.stdout.write(table);
       else process.stderr.write(table);
-      if (options.report !== undefined) writeFileSync(options.report, renderAuditReport(summary, problems, omitted));
+      if (options.report !== undefined) writeFileReplacing(options.report, renderAuditReport(summary, problems, omitted), reportName);
       process.exitCode = summary.unreadable > 0 ? 1 : 0;
     });
 }

@@ -2,7 +2,8 @@
 import { Option, type Command } from "commander";
 import type { HookRunResult } from "../audit/hooks/post-tool-use.js";
 import type { HookClient } from "../audit/hooks/stop.js";
-import { InputTooLargeError, readBoundedStdin } from "./bounded-input.js";
+import { NamedFileError } from "../io/named-files.js";
+import { readBoundedStdin } from "./bounded-input.js";
 import { UsageError } from "./program.js";
 
 /** The largest hook payload read from stdin (a PostToolUse payload carries the tool's output): 16 MiB. */
@@ -14,7 +15,7 @@ async function readStdin(): Promise<string | null> {
   try {
     return (await readBoundedStdin(MAX_HOOK_STDIN_BYTES, "the hook's stdin")).toString("utf8");
   } catch (error) {
-    if (error instanceof InputTooLargeError) return null;
+    if (error instanceof NamedFileError && error.code === "EFBIG") return null;
     throw error;
   }
 }

@@ -1,11 +1,11 @@
 // `agent-evidence judge`: judge a captured command output from a file or stdin; one JSON object out.
-// Exit status 0 passed, 1 failed, 2 unknown, 64 usage error (the CLI contract of issue 3).
-import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+// Exit status 0 passed, 1 failed, 2 unknown, 64 usage error, 65 a --junit report over its cap.
+import { createReadStream, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type { Command } from "commander";
 import type { JudgeReport, JudgeResult } from "../evidence/judge-types.js";
+import { NamedFileError, openRegularFile, readRegularFile } from "../io/named-files.js";
 import type { Outcome } from "../types.js";
 import { UsageError } from "./program.js";
 
@@ -71,10 +71,12 @@ export function registerJudgeCommand(program: Command): void {
       const exitCode = parseExitCode(options.exitCode);
       const startedAt = parseStartedAt(options.startedAt);
       const reports: JudgeReport[] = options.junit === undefined ? [] : [await readJunit(options.junit, startedAt)];
+      // Opened before the judge loads: a bad --output fails at once. Only a regular file (stdin takes pipes).
+      const output = options.output === undefined ? null : openRegularFile(options.output, `--output ${options.output}`);
       const [{ analyzeCommand }, { createJudgeStream }] = await Promise.all([import("../grammar/analyze-command.js"), import("../evidence/judge.js")]);
       const analysis = analyzeCommand(options.command, options.cwd === undefined ? {} : { cwd: options.cwd });
       const stream = createJudgeStream(analysis, { exitCode, outputTruncated: options.truncated === true, reports, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
-      const input = options.output === undefined ? process.stdin : openOutput(options.output);
+      const input = output === null ? process.stdin : createReadStream("", { fd: output.fd, start: 0 });
       await feed(input, (chunk) => stream.push(chunk), options.output);
       const result = stream.end();
       process.stdout.write(`${renderJudgeJson(result)}\n`);
@@ -95,17 +97,11 @@ function parseStartedAt(text: string | undefined): string | undefined {
 }
 
 async function readJunit(path: string, startedAt: string | undefined): Promise<JudgeReport> {
-  try {
-    const [xml, info] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-    // Staleness is judged only when the caller says when the run started.
-    return startedAt === undefined ? { kind: "junit", xml, path } : { kind: "junit", xml, path, mtime: info.mtime, startedAt };
-  } catch (error) {
-    throw new UsageError(`judge: cannot read --junit ${path} (${errorCode(error)})`);
-  }
-}
-
-function openOutput(path: string): Readable {
-  return createReadStream(path);
+  const { MAX_JUNIT_REPORT_BYTES } = await import("../observers/junit.js");
+  const name = `--junit ${path}`;
+  const xml = readRegularFile(path, { cap: MAX_JUNIT_REPORT_BYTES, name }).toString("utf8");
+  // Staleness is judged only when the caller says when the run started.
+  return startedAt === undefined ? { kind: "junit", xml, path } : { kind: "junit", xml, path, mtime: statSync(path).mtime, startedAt };
 }
 
 // Streams the output in chunks (a multi-gigabyte log is never held whole); UTF-8 split safely.
@@ -114,11 +110,8 @@ async function feed(input: Readable, push: (chunk: string) => void, path: string
   try {
     for await (const chunk of input) push(typeof chunk === "string" ? chunk : decoder.write(chunk as Buffer));
   } catch (error) {
-    throw new UsageError(`judge: cannot read --output ${path ?? "-"} (${errorCode(error)})`);
+    const code = error instanceof Error && "code" in error ? String(error.code) : "EIO";
+    throw new NamedFileError("read", code, path ?? "-", `cannot read ${path === undefined ? "stdin" : `--output ${path}`} (${code})`, { cause: error });
   }
   push(decoder.end());
-}
-
-function errorCode(error: unknown): string {
-  return error instanceof Error && "code" in error ? String(error.code) : "unreadable";
 }

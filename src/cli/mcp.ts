@@ -2,6 +2,7 @@
 // so it is loaded only when this command runs: the rest of the CLI works without it.
 import type { Command } from "commander";
 import { isEvidenceError } from "../errors.js";
+import { EXIT_UNAVAILABLE } from "./exit-codes.js";
 import { UsageError } from "./program.js";
 
 interface McpCommandOptions {
@@ -38,9 +39,6 @@ export function registerMcpCommand(program: Command): void {
       }
     });
 }
-
-// EX_UNAVAILABLE (sysexits): the command exists but a service it needs is not installed.
-const EXIT_UNAVAILABLE = 69;
 
 // undefined when the SDK is not installed; any other load failure is a real error.
 async function loadServer(): Promise<typeof import("../adapters/mcp-server.js") | undefined> {

@@ -3,8 +3,8 @@
 // bytes, so names that are not UTF-8 come out exactly as Git wrote them.
 import { Argument, Option, type Command } from "commander";
 import { decodeGitBytes, encodeGitBytes, parsePatch, patchEntries, patchPaths } from "../patches/index.js";
-import { UsageError } from "./program.js";
-import { InputTooLargeError, readBoundedFile, readBoundedStdin } from "./bounded-input.js";
+import { readRegularFile } from "../io/named-files.js";
+import { readBoundedStdin } from "./bounded-input.js";
 
 /** What `agent-evidence patch` prints. */
 export type PatchReport = "paths" | "entries" | "files";
@@ -63,7 +63,7 @@ export function registerPatchCommand(program: Command): void {
     .addOption(new Option("--json", "print JSON").conflicts("z"))
     .addOption(new Option("-z", "end every field with NUL (names may contain newlines)").conflicts("json"))
     .action(async (report: PatchReport, file: string | undefined, options: { json?: boolean; z?: boolean }) => {
-      const bytes = file === undefined ? await readStdin() : await readPatch(file);
+      const bytes = file === undefined ? await readBoundedStdin(MAX_PATCH_BYTES) : readRegularFile(file, { cap: MAX_PATCH_BYTES });
       const format: PatchOutputFormat = options.json === true ? "json" : options.z === true ? "nul" : "lines";
       process.stdout.write(renderPatchReport(report, format, decodeGitBytes(bytes)));
     });
@@ -71,17 +71,3 @@ export function registerPatchCommand(program: Command): void {
 
 /** The largest patch `patch` reads (stdin or file): 48 MiB; more exits 65. */
 export const MAX_PATCH_BYTES = 48 << 20;
-
-async function readPatch(file: string): Promise<Uint8Array> {
-  try {
-    return await readBoundedFile(file, MAX_PATCH_BYTES);
-  } catch (error) {
-    if (error instanceof InputTooLargeError) throw error;
-    const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
-    throw new UsageError(`patch: cannot read ${file} (${reason})`);
-  }
-}
-
-function readStdin(): Promise<Uint8Array> {
-  return readBoundedStdin(MAX_PATCH_BYTES);
-}

@@ -1,9 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
+import { NamedFileError } from "../io/named-files.js";
 import { commands } from "./commands.js";
-
-/** Exit status for usage errors, everywhere in the CLI (BSD sysexits EX_USAGE). */
-export const EXIT_USAGE = 64;
+import { EXIT_USAGE, fileErrorExitStatus } from "./exit-codes.js";
 
 const require = createRequire(import.meta.url);
 const { version } = require("../../package.json") as { version: string };
@@ -20,6 +19,13 @@ export function createProgram(): Command {
   return program;
 }
 
+// The running command's name as the exit tables spell it ("hook install"), for error lines.
+function commandName(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at !== null && at.parent !== null; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
+}
+
 // Every command (and subcommand) throws instead of exiting, so runCli can map usage errors to 64.
 function applyUsageExit(command: Command): void {
   command.exitOverride();
@@ -29,14 +35,23 @@ function applyUsageExit(command: Command): void {
 /** Runs the CLI with `argv` (without node and script) and returns the exit status. */
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
+  let running = "";
+  program.hook("preAction", (_root, action) => {
+    running = commandName(action);
+  });
   try {
     await program.parseAsync([...argv], { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
+    // A named file (or stdin) that was not read or written: one line, and its status from the exit table.
+    if (error instanceof NamedFileError) {
+      process.stderr.write(`agent-evidence: ${running === "" ? "" : `${running}: `}${error.message}\n`);
+      return fileErrorExitStatus(error);
+    }
     if (error instanceof CommanderError) {
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
       process.stderr.write(`agent-evidence: ${error.message.replace(/^error: /, "")}\n`);
-      // Our own errors carry their status (65: input over a cap); commander's are usage errors.
+      // Our own errors carry their status; commander's are usage errors.
       return error.code.startsWith("agent-evidence.") ? error.exitCode : EXIT_USAGE;
     }
     throw error;

@@ -1,7 +1,7 @@
 // `agent-evidence triage [FILE]`: the pytest log marker extractor on a file or stdin.
-import { InputTooLargeError, readBoundedFile, readBoundedStdin } from "./bounded-input.js";
 import type { Command } from "commander";
-import { UsageError } from "./program.js";
+import { readRegularFile } from "../io/named-files.js";
+import { readBoundedStdin } from "./bounded-input.js";
 
 /** Registers `agent-evidence triage [FILE]`. */
 export function registerTriageCommand(program: Command): void {
@@ -10,7 +10,7 @@ export function registerTriageCommand(program: Command): void {
     .description("Print FAILED / E / AssertionError lines of a pytest log as JSON (triage, not a verdict; zero matches prove nothing).")
     .argument("[file]", "pytest log to read (default: stdin)")
     .action(async (file: string | undefined) => {
-      const log = file === undefined ? await readStdin() : await readLog(file);
+      const log = (file === undefined ? await readBoundedStdin(MAX_TRIAGE_BYTES) : readRegularFile(file, { cap: MAX_TRIAGE_BYTES })).toString("utf8");
       const { parsePytestLog } = await import("../audit/parse-pytest-log.js");
       const { failed, errors, assertions, failureCount } = parsePytestLog(log);
       process.stdout.write(`${JSON.stringify({ failed, errors, assertions, failureCount })}\n`);
@@ -19,17 +19,3 @@ export function registerTriageCommand(program: Command): void {
 
 /** The largest log `triage` reads (stdin or file): 48 MiB; more exits 65. */
 export const MAX_TRIAGE_BYTES = 48 << 20;
-
-async function readLog(file: string): Promise<string> {
-  try {
-    return (await readBoundedFile(file, MAX_TRIAGE_BYTES)).toString("utf8");
-  } catch (error) {
-    if (error instanceof InputTooLargeError) throw error;
-    const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
-    throw new UsageError(`triage: cannot read ${file} (${reason})`);
-  }
-}
-
-async function readStdin(): Promise<string> {
-  return (await readBoundedStdin(MAX_TRIAGE_BYTES)).toString("utf8");
-}

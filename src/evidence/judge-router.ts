@@ -190,8 +190,7 @@ export function createOutputRouter(slotsIn: { invocation: TestInvocation; create
     parser.push(chunk);
     const last = chunk.lastIndexOf("\n");
     if (last === -1) {
-      carry += chunk;
-      if (carry.length > MAX_HELD_LINE) carry = carry.slice(-MAX_HELD_LINE);
+      carry = keepEnd(carry, chunk);
       return;
     }
     let from = 0;
@@ -236,6 +235,14 @@ export function createOutputRouter(slotsIn: { invocation: TestInvocation; create
       return slots.map((slot) => ({ segments: slot.done.length > 0 ? slot.done : [{ parsed: slot.createParser().end(), nonBlank: false, lastLine: "" }] }));
     },
   };
+}
+
+// The last MAX_HELD_LINE characters of carry + chunk, built without a string longer than that: slicing
+// the joined string would flatten it into one past V8's large-object size, per chunk, on an endless line.
+function keepEnd(carry: string, chunk: string): string {
+  if (chunk.length >= MAX_HELD_LINE) return chunk.slice(-MAX_HELD_LINE);
+  const over = carry.length + chunk.length - MAX_HELD_LINE;
+  return over > 0 ? carry.slice(over) + chunk : carry + chunk;
 }
 
 /** The last line of `text.slice(start, end)` that is not blank, without trailing whitespace (256 characters at most), or null. */

@@ -2,6 +2,9 @@
 // saxes fails loudly on truncated, empty or malformed XML: such a report is `invalid`, never partial.
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 
+/** The largest JUnit report read whole (`judge --junit`, the report of `run`): 48 MiB. */
+export const MAX_JUNIT_REPORT_BYTES = 48 << 20;
+
 /** One `<testcase>` and its outcome from its children (`failure`/`error` fail, `skipped` skips). */
 export interface JunitCase {
   /** pytest node id when the report has `file` attributes (xunit1), else `classname::name`. */

@@ -1,9 +1,10 @@
 // The JUnit report of a verdict run: which file to read, and its state after the run
 // (fresh, stale, missing, unreadable) in the verdict's snake_case vocabulary.
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { parseJunit, type JunitReport } from "../observers/junit.js";
+import { NamedFileError, readRegularFile } from "../io/named-files.js";
+import { MAX_JUNIT_REPORT_BYTES, parseJunit, type JunitReport } from "../observers/junit.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import { instrumentPytest } from "./instrument.js";
 import type { Verdict } from "./schema.js";
@@ -68,7 +69,9 @@ export function stampFile(path: string | null): FileStamp | null {
 
 /**
  * Reads the report after the run. Stale: the file is exactly as it was before the run, or older
- * than the run start (one second of slack for coarse file-system clocks).
+ * than the run start (one second of slack for coarse file-system clocks). Only a regular file is a
+ * report (a FIFO or a device there is none); one over {@link MAX_JUNIT_REPORT_BYTES} is not read and
+ * counts as malformed.
  */
 export function readReportFile(plan: ReportPlan, before: FileStamp | null, startedMs: number): ReportReading {
   if (plan.path === null) return { state: "not_applicable", report: null, sha: null };
@@ -77,8 +80,9 @@ export function readReportFile(plan: ReportPlan, before: FileStamp | null, start
   try {
     const st = statSync(plan.path);
     after = { mtimeMs: st.mtimeMs, ino: st.ino, size: st.size };
-    bytes = readFileSync(plan.path);
-  } catch {
+    bytes = readRegularFile(plan.path, { cap: MAX_JUNIT_REPORT_BYTES });
+  } catch (error) {
+    if (error instanceof NamedFileError && error.code === "EFBIG") return { state: "malformed_junit", report: null, sha: null };
     return { state: plan.required ? "missing_junit" : "not_applicable", report: null, sha: null };
   }
   const sha = createHash("sha256").update(bytes).digest("hex");

@@ -3,7 +3,9 @@
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { createHash } from "node:crypto";
+import { finished } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+import { NamedFileError, openOutputFile } from "../io/named-files.js";
 
 /** Options of {@link runSuiteProcess}. */
 export interface SuiteProcessOptions {
@@ -38,10 +40,25 @@ export interface SuiteProcessResult {
 /** Exit status reported for a run killed by the timeout (as `timeout(1)` does). */
 export const TIMEOUT_EXIT = 124;
 
-/** Runs the command; resolves when the process group leader exits and the log is flushed. */
+/**
+ * Runs the command; resolves when the process group leader exits and the log is flushed. A log that
+ * cannot be created throws before the command starts, one that fails mid-run (disk full) rejects
+ * after it ends: both a NamedFileError.
+ */
 export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProcessResult> {
   const started = Date.now();
-  const log = createWriteStream(options.logPath);
+  const logName = `the log file ${options.logPath}`;
+  const log = createWriteStream("", { fd: openOutputFile(options.logPath, logName) });
+  // A failed log write stops the writing, never the reading: the suite must not block on a full pipe.
+  let logError: NamedFileError | null = null;
+  const failLog = (error: NodeJS.ErrnoException): NamedFileError => {
+    logError ??= new NamedFileError("write", error.code ?? "EIO", options.logPath, `cannot write ${logName} (${error.code ?? "EIO"})`, { cause: error });
+    return logError;
+  };
+  log.on("error", (error: NodeJS.ErrnoException) => {
+    failLog(error);
+    child.stdout.resume();
+  });
   const hash = createHash("sha256");
   const decoder = new StringDecoder("utf8");
   let bytes = 0;
@@ -85,7 +102,7 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
   child.stdout.on("data", (chunk: Buffer) => {
     bytes += chunk.length;
     hash.update(chunk);
-    if (!log.write(chunk)) {
+    if (logError === null && !log.write(chunk)) {
       child.stdout.pause();
       log.once("drain", () => child.stdout.resume());
     }
@@ -111,7 +128,18 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
       settle();
       const rest = decoder.end();
       if (rest !== "") options.onOutput?.(rest);
-      log.end(() => {
+      if (logError !== null) {
+        log.destroy();
+        reject(logError);
+        return;
+      }
+      log.end();
+      // finished() reports a failed last flush (disk full) too; end's callback may run before the error.
+      finished(log, (error) => {
+        if (error !== undefined && error !== null) {
+          reject(failLog(error));
+          return;
+        }
         resolve({
           exitCode: timedOut ? TIMEOUT_EXIT : code ?? (signal === null ? null : 128 + signalNumber(signal)),
           signal,

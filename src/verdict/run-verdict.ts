@@ -1,11 +1,12 @@
 // `agent-evidence run` as a library function: run the suite, keep the complete log, read the
 // report, judge the whole log as it streams, and write the fail-closed verdict.
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { createJudgeStream } from "../evidence/judge.js";
 import { createClippingScanner } from "../evidence/clipping.js";
+import { checkOutputFile, writeFileReplacing } from "../io/named-files.js";
 import { decideVerdict } from "./decide.js";
 import { createProgressCounter, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
 import { planReport, readReportFile, stampFile } from "./report-file.js";
@@ -49,18 +50,20 @@ export interface RunVerdictOptions {
 // The sha256 of no bytes: the log of a run that has not written any yet.
 const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
+const verdictFileName = (path: string): string => `the verdict file ${path}`;
+
 /** Writes the verdict so that a reader sees the old file or the new one, never a torn one. */
 function writeVerdictFile(path: string, verdict: Verdict): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(verdict, null, 2) + "\n");
-  renameSync(temp, path);
+  writeFileReplacing(path, JSON.stringify(verdict, null, 2) + "\n", verdictFileName(path));
 }
 
 const PROGRESS_INTERVAL_MS = 250;
 const CLEAR_LINE = "\r\u001b[2K";
 
 /**
- * Runs the suite and returns the verdict (also written to `out`, default `verdict.json`).
+ * Runs the suite and returns the verdict (also written to `out`, default `verdict.json`). A log or
+ * verdict path that cannot be written (a missing directory, a directory, a FIFO, a device) throws a
+ * NamedFileError before the suite starts.
  * @example const v = await runVerdict({ command: "python -m pytest -q", cwd: "repo" }); v.status // "passed" | "failed" | "incomplete"
  */
 export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
@@ -68,6 +71,8 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
   const env = options.env ?? process.env;
   const logPath = resolve(cwd, options.log ?? "suite.log");
   const outPath = resolve(cwd, options.out ?? "verdict.json");
+  checkOutputFile(logPath, `the log file ${logPath}`);
+  checkOutputFile(outPath, verdictFileName(outPath));
   const analysis = analyzeCommand(options.command, { cwd });
   const tempDir = mkdtempSync(join(tmpdir(), "agent-evidence-run-"));
   try {

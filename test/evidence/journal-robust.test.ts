@@ -34,7 +34,7 @@ const stubTool: Tool<{ command: string }, unknown> = {
 /** Every recognised run passes with the ids of its targets. */
 const passingJudge: LineJudge = ({ analysis }) => ({
   runs: analysis.invocations.map(
-    (inv): RunEvidence => ({ kind: inv.kind, runner: inv.runner, targets: inv.targets, workspace: inv.workspace, filtered: false, baseline: false, outcome: "passed", passed: inv.targets.map((t) => `${t}::test_a`), failed: [], skipped: [], reasons: [] }),
+    (inv): RunEvidence => ({ kind: inv.kind, runner: inv.runner, targets: inv.targets, workspace: inv.workspace, filtered: false, baseline: false, outcome: "passed", passed: inv.targets.map((t) => `${t}::test_a`), failed: [], skipped: [], reasons: [], gates: [] }),
   ),
 });
 

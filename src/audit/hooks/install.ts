@@ -1,7 +1,8 @@
 // `agent-evidence hook install`: merges agent-evidence's hooks into a client's settings file.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { NamedFileError, readRegularFile } from "../../io/named-files.js";
 import type { HookClient } from "./stop.js";
 
 /** Options of {@link installHooks}. */
@@ -88,14 +89,28 @@ export function mergeHookSettings(settings: Record<string, unknown>, client: Hoo
   return { ...settings, hooks };
 }
 
+/** The largest settings file read: 16 MiB. */
+export const MAX_SETTINGS_BYTES = 16 << 20;
+
+// The settings text, or null when there is no file; a FIFO, a device, a directory or an oversized
+// file throws (one line: `cannot read PATH (ENOTREGULAR)`), and the file is left alone.
+function readSettings(path: string): string | null {
+  try {
+    return readRegularFile(path, { cap: MAX_SETTINGS_BYTES }).toString("utf8");
+  } catch (error) {
+    if (error instanceof NamedFileError && error.code === "ENOENT") return null;
+    throw error;
+  }
+}
+
 /**
  * Adds the Stop (and, for Claude Code, PostToolUse / PostToolUseFailure) hooks to the client's
  * settings file, merging with what is there and copying the old file to `<file>.agent-evidence.bak`.
- * Throws when the existing file is not a JSON object.
+ * Throws when the existing file is not a JSON object, or is not a regular file it can read.
  */
 export function installHooks(options: InstallHooksOptions): InstallHooksResult {
   const path = hookSettingsPath(options.client, options.project, options.home ?? homedir());
-  const before = existsSync(path) ? readFileSync(path, "utf8") : null;
+  const before = readSettings(path);
   let settings: unknown = {};
   if (before !== null && before.trim() !== "") {
     try {

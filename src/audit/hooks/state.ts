@@ -1,9 +1,10 @@
 // Per-session hook state: how many times the Stop hook blocked, and the shell results and edits the
 // PostToolUse hook saw, in one small JSON file per session id under the state directory
 // (src/state-home.ts), where a Codex agent's sandboxed commands cannot rewrite the block count.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { stateHome } from "../../state-home.js";
 import { join } from "node:path";
+import { readRegularFile } from "../../io/named-files.js";
 import type { EditEvent, ShellEvent } from "../transcripts/types.js";
 
 /** An event the post-tool-use hook recorded (a transcript event with line 0). */
@@ -30,6 +31,9 @@ export const MAX_RECORDED_EVENTS = 200;
 /** A recorded command output keeps at most this many characters (its end, where summaries are). */
 export const MAX_RECORDED_OUTPUT = 200_000;
 
+/** The largest state file read (an agent without a sandbox can write there): 64 MiB, above the 200 recorded outputs it can hold. */
+export const MAX_STATE_BYTES = 64 << 20;
+
 /** The state file of a session. */
 export function hookStatePath(sessionId: string, options: HookStateOptions = {}): string {
   const dir = options.stateDir ?? join(stateHome(), "hooks");
@@ -39,10 +43,10 @@ export function hookStatePath(sessionId: string, options: HookStateOptions = {})
 
 const fresh = (sessionId: string): HookState => ({ version: 1, sessionId, blocks: 0, events: [] });
 
-/** Reads a session's state; a missing or unreadable file is a fresh state. */
+/** Reads a session's state; a missing or unreadable file (a FIFO, a device, over the cap) is a fresh state. */
 export function readHookState(sessionId: string, options: HookStateOptions = {}): HookState {
   try {
-    const value = JSON.parse(readFileSync(hookStatePath(sessionId, options), "utf8")) as Partial<HookState>;
+    const value = JSON.parse(readRegularFile(hookStatePath(sessionId, options), { cap: MAX_STATE_BYTES }).toString("utf8")) as Partial<HookState>;
     if (value.version !== 1 || value.sessionId !== sessionId || typeof value.blocks !== "number" || !Array.isArray(value.events)) return fresh(sessionId);
     return { version: 1, sessionId, blocks: value.blocks, events: value.events };
   } catch {

@@ -1,6 +1,7 @@
 // `agent-evidence hook claude-stop` / `codex-stop`: blocks a stop that hides a failing or stale test
 // run, or a contradicted claim, and tells the agent exactly what to do.
-import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "../../io/named-files.js";
 import { auditEvents, type SessionAudit } from "../audit-session.js";
 import { readTranscript } from "../transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../transcripts/types.js";
@@ -69,13 +70,17 @@ export const MAX_TRANSCRIPT_BYTES = 32 << 20;
  * from the first whole line. Throws with a `code` for anything else.
  */
 export function readTranscriptTail(path: string): { text: string; clipped: boolean } {
-  const stat = statSync(path);
-  if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: "ENOTREGULAR" });
-  if (stat.size <= MAX_TRANSCRIPT_BYTES) return { text: readFileSync(path, "utf8"), clipped: false };
-  const fd = openSync(path, "r");
+  const { fd, size } = openRegularFile(path);
   try {
-    const buffer = Buffer.alloc(MAX_TRANSCRIPT_BYTES);
-    const read = readSync(fd, buffer, 0, MAX_TRANSCRIPT_BYTES, stat.size - MAX_TRANSCRIPT_BYTES);
+    const length = Math.min(size, MAX_TRANSCRIPT_BYTES);
+    const buffer = Buffer.alloc(length);
+    let read = 0;
+    while (read < length) {
+      const n = readSync(fd, buffer, read, length - read, size - length + read);
+      if (n === 0) break;
+      read += n;
+    }
+    if (size <= MAX_TRANSCRIPT_BYTES) return { text: buffer.subarray(0, read).toString("utf8"), clipped: false };
     const start = buffer.indexOf(10) + 1;
     return { text: buffer.subarray(start, read).toString("utf8"), clipped: true };
   } finally {
