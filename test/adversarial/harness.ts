@@ -318,6 +318,13 @@ export interface AgentTools {
 
 const closers: (() => Promise<void>)[] = [];
 
+// Each toolset closes once, whether the test closed it already or afterEach does (a second close of
+// BashEvidence throws EBADF from its journal).
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
+}
+
 /** Closes every toolset made since the last call (use in afterEach, before cleanupProjects). */
 export async function closeToolsets(): Promise<void> {
   for (const close of closers.splice(0).reverse()) await close();
@@ -344,7 +351,8 @@ export async function sandboxedTools(project: AttackProject, options: SandboxedT
     ...rest,
     limits: { bash: { ...nativeBashOptions(project), ...bashOptions } },
   });
-  closers.push(() => evidence.close());
+  const close = once(() => evidence.close());
+  closers.push(close);
   await evidence.ready();
   const byName = (name: string): Tool<Record<string, unknown>, unknown> => tools.find((t) => t.name === name) as unknown as Tool<Record<string, unknown>, unknown>;
   return {
@@ -362,7 +370,7 @@ export async function sandboxedTools(project: AttackProject, options: SandboxedT
     },
     evidence,
     view: evidence,
-    close: () => evidence.close(),
+    close,
   };
 }
 
@@ -386,7 +394,8 @@ export function nativeBash(project: AttackProject): ReturnType<typeof createBash
 
 /** Wraps a BashEvidence in the agent's view. */
 export function agentView<T extends BashLikeInput>(project: AttackProject, bash: BashEvidence<T>): AgentTools {
-  closers.push(() => bash.close());
+  const close = once(() => bash.close());
+  closers.push(close);
   return {
     async bash(command, timeoutMs) {
       project.start();
@@ -398,7 +407,7 @@ export function agentView<T extends BashLikeInput>(project: AttackProject, bash:
       return Promise.reject(new Error("no file_write in this toolset"));
     },
     evidence: bash,
-    close: () => bash.close(),
+    close,
   };
 }
 
