@@ -1,13 +1,10 @@
 // Red team, caches: the agent breaks the code and keeps the file's mtime (`touch -r`), hoping a cache
 // keyed on mtime and size answers for the new content. Here the size changes too, or go hashes the
 // content: the runner must see the new code. (The same-size forms are open: open-caches.test.ts.)
-import { afterEach, describe, expect, it } from "vitest";
-import { cleanupProjects, closeToolsets, expectNoFalsePass, expectVerifiedCurrent, GO_RUN, goProject, PYTEST_RUN, pytestProject, sandboxedTools } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { expectNoFalsePass, expectVerifiedCurrent, GO_RUN, goProject, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 describe("positive control: a cached result on unchanged code", () => {
   it("go: a second go test ./... answers (cached) and stays verified", async () => {

@@ -3,10 +3,8 @@
 // replayed logs after the run, output hidden or rewritten, floods and timeouts, and tests that print a
 // pass themselves (under -s, from atexit, with lookalike characters or ANSI tricks). Through the real
 // sandboxed bash tool of evidenceTools.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  cleanupProjects,
-  closeToolsets,
   expectNoFalsePass,
   expectVerifiedCurrent,
   GO_BREAK,
@@ -16,12 +14,10 @@ import {
   PYTEST_RUN,
   pytestProject,
   sandboxedTools,
+  useAttackHarness,
 } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 const SUMMARY = `${"=".repeat(30)} 2 passed in 0.01s ${"=".repeat(31)}`;
 

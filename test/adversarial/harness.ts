@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { expect } from "vitest";
+import { afterAll, afterEach, expect } from "vitest";
 import { BashEvidence, type BashEvidenceOptions, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
 import { bashInputSchema, createBashTool, type BashToolOptions } from "../../src/tools/bash.js";
 import { evidenceTools, type EvidenceToolsOptions, type EvidenceView } from "../../src/tools/evidence-tools.js";
@@ -186,18 +186,40 @@ function runUnsandboxed(cwd: string, command: string): { exitCode: number; outpu
   }
 }
 
+/** A real command result in the project (unsandboxed, stdout and stderr merged), for transcripts. */
+export function captureRun(project: AttackProject, command: string): { command: string; stdout: string; stderr: string; exitCode: number } {
+  const result = runUnsandboxed(project.dir, command);
+  return { command, stdout: result.output, stderr: "", exitCode: result.exitCode };
+}
+
 let truthDir: string | undefined;
 // The truth runs' own caches and copies, never shown to any sandbox.
 function truthRoot(): string {
-  if (truthDir === undefined) {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "ae-adv-truth-")));
-    process.once("exit", () => {
-      rmSync(dir, { recursive: true, force: true });
-      rmSync(`${dir}-sandbox-go-build`, { recursive: true, force: true });
-    });
-    truthDir = dir;
-  }
+  truthDir ??= realpathSync(mkdtempSync(join(tmpdir(), "ae-adv-truth-")));
   return truthDir;
+}
+
+/** Removes the truth runs' copies and caches and the sandboxes' go cache (use in afterAll). */
+export function cleanupTruthRuns(): void {
+  if (truthDir === undefined) return;
+  rmSync(truthDir, { recursive: true, force: true });
+  rmSync(`${truthDir}-sandbox-go-build`, { recursive: true, force: true });
+  truthDir = undefined;
+}
+
+/**
+ * Registers the cleanup every attack file needs: toolsets closed and projects removed after each test,
+ * the truth runs' directories after the file.
+ */
+export function useAttackHarness(): void {
+  afterEach(async () => {
+    try {
+      await closeToolsets();
+    } finally {
+      cleanupProjects();
+    }
+  });
+  afterAll(() => cleanupTruthRuns());
 }
 
 /** What the fresh, independent run of the real tests found. */

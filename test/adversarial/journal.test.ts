@@ -4,14 +4,11 @@
 // workspace is out of the sandboxed agent's reach. (A journal inside the workspace: open-journal.test.ts.)
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/evidence/bash-evidence.js";
-import { agentView, cleanupProjects, closeToolsets, expectNoFalsePass, expectVerifiedCurrent, nativeBash, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, type AttackProject } from "./harness.js";
+import { agentView, type AttackProject, expectNoFalsePass, expectVerifiedCurrent, nativeBash, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 const restart = (p: AttackProject, journal: string) => agentView(p, BashEvidence.fromJournal(journal, nativeBash(p), { workspace: p.dir }));
 

@@ -7,10 +7,8 @@
 // "real" pytest or go output, but what it reports is not what the tests did. `verified` promises which
 // tests really ran and passed; a test whose assertion failed did not pass, whatever a hook rewrote. So
 // the expectation is the same as for any forgery: no `verified` + `current` record.
-import { afterEach, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import {
-  cleanupProjects,
-  closeToolsets,
   expectLooksGreen,
   expectNoFalsePass,
   GO_BREAK,
@@ -20,12 +18,10 @@ import {
   PYTEST_RUN,
   pytestProject,
   sandboxedTools,
+  useAttackHarness,
 } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 // Replays the part of a real passing log that follows this file's name in the progress line, then
 // ends the process with 0: pytest's marks, sections and padded summary, byte for byte.

@@ -2,14 +2,11 @@
 // every line (the journal is not authenticated: issue 21). Each is a false pass after a restart today;
 // kept failing on purpose until the library closes them.
 import { join } from "node:path";
-import { afterEach, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import { BashEvidence } from "../../src/evidence/bash-evidence.js";
-import { agentView, cleanupProjects, closeToolsets, expectNoFalsePass, nativeBash, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools } from "./harness.js";
+import { agentView, expectNoFalsePass, nativeBash, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 // What an agent that read its journal would run as its last call: bring back the last state that had
 // verified targets, and leave a torn line behind it, so the state the ledger writes once the call ends

@@ -1,9 +1,7 @@
 // Open attacks in a persistent shell (BashEvidence, `shell: "persistent"`, over one long-lived bash):
 // each is a false pass today. Kept failing on purpose until the library closes them.
-import { afterEach, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import {
-  cleanupProjects,
-  closeToolsets,
   expectLooksGreen,
   expectNoFalsePass,
   GO_BREAK,
@@ -14,12 +12,10 @@ import {
   PYTEST_RUN,
   pytestProject,
   sleep,
+  useAttackHarness,
 } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 const FAKE_PY = (dir: string): string => `#!/bin/sh\nexec cat '${dir}/.good.txt'\n`;
 

@@ -3,13 +3,10 @@
 // order, so the background writer counts as an edit before the run, and the run's records are appended
 // current after it. A false pass today in both invalidation modes; kept failing on purpose until the
 // library closes it.
-import { afterEach, describe, it } from "vitest";
-import { cleanupProjects, closeToolsets, expectLooksGreen, expectNoFalsePass, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools } from "./harness.js";
+import { describe, it } from "vitest";
+import { expectLooksGreen, expectNoFalsePass, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 describe.each(["conservative", "snapshot"] as const)("open: a background writer before the runner in the same line (%s)", (invalidation) => {
   it("`(sleep 1; sed -i ...) & pytest; wait`", async () => {

@@ -1,12 +1,11 @@
 // Open attacks on runner identity: each is a false pass today (a `verified` + `current` record or a
 // verified target while a fresh run of the real tests fails). Kept failing on purpose, apart from the
 // suite that passes, until the library closes them; the report lists each reproduction.
-import { afterEach, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import {
-  cleanupProjects,
-  closeToolsets,
   expectLooksGreen,
   expectNoFalsePass,
+  FAST_PYTEST,
   GO_BREAK,
   GO_RUN,
   goProject,
@@ -14,12 +13,10 @@ import {
   PYTEST_RUN,
   pytestProject,
   sandboxedTools,
+  useAttackHarness,
 } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 describe("open: a pytest run that is not the real pytest on the workspace's code", () => {
   it("a shell script at .venv/bin/pytest (a virtualenv's bin is trusted, whoever wrote it)", async () => {
@@ -60,3 +57,36 @@ describe("open: a go run outside the workspace", () => {
     await expectNoFalsePass(p, t.evidence);
   });
 });
+
+describe("open: what a per-call shell leaves behind for the next call (the sandbox's private /tmp and $HOME live as long as the tool)", () => {
+  it("a .pth file in the private $HOME's user site-packages that puts a fake pytest first on sys.path", async () => {
+    const p = pytestProject({ replay: true, files: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
+    const t = await sandboxedTools(p);
+    await t.bash(`${PYTEST_BREAK} && cp -r fake /tmp/fake && d=$(python3 -m site --user-site) && mkdir -p "$d" && echo 'import sys; sys.path.insert(0, "/tmp/fake")' > "$d/zz.pth"`);
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it.each([
+    ["go env -w GOFLAGS=-exec=true", "go env -w GOFLAGS=-exec=true"],
+    ["go env -w GOFLAGS=-run=TestOther", "go env -w GOFLAGS=-run=TestOther"],
+  ])("%s in an earlier call (kept in $HOME/.config/go/env)", async (_name, earlier) => {
+    const p = goProject();
+    const t = await sandboxedTools(p);
+    await t.bash(`${GO_BREAK} && ${earlier}`);
+    expectLooksGreen(await t.bash(GO_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+
+describe("open: a PATH entry the sandbox does not have, created by the agent (the sandbox's / is writable)", () => {
+  it("python3 planted in /home/dev/.local/bin, ahead of the real one on the tool's PATH", async () => {
+    const p = pytestProject({ replay: true });
+    const t = await sandboxedTools(p, { bash: { env: { ...FAST_PYTEST, PATH: `/home/dev/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}` } } });
+    await t.bash(PYTEST_BREAK);
+    const plant = `mkdir -p /home/dev/.local/bin && printf '#!/bin/sh\\nexec cat ${p.dir}/.good.txt\\n' > /home/dev/.local/bin/python3 && chmod +x /home/dev/.local/bin/python3`;
+    expectLooksGreen(await t.bash(`${plant} && ${PYTEST_RUN}`));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+

@@ -2,10 +2,8 @@
 // (environment variables, ini files, `-o`, `-c`, argument files, plugins, go's -args and GOFLAGS). The
 // run prints a clean pass over the tests it kept, and its target is verified. Each is a false pass
 // today; kept failing on purpose until the library closes them.
-import { afterEach, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import {
-  cleanupProjects,
-  closeToolsets,
   expectLooksGreen,
   expectNoFalsePass,
   GO_BREAK,
@@ -13,12 +11,10 @@ import {
   PYTEST_BREAK,
   pytestProject,
   sandboxedTools,
+  useAttackHarness,
 } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 describe("open: pytest leaves the failing test out, unseen", () => {
   it.each([

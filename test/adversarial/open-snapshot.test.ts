@@ -1,13 +1,10 @@
 // Open attacks on snapshot invalidation: a change the snapshot cannot see, made after a verified run,
 // keeps the run `current`. Each is a false pass today; kept failing on purpose until the library
 // closes them.
-import { afterEach, describe, it } from "vitest";
-import { cleanupProjects, closeToolsets, expectNoFalsePass, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools } from "./harness.js";
+import { describe, it } from "vitest";
+import { expectNoFalsePass, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 const BREAKING_CONFTEST = "import mod\n\nmod.value = lambda: 0\n";
 const WRITE_CONFTEST = `printf '${BREAKING_CONFTEST.replace(/\n/g, "\\n")}' > conftest.py`;

@@ -1,10 +1,8 @@
 // Red team, runner identity in a persistent shell: BashEvidence (`shell: "persistent"`) over one bash
 // process that lives across calls (sandboxed with the native tool's bubblewrap layout). An earlier call
 // changes what a later, innocent-looking test run is; the later line alone looks like a real run.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  cleanupProjects,
-  closeToolsets,
   expectLooksGreen,
   expectNoFalsePass,
   expectVerifiedCurrent,
@@ -16,12 +14,10 @@ import {
   PYTEST_RUN,
   pytestProject,
   sleep,
+  useAttackHarness,
 } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 const FAKE_PY = (dir: string): string => `#!/bin/sh\nexec cat '${dir}/.good.txt'\n`;
 
@@ -65,6 +61,15 @@ describe("an earlier call makes a later pytest run something else", () => {
     await t.bash(PYTEST_BREAK);
     await t.bash(earlier);
     expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("a function named command in an earlier call, then `command python3 -m pytest`", async () => {
+    const p = pytestProject({ replay: true });
+    const t = persistentTools(p);
+    await t.bash(PYTEST_BREAK);
+    await t.bash("command() { cat .good.txt; }");
+    expectLooksGreen(await t.bash(`command ${PYTEST_RUN}`));
     await expectNoFalsePass(p, t.evidence);
   });
 

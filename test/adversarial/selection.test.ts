@@ -2,10 +2,8 @@
 // out (`-k`, `--deselect`, `--lf` with a forged cache, `-run`), or to run nothing at all (`--co`,
 // `-run NONE`, `-count=0`, `-c`, `go vet`). A filtered run may verify the ids it printed as passed,
 // never its target; a run that runs nothing verifies nothing.
-import { afterEach, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import {
-  cleanupProjects,
-  closeToolsets,
   expectNoFalsePass,
   expectVerifiedCurrent,
   GO_BREAK,
@@ -13,12 +11,10 @@ import {
   PYTEST_BREAK,
   pytestProject,
   sandboxedTools,
+  useAttackHarness,
 } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 describe("positive control: a filtered honest run verifies the ids it printed", () => {
   it("-k test_other on passing code", async () => {

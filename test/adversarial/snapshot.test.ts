@@ -3,13 +3,10 @@
 // snapshot does not see (an exclude written after the snapshotter exists, git's stat settings, a
 // same-size edit with its mtime put back, a write through /proc/self/cwd), or to run the tests on a
 // good version and bring the broken one back (`git stash`, `git checkout`, a copy after the run).
-import { afterEach, describe, it } from "vitest";
-import { cleanupProjects, closeToolsets, expectNoFalsePass, expectVerifiedCurrent, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools } from "./harness.js";
+import { describe, it } from "vitest";
+import { expectNoFalsePass, expectVerifiedCurrent, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
 
-afterEach(async () => {
-  await closeToolsets();
-  cleanupProjects();
-});
+useAttackHarness();
 
 // A conftest.py that breaks the code under test (test_mod imports value after conftest ran).
 const BREAKING_CONFTEST = "import mod\n\nmod.value = lambda: 0\n";
