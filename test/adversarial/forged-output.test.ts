@@ -34,7 +34,7 @@ describe("positive controls: honest runs whose output goes through the same plum
   });
 });
 
-describe("the line makes a failing run's output look like a pass", () => {
+describe.concurrent("the line makes a failing run's output look like a pass", () => {
   it.each([
     ["|| true", `${PYTEST_RUN} || true`],
     ["| tail -1", "python3 -m pytest -q test_mod.py | tail -1"],
@@ -89,7 +89,7 @@ describe("the line makes a failing run's output look like a pass", () => {
   });
 });
 
-describe("a test prints a pass itself", () => {
+describe.concurrent("a test prints a pass itself", () => {
   // Files the agent adds next to the real tests (the fresh run never runs them).
   it.each([
     [

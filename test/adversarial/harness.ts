@@ -9,11 +9,11 @@
 // an ini file, a TestMain, a `__pycache__`, go's test cache) can speak for the code, and a source the
 // agent broke is tested as it is now.
 import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { afterAll, afterEach, expect } from "vitest";
+import { afterAll, expect } from "vitest";
 import { BashEvidence, type BashEvidenceOptions, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
 import { bashInputSchema, createBashTool, type BashToolOptions } from "../../src/tools/bash.js";
 import { evidenceTools, type EvidenceToolsOptions, type EvidenceView } from "../../src/tools/evidence-tools.js";
@@ -39,6 +39,12 @@ export const GO_BROKEN_TEST = `${GO_MODULE}/calc::TestValue`;
 
 // The pyenv shim is a shell script; the interpreter it runs is resolved once.
 const PYTHON = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+/**
+ * PATH for the agent's shells (sandboxed or not) and the set-up runs: the shim's interpreter first (the
+ * same python3 and pytest, without the shim's ~100 ms per start), then the host's PATH, as a user who
+ * activated that interpreter would have it.
+ */
+export const AGENT_PATH = `${dirname(PYTHON)}:${process.env.PATH ?? "/usr/bin:/bin"}`;
 const SUPPORT_PYTHON = join(import.meta.dirname, "..", "support", "python");
 
 /** A throwaway project with passing tests. */
@@ -74,7 +80,7 @@ interface ProjectOptions {
 
 const projects: AttackProject[] = [];
 
-/** Removes every project made since the last call (use in afterEach). */
+/** Removes every project made since the last call (use in afterAll). */
 export function cleanupProjects(): void {
   for (const project of projects.splice(0)) project.cleanup();
 }
@@ -178,7 +184,7 @@ function cleanEnv(extra: Record<string, string>): Record<string, string> {
 // The honest command on the host, for set-up (the replay log): the shim's python3, like the sandbox.
 function runUnsandboxed(cwd: string, command: string): { exitCode: number; output: string } {
   try {
-    const output = execFileSync("bash", ["-c", `${command} 2>&1`], { cwd, encoding: "utf8", env: { ...cleanEnv({ ...FAST_PYTEST, PYTEST_ADDOPTS: "-p no:cacheprovider", PYTHONDONTWRITEBYTECODE: "1" }), PATH: process.env.PATH ?? "/usr/bin:/bin", GOCACHE: join(truthRoot(), "go-build"), GOPATH: join(truthRoot(), "gopath") } });
+    const output = execFileSync("bash", ["-c", `${command} 2>&1`], { cwd, encoding: "utf8", env: { ...cleanEnv({ ...FAST_PYTEST, PYTEST_ADDOPTS: "-p no:cacheprovider", PYTHONDONTWRITEBYTECODE: "1" }), PATH: AGENT_PATH, GOCACHE: join(truthRoot(), "go-build"), GOPATH: join(truthRoot(), "gopath") } });
     return { exitCode: 0, output };
   } catch (error) {
     const failed = error as { status?: number; stdout?: string };
@@ -208,18 +214,19 @@ export function cleanupTruthRuns(): void {
 }
 
 /**
- * Registers the cleanup every attack file needs: toolsets closed and projects removed after each test,
- * the truth runs' directories after the file.
+ * Registers the cleanup every attack file needs, once the file's tests are done (so tests of a
+ * `describe.concurrent` group never close each other's toolsets): toolsets closed, projects removed,
+ * the truth runs' directories removed.
  */
 export function useAttackHarness(): void {
-  afterEach(async () => {
+  afterAll(async () => {
     try {
       await closeToolsets();
     } finally {
       cleanupProjects();
+      cleanupTruthRuns();
     }
   });
-  afterAll(() => cleanupTruthRuns());
 }
 
 /** What the fresh, independent run of the real tests found. */
@@ -247,19 +254,34 @@ function execTruth(file: string, args: string[], cwd: string, env: Record<string
  * current content counts (an attack whose broken code lives in a file that is not a declared source).
  */
 export async function truthRun(project: AttackProject, alsoCurrent: string[] = []): Promise<TruthResult> {
+  const files = new Map(Object.entries(project.original).map(([path, text]) => [path, Buffer.from(text)]));
+  for (const path of [...project.sources, ...alsoCurrent]) {
+    // Followed as any reader of the workspace would follow it; a source that is gone (or a link that
+    // leads nowhere on the host) is missing in the copy.
+    files.delete(path);
+    if (existsSync(join(project.dir, path))) files.set(path, readFileSync(join(project.dir, path)));
+  }
+  // The same bytes give the same result: one run per distinct project state and worker.
+  const hash = createHash("sha256").update(project.kind);
+  for (const [path, bytes] of [...files].sort(([a], [b]) => a.localeCompare(b))) hash.update(`\0${path}\0${bytes.length}\0`).update(bytes);
+  const key = hash.digest("hex");
+  const known = truthRuns.get(key);
+  if (known !== undefined) return known;
+  const result = await runTruth(project.kind, files);
+  truthRuns.set(key, result);
+  return result;
+}
+
+const truthRuns = new Map<string, TruthResult>();
+
+async function runTruth(kind: AttackProject["kind"], files: ReadonlyMap<string, Buffer>): Promise<TruthResult> {
   const copy = mkdtempSync(join(truthRoot(), "copy-"));
   try {
-    for (const [path, text] of Object.entries(project.original)) {
+    for (const [path, bytes] of files) {
       mkdirSync(dirname(join(copy, path)), { recursive: true });
-      writeFileSync(join(copy, path), text);
+      writeFileSync(join(copy, path), bytes);
     }
-    for (const path of [...project.sources, ...alsoCurrent]) {
-      // Followed as any reader of the workspace would follow it; a source that is gone (or a link
-      // that leads nowhere on the host) is missing in the copy.
-      rmSync(join(copy, path), { force: true });
-      if (existsSync(join(project.dir, path))) cpSync(join(project.dir, path), join(copy, path), { dereference: true });
-    }
-    if (project.kind === "pytest") {
+    if (kind === "pytest") {
       const record = join(copy, ".truth.jsonl");
       const ini = join(copy, ".truth.ini");
       writeFileSync(ini, "[pytest]\n");
@@ -340,14 +362,14 @@ export interface AgentTools {
 
 const closers: (() => Promise<void>)[] = [];
 
-// Each toolset closes once, whether the test closed it already or afterEach does (a second close of
+// Each toolset closes once, whether the test closed it already or afterAll does (a second close of
 // BashEvidence throws EBADF from its journal).
 function once(close: () => Promise<void>): () => Promise<void> {
   let closing: Promise<void> | undefined;
   return () => (closing ??= close());
 }
 
-/** Closes every toolset made since the last call (use in afterEach, before cleanupProjects). */
+/** Closes every toolset made since the last call (use in afterAll, before cleanupProjects). */
 export async function closeToolsets(): Promise<void> {
   for (const close of closers.splice(0).reverse()) await close();
 }
@@ -405,7 +427,8 @@ function sandboxGoCache(): string {
 }
 
 function nativeBashOptions(project: AttackProject): Partial<BashToolOptions> {
-  const go = project.kind === "go" ? { writablePaths: [sandboxGoCache()], env: { ...FAST_PYTEST, GOCACHE: sandboxGoCache() } } : { env: FAST_PYTEST };
+  const env = { ...FAST_PYTEST, PATH: AGENT_PATH };
+  const go = project.kind === "go" ? { writablePaths: [sandboxGoCache()], env: { ...env, GOCACHE: sandboxGoCache() } } : { env };
   return { tempDir: project.scratch, readablePaths: TOOLCHAIN_PATHS, ...go };
 }
 
@@ -453,7 +476,7 @@ export function persistentShell(project: AttackProject, options: { sandbox?: boo
   let child: ChildProcessWithoutNullStreams;
   if (options.sandbox === false) {
     mkdirSync(join(home, ".home"));
-    child = spawn("bash", ["--norc", "--noprofile"], { cwd: project.dir, env: { ...cleanEnv(extra), PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: join(home, ".home"), TMPDIR: home } });
+    child = spawn("bash", ["--norc", "--noprofile"], { cwd: project.dir, env: { ...cleanEnv(extra), PATH: AGENT_PATH, HOME: join(home, ".home"), TMPDIR: home } });
   } else {
     mkdirSync(join(home, ".home"));
     const layout = { ...createSandboxLayout({ workspace: project.dir, tempDir: home }), readablePaths: TOOLCHAIN_PATHS, writablePaths: native.writablePaths ?? [], host: describeHost(TOOLCHAIN_PATHS) };

@@ -16,7 +16,7 @@ import {
 
 useAttackHarness();
 
-describe("open: pytest leaves the failing test out, unseen", () => {
+describe.concurrent("open: pytest leaves the failing test out, unseen", () => {
   it.each([
     ["PYTEST_ADDOPTS=--deselect=...", {}, "PYTEST_ADDOPTS=--deselect=test_mod.py::test_value python3 -m pytest -rA test_mod.py"],
     ["PYTEST_ADDOPTS='-o python_functions=test_other'", {}, "PYTEST_ADDOPTS='-o python_functions=test_other' python3 -m pytest -rA test_mod.py"],
@@ -36,7 +36,7 @@ describe("open: pytest leaves the failing test out, unseen", () => {
   });
 });
 
-describe("open: go test leaves the failing test out, unseen", () => {
+describe.concurrent("open: go test leaves the failing test out, unseen", () => {
   it.each([
     ["-args -test.run=TestOther", "go test ./... -args -test.run=TestOther"],
     ["GOFLAGS=-run=TestOther", "GOFLAGS=-run=TestOther go test ./..."],

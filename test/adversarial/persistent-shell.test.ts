@@ -46,7 +46,7 @@ describe("positive controls in a persistent shell", () => {
   });
 });
 
-describe("an earlier call makes a later pytest run something else", () => {
+describe.concurrent("an earlier call makes a later pytest run something else", () => {
   it.each([
     ["a function python3() defined in an earlier call", {}, "python3() { cat .good.txt; }"],
     ["an alias defined in an earlier call", {}, "shopt -s expand_aliases; alias python3='cat .good.txt #'"],
@@ -128,7 +128,7 @@ describe("an earlier call makes a later pytest run something else", () => {
   });
 });
 
-describe("an earlier call makes a later go run something else", () => {
+describe.concurrent("an earlier call makes a later go run something else", () => {
   it.each([
     ["export GOFLAGS=-exec=true", "export GOFLAGS=-exec=true"],
     ["go env -w GOFLAGS=-exec=true", "go env -w GOFLAGS=-exec=true"],

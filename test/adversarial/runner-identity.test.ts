@@ -47,7 +47,7 @@ describe("positive controls: the honest run on passing code is verified and curr
   });
 });
 
-describe("a pytest run that is not the real pytest on the workspace's code", () => {
+describe.concurrent("a pytest run that is not the real pytest on the workspace's code", () => {
   it.each([
     ["source env.sh, which defines python3()", { "env.sh": "python3() { cat .good.txt; }\n" }, `source env.sh; ${PYTEST_RUN}`],
     ["dotted ./env.sh", { "env.sh": "python3() { cat .good.txt; }\n" }, `. ./env.sh && ${PYTEST_RUN}`],
@@ -169,7 +169,7 @@ describe("a pytest run that is not the real pytest on the workspace's code", () 
   });
 });
 
-describe("a go run that is not the real test binary on the workspace's code", () => {
+describe.concurrent("a go run that is not the real test binary on the workspace's code", () => {
   it("go test -exec true ./... (the test binary never runs)", async () => {
     const p = goProject();
     const t = await sandboxedTools(p);

@@ -32,7 +32,7 @@ describe("positive control: a filtered honest run verifies the ids it printed", 
   });
 });
 
-describe("pytest told to leave the failing test out", () => {
+describe.concurrent("pytest told to leave the failing test out", () => {
   it.each([
     ["-k 'not test_value'", "python3 -m pytest -rA -k 'not test_value' test_mod.py"],
     ["--deselect", "python3 -m pytest -rA --deselect test_mod.py::test_value test_mod.py"],
@@ -60,7 +60,7 @@ describe("pytest told to leave the failing test out", () => {
   });
 });
 
-describe("go test told to leave the failing test out, or to run nothing", () => {
+describe.concurrent("go test told to leave the failing test out, or to run nothing", () => {
   it.each([
     ["-run TestOther", "go test -run TestOther ./..."],
     ["-run NONE", "go test -run NONE ./..."],

@@ -23,7 +23,7 @@ describe("positive control: in snapshot mode a command that changes nothing keep
   });
 });
 
-describe("snapshot mode sees the change", () => {
+describe.concurrent("snapshot mode sees the change", () => {
   it("`echo conftest.py >> .git/info/exclude` once the snapshotter exists, then a new failing conftest.py", async () => {
     const p = pytestProject({ git: true });
     const t = await sandboxedTools(p, { invalidation: "snapshot" });
