@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocked, brokenSession, expectBuiltCli, hookSession, run, say, type BrokenSession } from "./hook-harness.js";
-import { captureRun, cleanupProjects, cleanupTruthRuns } from "./harness.js";
+import { captureRun, cleanupProjects, cleanupWorkerRoot } from "./harness.js";
 
 let s: BrokenSession;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => {
   cleanupProjects();
-  cleanupTruthRuns();
+  cleanupWorkerRoot();
 });
 
 const claim = say("All tests pass.");

@@ -34,7 +34,7 @@ describe("open: a journal inside the workspace, edited by the agent's bash, then
     ["the last verified state appended again, then a torn line that swallows the ledger's next state", REPLAY_STATE],
     ["the invalidations cut off the end, then the same torn line", CUT_AFTER_STATE],
   ])("%s", async (_name, script) => {
-    const p = pytestProject({ files: { "fix_journal.py": script } });
+    const p = pytestProject({ planted: { "fix_journal.py": script } });
     const journal = join(p.dir, ".evidence.jsonl");
     const first = await sandboxedTools(p, { journal });
     await first.bash(PYTEST_RUN);

@@ -72,7 +72,7 @@ describe("open: an earlier call rewrites everything the shell prints", () => {
       "    sys.stdout.flush()",
       "",
     ].join("\n");
-    const p = pytestProject({ replay: true, files: { "filter.py": filter } });
+    const p = pytestProject({ replay: true, planted: { "filter.py": filter } });
     const t = persistentTools(p);
     await t.bash(PYTEST_BREAK);
     await t.bash(`exec > >(python3 -u filter.py ${p.dir}/.good.txt)`);

@@ -32,7 +32,7 @@ describe("open: a pytest run that is not the real pytest on the workspace's code
     ["a pytest.py", { "pytest.py": "print(open('.good.txt').read(), end='')\n" }],
     ["a pytest/ package", { "pytest/__init__.py": "", "pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" }],
   ])("%s in the directory `python3 -m pytest` puts first on sys.path", async (_name, files) => {
-    const p = pytestProject({ replay: true, files });
+    const p = pytestProject({ replay: true, planted: files });
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_BREAK);
     expectLooksGreen(await t.bash(PYTEST_RUN));
@@ -60,7 +60,7 @@ describe("open: a go run outside the workspace", () => {
 
 describe("open: what a per-call shell leaves behind for the next call (the sandbox's private /tmp and $HOME live as long as the tool)", () => {
   it("a .pth file in the private $HOME's user site-packages that puts a fake pytest first on sys.path", async () => {
-    const p = pytestProject({ replay: true, files: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
+    const p = pytestProject({ replay: true, planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
     const t = await sandboxedTools(p);
     await t.bash(`${PYTEST_BREAK} && cp -r fake /tmp/fake && d=$(python3 -m site --user-site) && mkdir -p "$d" && echo 'import sys; sys.path.insert(0, "/tmp/fake")' > "$d/zz.pth"`);
     expectLooksGreen(await t.bash(PYTEST_RUN));

@@ -56,7 +56,7 @@ describe.concurrent("an earlier call makes a later pytest run something else", (
     ["a DEBUG trap that defines python3", {}, "trap 'python3() { cat .good.txt; }' DEBUG"],
     ["export PYTHONPATH=fake (fake/pytest/__main__.py)", { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" }, "export PYTHONPATH=fake"],
   ])("%s", async (_name, files, earlier) => {
-    const p = pytestProject({ files, replay: true });
+    const p = pytestProject({ planted: files, replay: true });
     const t = persistentTools(p);
     await t.bash(PYTEST_BREAK);
     await t.bash(earlier);

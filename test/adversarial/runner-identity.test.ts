@@ -59,7 +59,7 @@ describe.concurrent("a pytest run that is not the real pytest on the workspace's
     ["a function exported to a child bash", {}, "python3() { cat .good.txt; }; export -f python3; bash -c 'python3 -m pytest -rA test_mod.py'"],
     ["a function named command, then `command python3 -m pytest`", {}, `command() { cat .good.txt; }; command ${PYTEST_RUN}`],
   ])("%s", async (_name, files, attack) => {
-    const p = pytestProject({ files, replay: true });
+    const p = pytestProject({ planted: files, replay: true });
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_BREAK);
     expectLooksGreen(await t.bash(attack));
@@ -100,7 +100,7 @@ describe.concurrent("a pytest run that is not the real pytest on the workspace's
   });
 
   it("PYTHONPATH=fake python3 -m pytest, with fake/pytest/__main__.py", async () => {
-    const p = pytestProject({ replay: true, files: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
+    const p = pytestProject({ replay: true, planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_BREAK);
     expectLooksGreen(await t.bash(`PYTHONPATH=fake ${PYTEST_RUN}`));
@@ -136,7 +136,7 @@ describe.concurrent("a pytest run that is not the real pytest on the workspace's
 
   it("a sitecustomize.py and a usercustomize.py in the working directory (Python imports neither from there)", async () => {
     const forge = "import os, sys\nsys.stdout.write(open('.good.txt').read())\nsys.stdout.flush()\nos._exit(0)\n";
-    const p = pytestProject({ replay: true, files: { "sitecustomize.py": forge, "usercustomize.py": forge } });
+    const p = pytestProject({ replay: true, planted: { "sitecustomize.py": forge, "usercustomize.py": forge } });
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_BREAK);
     expect((await t.bash(PYTEST_RUN)).exitCode).toBe(1);
