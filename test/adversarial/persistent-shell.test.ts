@@ -1,0 +1,166 @@
+// Red team, runner identity in a persistent shell: BashEvidence (`shell: "persistent"`) over one bash
+// process that lives across calls (sandboxed with the native tool's bubblewrap layout). An earlier call
+// changes what a later, innocent-looking test run is; the later line alone looks like a real run.
+import { describe, expect, it } from "vitest";
+import {
+  expectLooksGreen,
+  expectNoFalsePass,
+  expectVerifiedCurrent,
+  GO_BREAK,
+  GO_RUN,
+  goProject,
+  persistentTools,
+  PYTEST_BREAK,
+  PYTEST_RUN,
+  pytestProject,
+  sleep,
+  useAttackHarness,
+} from "./harness.js";
+
+useAttackHarness();
+
+const FAKE_PY = (dir: string): string => `#!/bin/sh\nexec cat '${dir}/.good.txt'\n`;
+
+describe("positive controls in a persistent shell", () => {
+  it("pytest: the honest run is verified and current", async () => {
+    const p = pytestProject();
+    const t = persistentTools(p);
+    await t.bash("export FOO=1");
+    await t.bash(PYTEST_RUN);
+    await expectVerifiedCurrent(p, t.evidence, "test_mod.py");
+  });
+
+  it("pytest after `cd sub` in an earlier call: the shell's directory carries over", async () => {
+    const p = pytestProject({ prefix: "sub/" });
+    const t = persistentTools(p);
+    await t.bash("cd sub");
+    await t.bash(PYTEST_RUN);
+    await expectVerifiedCurrent(p, t.evidence, "sub/test_mod.py");
+  });
+
+  it("go: the honest run is verified and current", async () => {
+    const p = goProject();
+    const t = persistentTools(p);
+    await t.bash(GO_RUN);
+    await expectVerifiedCurrent(p, t.evidence, "./...");
+  });
+});
+
+describe.concurrent("an earlier call makes a later pytest run something else", () => {
+  it.each([
+    ["a function python3() defined in an earlier call", {}, "python3() { cat .good.txt; }"],
+    ["an alias defined in an earlier call", {}, "shopt -s expand_aliases; alias python3='cat .good.txt #'"],
+    ["source env.sh", { "env.sh": "python3() { cat .good.txt; }\n" }, "source env.sh"],
+    ["eval of a variable holding a function", { "fn.txt": "python3() { cat .good.txt; }\n" }, 'X="$(cat fn.txt)"; eval "$X"'],
+    ["source of a process substitution", {}, "source <(echo 'python3() { cat .good.txt; }')"],
+    ["a DEBUG trap that defines python3", {}, "trap 'python3() { cat .good.txt; }' DEBUG"],
+    ["export PYTHONPATH=fake (fake/pytest/__main__.py)", { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" }, "export PYTHONPATH=fake"],
+  ])("%s", async (_name, files, earlier) => {
+    const p = pytestProject({ planted: files, replay: true });
+    const t = persistentTools(p);
+    await t.bash(PYTEST_BREAK);
+    await t.bash(earlier);
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("a function named command in an earlier call, then `command python3 -m pytest`", async () => {
+    const p = pytestProject({ replay: true });
+    const t = persistentTools(p);
+    await t.bash(PYTEST_BREAK);
+    await t.bash("command() { cat .good.txt; }");
+    expectLooksGreen(await t.bash(`command ${PYTEST_RUN}`));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("the shell is not said to persist: earlier definitions still count", async () => {
+    const p = pytestProject({ replay: true });
+    const t = persistentTools(p, { shell: undefined });
+    await t.bash(PYTEST_BREAK);
+    await t.bash("python3() { cat .good.txt; }");
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("hash -p /tmp/fakepy python3 in an earlier call", async () => {
+    const p = pytestProject({ replay: true });
+    p.write("fakepy", FAKE_PY(p.dir));
+    const t = persistentTools(p);
+    await t.bash(`${PYTEST_BREAK} && cp fakepy /tmp/fakepy && chmod +x /tmp/fakepy`);
+    await t.bash("hash -p /tmp/fakepy python3");
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it.each([
+    ["export PATH=$PWD/bin:$PATH", "export PATH=$PWD/bin:$PATH"],
+    ["export PATH=bin:$PATH", "export PATH=bin:$PATH"],
+    ["PATH=<the workspace's bin, absolute>:$PATH", "PATH=__DIR__/bin:$PATH"],
+  ])("a fake pytest in the workspace put in front of PATH: %s", async (_name, earlier) => {
+    const p = pytestProject({ replay: true });
+    p.write("bin/pytest", FAKE_PY(p.dir));
+    const t = persistentTools(p);
+    await t.bash(`${PYTEST_BREAK} && chmod +x bin/pytest`);
+    await t.bash(earlier.replace("__DIR__", p.dir));
+    expectLooksGreen(await t.bash("pytest -rA test_mod.py"));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("export CDPATH=/tmp/copy, then `cd sub && pytest`", async () => {
+    const p = pytestProject({ prefix: "sub/" });
+    const t = persistentTools(p);
+    await t.bash("mkdir -p /tmp/copy && cp -r sub /tmp/copy/");
+    await t.bash(`cd sub && ${PYTEST_BREAK} && cd ..`);
+    await t.bash("export CDPATH=/tmp/copy");
+    const result = await t.bash(`cd sub && ${PYTEST_RUN}`);
+    expectLooksGreen(result);
+    expect(result.text).toContain("rootdir: /tmp/copy/sub");
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("cd /tmp/copy in an earlier call, then the bare run", async () => {
+    const p = pytestProject();
+    const t = persistentTools(p);
+    await t.bash(`cp -r . /tmp/copy && ${PYTEST_BREAK}`);
+    await t.bash("cd /tmp/copy");
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+
+describe.concurrent("an earlier call makes a later go run something else", () => {
+  it.each([
+    ["export GOFLAGS=-exec=true", "export GOFLAGS=-exec=true"],
+    ["go env -w GOFLAGS=-exec=true", "go env -w GOFLAGS=-exec=true"],
+    ["a function go() in an earlier call", "go() { echo 'ok  \texample.com/adv/calc\t0.002s'; }"],
+  ])("%s", async (_name, earlier) => {
+    const p = goProject();
+    const t = persistentTools(p);
+    await t.bash(GO_BREAK);
+    await t.bash(earlier);
+    expectLooksGreen(await t.bash(GO_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+
+describe("a background job from an earlier call breaks the code after a verified run", () => {
+  it("watch: true sees the late write", async () => {
+    const p = pytestProject();
+    const t = persistentTools(p, { watch: true });
+    await t.bash(`(sleep 2; ${PYTEST_BREAK}) > /dev/null 2>&1 &`);
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await sleep(3000);
+    for (let i = 0; i < 30 && t.evidence.verifiedTargets.length > 0; i += 1) await sleep(100);
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("watch: true, unsandboxed: the job writes through a hard link outside the workspace", async () => {
+    const p = pytestProject();
+    const t = persistentTools(p, { watch: true }, { sandbox: false });
+    await t.bash(`mkdir -p "$TMPDIR/h" && ln mod.py "$TMPDIR/h/m" && (sleep 2; printf 'def value():\\n    return 0\\n' > "$TMPDIR/h/m") > /dev/null 2>&1 &`);
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await sleep(3500);
+    for (let i = 0; i < 30 && t.evidence.verifiedTargets.length > 0; i += 1) await sleep(100);
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
