@@ -106,7 +106,7 @@ export function readRunnerArguments(syntax: ArgumentSyntax, args: readonly strin
       readPytest(scanned, result);
       break;
     case "go":
-      readGo(scanned, result);
+      readGo(scanned, result, args);
       break;
     case "django-runtests":
     case "django-manage":
@@ -124,8 +124,19 @@ export function readRunnerArguments(syntax: ArgumentSyntax, args: readonly strin
   return result;
 }
 
+// `-o` settings that change how results look, not which tests run or how they end (`addopts=` empty
+// drops the ini's options, which can only widen the run).
+const PLAIN_INI_OVERRIDE = /^(?:addopts=$|cache_dir=|console_output_style=|log_cli(?:_\w+)?=|log_level=|junit_family=|junit_suite_name=)/;
+
 function readPytest(scanned: ScannedArgs, result: RunnerArguments): void {
-  result.filtered = hasOption(scanned, ["-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--splits", "--group"]);
+  // Besides the selection options: an ini override or another config file (`-o python_functions=...`,
+  // `-c other.ini`) can change what is collected, a plugin (`-p NAME`, not `-p no:NAME`) can drop tests,
+  // and an `@file` argument holds options the line does not show.
+  result.filtered =
+    hasOption(scanned, ["-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--splits", "--group", "-c", "--config-file"]) ||
+    optionValues(scanned, ["-o", "--override-ini"]).some((setting) => !PLAIN_INI_OVERRIDE.test(setting)) ||
+    optionValues(scanned, ["-p"]).some((plugin) => !plugin.startsWith("no:")) ||
+    scanned.positionals.some((arg) => arg.startsWith("@"));
   if (hasOption(scanned, ["--collect-only", "--co", "--help", "-h", "--version", "-V", "--fixtures", "--funcargs", "--fixtures-per-test", "--markers", "--setup-plan", "--setup-only", "--cache-show"])) {
     result.runsTests = false;
   }
@@ -136,9 +147,15 @@ function readPytest(scanned: ScannedArgs, result: RunnerArguments): void {
   result.verbose = verbosity || reportChars || hasOption(scanned, ["-v", "--verbose"]);
 }
 
-function readGo(scanned: ScannedArgs, result: RunnerArguments): void {
+// Test-binary flags after `-args` that still only report or bound the run; any other `-test.*` there
+// (`-test.run`, `-test.skip`, `-test.list`, ...) selects tests the go command's own flags do not show.
+const PLAIN_TEST_ARGS = /^--?test\.(?:v|timeout|failfast|paniconexit0|count=[1-9]\d*)(?:=|$)/;
+
+function readGo(scanned: ScannedArgs, result: RunnerArguments, args: readonly string[]): void {
   const runs = optionValues(scanned, ["-run"]);
-  result.filtered = runs.length > 0 || optionValues(scanned, ["-skip"]).length > 0;
+  const stop = args.findIndex((a) => a === "-args" || a === "--args");
+  const binaryArgs = stop === -1 ? [] : args.slice(stop + 1);
+  result.filtered = runs.length > 0 || optionValues(scanned, ["-skip"]).length > 0 || binaryArgs.some((a) => /^--?test\./.test(a) && !PLAIN_TEST_ARGS.test(a));
   // `-run '^$'` selects no test, but `-bench` and `-fuzz` still run (`go test -run '^$' -fuzz FuzzX` is how go's docs fuzz).
   const benchOrFuzz = optionValues(scanned, ["-bench", "-fuzz"]).length > 0;
   const runsNothing = !benchOrFuzz && runs.some((pattern) => pattern === "^$" || pattern === "^$$" || pattern === "none^");
