@@ -15,7 +15,7 @@ import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservat
 import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { namedBeforeRun, runnerOwnWrites } from "./run-writes.js";
-import { markModuleShadows } from "./module-shadow.js";
+import { markModuleShadows, markPlantedVenvRunners } from "./module-shadow.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
@@ -259,8 +259,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const parsedLine = analysis ?? opaqueAnalysis(command);
     // In a persistent shell, what earlier calls defined reaches this line's runners.
     const observed = this.#session === undefined ? parsedLine : this.#session.shadow(parsedLine);
-    // The runner's own modules, shadowed by files next to it (checked before the run starts).
+    // The runner's own modules, shadowed by files next to it, and a planted virtualenv runner (checked before the run starts).
     markModuleShadows(observed, this.#ledger.workspace);
+    markPlantedVenvRunners(observed, this.#ledger.workspace);
     const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
     // A line that runs a test is measured in both modes (a test may change what it tested); in
     // snapshot mode a line that runs none is judged by what it changed.
@@ -284,15 +285,18 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       throw error;
     }
     if (ticket === undefined) return result;
-    // A module the line itself put there (`printf ... > pytest.py && python -m pytest`).
+    // A module or runner the line itself put there (`printf ... > pytest.py && python -m pytest`).
     markModuleShadows(observed, this.#ledger.workspace);
+    markPlantedVenvRunners(observed, this.#ledger.workspace);
     // A snapshot that failed before a test run: what the run changed is unknown.
     const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
     // A job an earlier line (or this one) left running in a persistent shell can change files at any
     // time: what a run proves, or a line did not change, may not hold for long. The watcher (watch:
     // true) sees such changes as they happen; without it, the effect is unknown until a `wait`.
     const jobs = this.#session !== undefined && this.#watcher === undefined && (this.#session.backgroundJobs || startsBackgroundJob(observed.parsed));
-    const effect = jobs && (runsTest || before !== null) ? ({ kind: "unknown" } as const) : runsTest && measured !== undefined ? withoutOwnWrites(measured, observed, this.#ledger.workspace) : measured;
+    // A job the line itself starts runs beside its test run, whatever the shell: `(sleep 1; sed -i ...) & pytest`.
+    const sideJob = runsTest && startsBackgroundJob(observed.parsed);
+    const effect = sideJob || (jobs && (runsTest || before !== null)) ? ({ kind: "unknown" } as const) : runsTest && measured !== undefined ? withoutOwnWrites(measured, observed, this.#ledger.workspace) : measured;
     const unreadable: CommandResult = { exitCode: null, output: "", truncated: true, timedOut: false };
     let completed = false;
     let ran = true;

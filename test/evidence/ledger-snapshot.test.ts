@@ -1,6 +1,6 @@
 // Invalidation modes through the real bash tool: `snapshot` (git tree or content hashes) and `watch`.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
@@ -209,6 +209,22 @@ describe("a module next to `python -m pytest` stands in for the runner's own (ch
     cleanups.push(() => set.evidence.close());
     await call(set.tools, "bash", { command: `printf "${FAKE.replaceAll("\n", "\\n")}" > pytest.py && python -m pytest -rA t.py` });
     expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([[false, true]]);
+  });
+
+  it.each([
+    ["a shell script", "#!/bin/sh\necho '1 passed in 0.01s'\n", false],
+    ["a python script that is no console script", "#!/usr/bin/python3\nprint('1 passed in 0.01s')\n", false],
+    ["a console script of another module", "#!/usr/bin/python3\nimport sys\nfrom fake import main\nif __name__ == '__main__':\n    sys.exit(main())\n", false],
+    ["pip's console script for pytest", readFileSync("/usr/bin/pytest-3", "utf8"), true],
+  ])(".venv/bin/pytest as %s: verified %s", async (_n, script, verified) => {
+    const p = makeProject(PYTEST_FILES);
+    cleanups.push(() => p.cleanup());
+    p.write(".venv/bin/pytest", script);
+    chmodSync(join(p.dir, ".venv/bin/pytest"), 0o755);
+    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    cleanups.push(() => set.evidence.close());
+    await call(set.tools, "bash", { command: ".venv/bin/pytest -rA t.py" });
+    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([[verified, !verified]]);
   });
 
   it("a pytest.py next to the console script `pytest` shadows nothing (its first sys.path entry is its own bin dir)", async () => {
