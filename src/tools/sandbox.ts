@@ -73,7 +73,9 @@ export function sandboxEnvironment(hostEnv: NodeJS.ProcessEnv, extra: Readonly<R
     if (value !== undefined) env[name] = value;
   }
   env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
-  Object.assign(env, { HOME: SANDBOX_HOME, TMPDIR: SANDBOX_TMP, XDG_CACHE_HOME: `${SANDBOX_TMP}/.cache` }, extra ?? {});
+  // The private home and /tmp outlive a call: settings kept there would reach later calls' runners
+  // unseen, so Python's user site (a `.pth` can put any module first) and go's env file are off.
+  Object.assign(env, { HOME: SANDBOX_HOME, TMPDIR: SANDBOX_TMP, XDG_CACHE_HOME: `${SANDBOX_TMP}/.cache`, PYTHONNOUSERSITE: "1", GOENV: "off" }, extra ?? {});
   return env;
 }
 
@@ -114,6 +116,9 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonl
   args.push("--bind", layout.tempDir, SANDBOX_TMP);
   for (const path of layout.readablePaths) args.push("--ro-bind", path, path);
   for (const path of [...layout.writablePaths, layout.workspace]) args.push("--bind", path, path);
+  // Under `strict` the root is bwrap's own tmpfs, which the sandbox could write: a directory the host
+  // lacks but PATH names (`~/.local/bin`) could then hold a planted runner. Read-only once mounted.
+  if (layout.level === "strict") args.push("--remount-ro", "/");
   if (host.root) args.push("--unshare-user", "--uid", SANDBOX_UID, "--gid", SANDBOX_UID, "--disable-userns");
   args.push("--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox", "--die-with-parent");
   if (!layout.network) args.push("--unshare-net");

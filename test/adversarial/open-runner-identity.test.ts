@@ -5,7 +5,6 @@ import { describe, it } from "vitest";
 import {
   expectLooksGreen,
   expectNoFalsePass,
-  FAST_PYTEST,
   GO_BREAK,
   GO_RUN,
   goProject,
@@ -57,36 +56,3 @@ describe("open: a go run outside the workspace", () => {
     await expectNoFalsePass(p, t.evidence);
   });
 });
-
-describe("open: what a per-call shell leaves behind for the next call (the sandbox's private /tmp and $HOME live as long as the tool)", () => {
-  it("a .pth file in the private $HOME's user site-packages that puts a fake pytest first on sys.path", async () => {
-    const p = pytestProject({ replay: true, planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
-    const t = await sandboxedTools(p);
-    await t.bash(`${PYTEST_BREAK} && cp -r fake /tmp/fake && d=$(python3 -m site --user-site) && mkdir -p "$d" && echo 'import sys; sys.path.insert(0, "/tmp/fake")' > "$d/zz.pth"`);
-    expectLooksGreen(await t.bash(PYTEST_RUN));
-    await expectNoFalsePass(p, t.evidence);
-  });
-
-  it.each([
-    ["go env -w GOFLAGS=-exec=true", "go env -w GOFLAGS=-exec=true"],
-    ["go env -w GOFLAGS=-run=TestOther", "go env -w GOFLAGS=-run=TestOther"],
-  ])("%s in an earlier call (kept in $HOME/.config/go/env)", async (_name, earlier) => {
-    const p = goProject();
-    const t = await sandboxedTools(p);
-    await t.bash(`${GO_BREAK} && ${earlier}`);
-    expectLooksGreen(await t.bash(GO_RUN));
-    await expectNoFalsePass(p, t.evidence);
-  });
-});
-
-describe("open: a PATH entry the sandbox does not have, created by the agent (the sandbox's / is writable)", () => {
-  it("python3 planted in /home/dev/.local/bin, ahead of the real one on the tool's PATH", async () => {
-    const p = pytestProject({ replay: true });
-    const t = await sandboxedTools(p, { bash: { env: { ...FAST_PYTEST, PATH: `/home/dev/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}` } } });
-    await t.bash(PYTEST_BREAK);
-    const plant = `mkdir -p /home/dev/.local/bin && printf '#!/bin/sh\\nexec cat ${p.dir}/.good.txt\\n' > /home/dev/.local/bin/python3 && chmod +x /home/dev/.local/bin/python3`;
-    expectLooksGreen(await t.bash(`${plant} && ${PYTEST_RUN}`));
-    await expectNoFalsePass(p, t.evidence);
-  });
-});
-

@@ -8,6 +8,7 @@ import {
   type AttackProject,
   expectLooksGreen,
   expectNoFalsePass,
+  FAST_PYTEST,
   expectVerifiedCurrent,
   GO_BREAK,
   GO_RUN,
@@ -192,3 +193,37 @@ describe.concurrent("a go run that is not the real test binary on the workspace'
     await expectNoFalsePass(p, t.evidence);
   });
 });
+
+describe("what a per-call shell leaves in the private /tmp and $HOME for the next call never reaches a runner (user site off, GOENV=off)", () => {
+  it("a .pth file in the private $HOME's user site-packages that puts a fake pytest first on sys.path", async () => {
+    const p = pytestProject({ replay: true, planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
+    const t = await sandboxedTools(p);
+    await t.bash(`${PYTEST_BREAK} && cp -r fake /tmp/fake && d=$(python3 -m site --user-site) && mkdir -p "$d" && echo 'import sys; sys.path.insert(0, "/tmp/fake")' > "$d/zz.pth"`);
+    await t.bash(PYTEST_RUN);
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it.each([
+    ["go env -w GOFLAGS=-exec=true", "go env -w GOFLAGS=-exec=true"],
+    ["go env -w GOFLAGS=-run=TestOther", "go env -w GOFLAGS=-run=TestOther"],
+  ])("%s in an earlier call (kept in $HOME/.config/go/env)", async (_name, earlier) => {
+    const p = goProject();
+    const t = await sandboxedTools(p);
+    await t.bash(`${GO_BREAK} && ${earlier}`);
+    await t.bash(GO_RUN);
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+
+describe("a PATH entry the sandbox does not have cannot be created (the strict root is read-only)", () => {
+  it("python3 planted in /home/dev/.local/bin, ahead of the real one on the tool's PATH", async () => {
+    const p = pytestProject({ replay: true });
+    const t = await sandboxedTools(p, { bash: { env: { ...FAST_PYTEST, PATH: `/home/dev/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}` } } });
+    await t.bash(PYTEST_BREAK);
+    const plant = `mkdir -p /home/dev/.local/bin && printf '#!/bin/sh\\nexec cat ${p.dir}/.good.txt\\n' > /home/dev/.local/bin/python3 && chmod +x /home/dev/.local/bin/python3`;
+    const planted = await t.bash(`${plant} && ${PYTEST_RUN}`);
+    expect(planted.text).toMatch(/Read-only file system/);
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+

@@ -285,7 +285,7 @@ describe("bubblewrapArgs", () => {
       "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc",
       "--tmpfs", "/var", "--dir", "/var/tmp", "--tmpfs", "/run", "--dev", "/dev", "--proc", "/proc",
       "--ro-bind", "/dev/null", "/etc/shadow",
-      "--bind", "/host/tmp", "/tmp", "--ro-bind", "/opt/venv", "/opt/venv", "--bind", "/cache", "/cache", "--bind", "/ws", "/ws",
+      "--bind", "/host/tmp", "/tmp", "--ro-bind", "/opt/venv", "/opt/venv", "--bind", "/cache", "/cache", "--bind", "/ws", "/ws", "--remount-ro", "/",
       "--unshare-user", "--uid", "65534", "--gid", "65534", "--disable-userns",
       "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox", "--die-with-parent", "--unshare-net",
       "--clearenv", "--setenv", "PATH", "/usr/bin", "--chdir", "/ws/sub", "--", "bash", "-c", "ls",
