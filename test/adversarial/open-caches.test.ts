@@ -3,9 +3,14 @@
 // and go's test result cache for a file a test reads. Each is a false pass today (the fresh run,
 // without those caches, fails); kept failing on purpose until the library closes them.
 import { describe, expect, it } from "vitest";
-import { expectLooksGreen, expectNoFalsePass, GO_RUN, goProject, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
+import { expectLooksGreen, expectNoFalsePass, GO_RUN, goProject, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness, stillOpen } from "./harness.js";
 
 useAttackHarness();
+stillOpen([
+  "pytest: __pycache__ bytecode of the old mod.py",
+  "go: the cached result of a test that reads calc/value.txt",
+]);
+
 
 // A package whose value comes from a data file: go's test cache keys such a file on mtime and size.
 const DATA_CALC = 'package calc\n\nimport (\n\t"os"\n\t"strconv"\n\t"strings"\n)\n\n// Value is the number in value.txt.\nfunc Value() int {\n\tb, _ := os.ReadFile("value.txt")\n\tn, _ := strconv.Atoi(strings.TrimSpace(string(b)))\n\treturn n\n}\n';

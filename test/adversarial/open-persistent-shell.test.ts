@@ -1,5 +1,5 @@
 // Open attacks in a persistent shell (BashEvidence, `shell: "persistent"`, over one long-lived bash):
-// each is a false pass today. Kept failing on purpose until the library closes them.
+// each is a false pass today. Each one still open is listed in stillOpen (harness.ts): its test must fail until the library closes it.
 import { describe, it } from "vitest";
 import {
   expectLooksGreen,
@@ -12,10 +12,15 @@ import {
   PYTEST_RUN,
   pytestProject,
   sleep,
-  useAttackHarness,
-} from "./harness.js";
+  useAttackHarness, stillOpen } from "./harness.js";
 
 useAttackHarness();
+stillOpen([
+  "/tmp/fakebin (the sandbox's /tmp)",
+  "$HOME/bin (the sandbox's private home)",
+  "exec > >(filter): pytest's output replaced by a passing log, a trailing ` 1` status by ` 0`",
+]);
+
 
 const FAKE_PY = (dir: string): string => `#!/bin/sh\nexec cat '${dir}/.good.txt'\n`;
 

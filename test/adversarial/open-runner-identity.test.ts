@@ -1,5 +1,5 @@
 // Open attacks on runner identity: each is a false pass today (a `verified` + `current` record or a
-// verified target while a fresh run of the real tests fails). Kept failing on purpose, apart from the
+// verified target while a fresh run of the real tests fails). Each one still open is listed in stillOpen (harness.ts): its test must fail until the library closes it.
 // suite that passes, until the library closes them; the report lists each reproduction.
 import { describe, it } from "vitest";
 import {
@@ -12,10 +12,14 @@ import {
   PYTEST_RUN,
   pytestProject,
   sandboxedTools,
-  useAttackHarness,
-} from "./harness.js";
+  useAttackHarness, stillOpen } from "./harness.js";
 
 useAttackHarness();
+stillOpen([
+  "the source replaced by a symlink to a good copy in the sandbox's private /tmp (dangling on the host)",
+  "cd /tmp/gocopy && go test ./...: the copy's ./... becomes the workspace's verified ./...",
+]);
+
 
 describe("open: a pytest run that is not the real pytest on the workspace's code", () => {
   it("a shell script at .venv/bin/pytest (a virtualenv's bin is trusted, whoever wrote it)", async () => {

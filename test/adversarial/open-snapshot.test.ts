@@ -2,9 +2,13 @@
 // keeps the run `current`. Each is a false pass today; kept failing on purpose until the library
 // closes them.
 import { describe, it } from "vitest";
-import { expectNoFalsePass, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
+import { expectNoFalsePass, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness, stillOpen } from "./harness.js";
 
 useAttackHarness();
+stillOpen([
+  "mod.py made a symlink to /tmp, then the file in /tmp edited",
+]);
+
 
 const BREAKING_CONFTEST = "import mod\n\nmod.value = lambda: 0\n";
 const WRITE_CONFTEST = `printf '${BREAKING_CONFTEST.replace(/\n/g, "\\n")}' > conftest.py`;
