@@ -130,10 +130,19 @@ interface StageCombo {
 // Each stage runs in its own subshell; the pipeline's status is the last stage's, or with pipefail the
 // rightmost non-zero one.
 function runStages(pipeline: Pipeline, state: SimState, ctx: SimContext, flow: Flow): SimState[] {
-  let combos: (StageCombo | null)[] = [null];
+  // Every stage's outcomes first, counting their combinations, so a pipeline with too many gives up
+  // before it builds them (a pipeline of 10,000 runners gives up at its 13th).
+  const outcomesByStage: SimState[][] = [];
+  let count = 1;
   pipeline.commands.forEach((command, i) => {
     const stageFlow: Flow = { markersVisible: false, suppressErrexit: flow.suppressErrexit, readsPipe: i > 0 };
     const outcomes = runNode(command, [{ ...state, exited: false }], ctx, stageFlow);
+    count *= outcomes.length;
+    if (count > MAX_STATES) throw new TooComplexError("paths");
+    outcomesByStage.push(outcomes);
+  });
+  let combos: (StageCombo | null)[] = [null];
+  for (const outcomes of outcomesByStage) {
     combos = combos.flatMap((combo) =>
       outcomes.map((outcome) => ({
         last: outcome,
@@ -142,8 +151,7 @@ function runStages(pipeline: Pipeline, state: SimState, ctx: SimContext, flow: F
         ran: (combo?.ran ?? false) || outcome.ran,
       })),
     );
-    if (combos.length > MAX_STATES) throw new TooComplexError("pipeline");
-  });
+  }
   return combos.map((combo) => {
     const { last, failing, fromRunner, ran } = combo!;
     const decided = state.pipefail ? (failing ?? { ...last, fromRunner }) : last;
@@ -304,7 +312,7 @@ function dedupe(states: SimState[], ctx: SimContext): SimState[] {
     if (!seen.has(key)) seen.set(key, s);
   }
   chargeWork(ctx.memo, seen.size);
-  if (seen.size > MAX_STATES) throw new TooComplexError("states");
+  if (seen.size > MAX_STATES) throw new TooComplexError("paths");
   charge(ctx.memo, ctx.budget, seen.size);
   return [...seen.values()];
 }

@@ -12,8 +12,19 @@ export const MAX_SIMULATION_STATES = 4096 * 64;
 const LINE_STATES_BASE = MAX_SIMULATION_STATES * 4;
 const LINE_STATES_PER_COMMAND = 256;
 
-/** Thrown when a line has too many paths to follow; the caller then says `masked`. */
-export class TooComplexError extends Error {}
+/**
+ * Thrown when a line has too many paths to follow; the caller then says `masked`. `paths`: a set of
+ * states grew too big, which the same entry states always do again; `budget`, `line`: a simulation or
+ * the whole line counted too many states.
+ */
+export class TooComplexError extends Error {
+  constructor(readonly kind: "paths" | "budget" | "line") {
+    super(`too complex (${kind})`);
+  }
+}
+
+/** A suffix that grows too many paths from its entry states. */
+const FAILS: { states: SimState[]; cost: number } = { states: [], cost: 0 };
 
 /** The states before each step of a sequence that a run entered with one set of states. */
 interface PrefixChain {
@@ -22,6 +33,8 @@ interface PrefixChain {
   costs: number[];
   /** The step before which every state had exited (no later step runs), if reached. */
   settledAt: number | null;
+  /** The step that grew too many paths, if one did: no run gets past it. */
+  failsAt: number | null;
 }
 
 /** The memo of one line: create one per `attributeExit` call. */
@@ -91,7 +104,7 @@ function setKey(states: readonly SimState[]): string {
 /** Counts `states` more states for a simulation and for the line; throws past either limit. */
 export function charge(memo: SimMemo, budget: Budget, states: number): void {
   budget.states += states;
-  if (budget.states > MAX_SIMULATION_STATES) throw new TooComplexError("states");
+  if (budget.states > MAX_SIMULATION_STATES) throw new TooComplexError("budget");
 }
 
 /** Counts states the line really computed (not reused). */
@@ -116,13 +129,20 @@ export function runSequence(memo: SimMemo, budget: Budget, sequence: Sequence, f
 function runPrefix(memo: SimMemo, budget: Budget, sequence: Sequence, flowId: number, states: SimState[], at: number): SimState[] {
   const key = `${idOf(memo, sequence.list)}|${flowId}|${setKey(states)}`;
   let chain = memo.prefixes.get(key);
-  if (chain === undefined) memo.prefixes.set(key, (chain = { sets: [states], costs: [0], settledAt: sequence.settled(states) ? 0 : null }));
+  if (chain === undefined) memo.prefixes.set(key, (chain = { sets: [states], costs: [0], settledAt: sequence.settled(states) ? 0 : null, failsAt: null }));
   const known = Math.min(at, chain.sets.length - 1, chain.settledAt ?? at);
+  if (chain.failsAt !== null && known === chain.failsAt && at > known) throw new TooComplexError("paths");
   charge(memo, budget, chain.costs[known]!);
   let j = known;
   while (j < at && chain.settledAt === null) {
     const before = budget.states;
-    const next = sequence.step(j, chain.sets[j]!);
+    let next: SimState[];
+    try {
+      next = sequence.step(j, chain.sets[j]!);
+    } catch (error) {
+      if (error instanceof TooComplexError && error.kind === "paths") chain.failsAt = j;
+      throw error;
+    }
     j += 1;
     chain.sets.push(next);
     chain.costs.push(chain.costs[j - 1]! + budget.states - before);
@@ -138,17 +158,24 @@ function runSuffix(memo: SimMemo, budget: Budget, sequence: Sequence, flowId: nu
   const pending: { key: string; budget: number }[] = [];
   let current = states;
   let reused: SimState[] | null = null;
-  for (let i = from; i < sequence.length && !sequence.settled(current); i++) {
-    // Short tails are cheaper to run than to key.
-    const key = sequence.length - i > 2 ? `${listId}|${flowId}|${i}|${setKey(current)}` : null;
-    const hit = key === null ? undefined : memo.suffixes.get(key);
-    if (hit !== undefined) {
-      charge(memo, budget, hit.cost);
-      reused = hit.states;
-      break;
+  try {
+    for (let i = from; i < sequence.length && !sequence.settled(current); i++) {
+      // Short tails are cheaper to run than to key.
+      const key = sequence.length - i > 2 ? `${listId}|${flowId}|${i}|${setKey(current)}` : null;
+      const hit = key === null ? undefined : memo.suffixes.get(key);
+      if (hit === FAILS) throw new TooComplexError("paths");
+      if (hit !== undefined) {
+        charge(memo, budget, hit.cost);
+        reused = hit.states;
+        break;
+      }
+      if (key !== null) pending.push({ key, budget: budget.states });
+      current = sequence.step(i, current);
     }
-    if (key !== null) pending.push({ key, budget: budget.states });
-    current = sequence.step(i, current);
+  } catch (error) {
+    // The same entry states grow the same paths: whoever meets them again fails at once.
+    if (error instanceof TooComplexError && error.kind === "paths") for (const entry of pending) memo.suffixes.set(entry.key, FAILS);
+    throw error;
   }
   const result = reused ?? current;
   for (const entry of pending) memo.suffixes.set(entry.key, { states: result, cost: budget.states - entry.budget });
