@@ -47,11 +47,18 @@ interface Resolved {
   route: "direct" | "filtered" | "transformed" | "hidden";
   /** Static paths the text was also written to (`> log`, `tee log`). */
   files: string[];
+  /** Written to more files than {@link MAX_ROUTE_FILES}: `files` is empty and no reader counts. */
+  tooManyFiles?: true;
   /** A tail/head window between the text and the output. */
   window?: OutputWindow;
 }
 
 const OUT: Sink = { kind: "out" };
+/**
+ * Files one route follows (`tee a | tee b | ...`): text teed into more files than this counts as
+ * printed by none of them (a hidden route stays `hidden`), so the lists stay short.
+ */
+const MAX_ROUTE_FILES = 64;
 
 /**
  * The route of each simple command's stdout and stderr, by the command's index in line order (the
@@ -236,7 +243,9 @@ function resolvePipe(sink: Extract<Sink, { kind: "pipe" }>, resolvedSinks: Map<S
   // A file tee wrote holds every line, whatever the later stages drop from the output.
   const route = resolved.route === "direct" && dropsLines(stage) ? "filtered" : resolved.route;
   const window = combineWindows(windowOf(stage), resolved.window);
-  return { route, files: teed.length === 0 ? resolved.files : [...resolved.files, ...teed], ...(window === undefined ? {} : { window }) };
+  const files = teed.length === 0 ? resolved.files : [...resolved.files, ...teed];
+  if (resolved.tooManyFiles === true || files.length > MAX_ROUTE_FILES) return { route, files: [], tooManyFiles: true, ...(window === undefined ? {} : { window }) };
+  return { route, files, ...(window === undefined ? {} : { window }) };
 }
 
 // Commands that pass whole lines through unchanged (or drop some): what they print is what came in.
