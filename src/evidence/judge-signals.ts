@@ -15,6 +15,9 @@ const START_ERROR_RES = [
   /^(?:\S+: )?(?:line \d+: )?cd: .*: No such file or directory$/,
 ];
 const STASH_NOTHING = "No local changes to save";
+/** A line's own texts (markers, status echoes) are searched as needles only while they are few and short. */
+const MAX_OWN_NEEDLES = 32;
+const MAX_OWN_NEEDLE_LENGTH = 256;
 const STASH_ERROR_RES = [/^error: pathspec '.*' did not match/, /^fatal: /, /^error: /, /^Cannot save the current (?:index|worktree) state/, /^You do not have the initial commit yet/];
 
 /** What the scanner found that concerns the whole line. */
@@ -102,19 +105,12 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
         if (signals.startError === null && START_ERROR_RES.some((re) => re.test(text))) signals.startError = text;
       },
     })),
-    ...(options.statusPatterns ?? []).map(({ needle, pattern }) => ({
-      text: needle,
-      check: (text: string) => {
-        if (line.statusLines.length < 16 && pattern.test(text.trim())) line.statusLines.push(text.trim());
-      },
-    })),
-    ...options.markerTexts.map((marker) => ({
-      text: marker,
-      check: (text: string) => {
-        if (text.trim() === marker) line.markersSeen.add(marker);
-      },
-    })),
   ];
+  // The line's own texts (echo markers, status echoes) are whole-line checks; few short ones are
+  // needles too, many or long ones are checked on every line instead (one alternation of thousands of
+  // needles, or of a 100 KB one, is slow or too large for the regex engine).
+  const own = createOwnLineCheck(options.markerTexts, options.statusPatterns ?? [], line);
+  const ownAsNeedles = own !== null && own.needles.length <= MAX_OWN_NEEDLES && own.needles.every((needle) => needle.length <= MAX_OWN_NEEDLE_LENGTH);
   const stashNeedles = [STASH_NOTHING, "error: ", "fatal: ", "Cannot save the current", "You do not have the initial commit"];
 
   const lineAround = (block: string, at: number, from: number, to: number): { text: string; end: number } => {
@@ -130,8 +126,11 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
   };
 
   // One alternation regex per needle set: a single pass over a block, however many needles there are.
-  const byText = new Map(needles.map((needle) => [needle.text, needle.check]));
-  const needleRe = new RegExp([...byText.keys()].map(escapeRegExp).join("|"), "g");
+  // Every check of a needle text runs (an echo marker may spell a host's note: both are read).
+  const byText = new Map<string, ((text: string, runIndex: number) => void)[]>();
+  for (const needle of needles) byText.set(needle.text, [...(byText.get(needle.text) ?? []), needle.check]);
+  const needleTexts = new Set([...byText.keys(), ...(ownAsNeedles ? own.needles : [])]);
+  const needleRe = new RegExp([...needleTexts].map(escapeRegExp).join("|"), "g");
   const stashRe = new RegExp(stashNeedles.map(escapeRegExp).join("|"), "g");
 
   const eachHit = (block: string, from: number, to: number, re: RegExp, onLine: (text: string, hit: string) => void): void => {
@@ -143,11 +142,22 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
     }
   };
 
+  const eachLine = (block: string, from: number, to: number, onLine: (text: string) => void): void => {
+    for (let start = from; start < to; ) {
+      const newline = block.indexOf("\n", start);
+      const end = newline === -1 || newline > to ? to : newline;
+      onLine(stripAnsi(block.slice(start, end)).replace(/\r$/, ""));
+      start = end + 1;
+    }
+  };
+
   const scanRange = (text: string, from: number, to: number, runIndex: number): void => {
     // A line may hold several needles: check it against every needle it contains.
     eachHit(text, from, to, needleRe, (line) => {
-      for (const [needle, check] of byText) if (line.includes(needle)) check(line, runIndex);
+      for (const [needle, checks] of byText) if (line.includes(needle)) for (const check of checks) check(line, runIndex);
+      if (ownAsNeedles) own.check(line);
     });
+    if (own !== null && !ownAsNeedles) eachLine(text, from, to, own.check);
     if (stashOpen) eachHit(text, from, to, stashRe, (line) => checkStash(line));
   };
 
@@ -160,6 +170,40 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
     scanRange,
     closeStashWindow(): void {
       stashOpen = false;
+    },
+  };
+}
+
+/**
+ * The whole-line checks of a line's own texts: an echo marker is seen when a line is its text, a status
+ * echo (`echo EXIT=$?`) when a line is its literal prefix, 1 to 3 digits and the rest. Null when there are none.
+ */
+function createOwnLineCheck(markerTexts: readonly string[], statusPatterns: readonly { needle: string; pattern: RegExp }[], line: LineSignals): { needles: string[]; check: (text: string) => void } | null {
+  if (markerTexts.length === 0 && statusPatterns.length === 0) return null;
+  const markers = new Set(markerTexts);
+  // Status patterns by their prefix (each pattern once): a line is looked up by each of its prefixes that a digit follows.
+  const byNeedle = new Map<string, RegExp[]>();
+  const sources = new Set<string>();
+  for (const { needle, pattern } of statusPatterns) {
+    if (sources.has(pattern.source)) continue;
+    sources.add(pattern.source);
+    byNeedle.set(needle, [...(byNeedle.get(needle) ?? []), pattern]);
+  }
+  return {
+    needles: [...markers, ...byNeedle.keys()],
+    check: (text) => {
+      const trimmed = text.trim();
+      if (markers.has(trimmed)) line.markersSeen.add(trimmed);
+      if (byNeedle.size === 0 || line.statusLines.length >= 16) return;
+      for (let at = 1; at < trimmed.length; at++) {
+        const code = trimmed.charCodeAt(at);
+        if (code < 48 || code > 57) continue;
+        const patterns = byNeedle.get(trimmed.slice(0, at));
+        if (patterns !== undefined && patterns.some((pattern) => pattern.test(trimmed))) {
+          line.statusLines.push(trimmed);
+          return;
+        }
+      }
     },
   };
 }

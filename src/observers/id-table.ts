@@ -19,6 +19,9 @@ const BLOOM_HASHES = 3;
 const BLOOM_BITS_PER_ID = 12;
 const MAX_BLOOM_BITS = 1 << 28;
 const MIN_COMPACTION = 4096;
+// Shared by the tables that hold no id yet (never written: storage is allocated on the first id).
+const NO_HASHES = new Int32Array(0);
+const NO_FLAGS = new Uint8Array(0);
 
 /**
  * FNV-1a over the UTF-16 code units of `text.slice(start, end)`, two at a time, then murmur3's finaliser. FNV's
@@ -47,16 +50,17 @@ export class IdTable {
   /** Flag of a skip, xfail, non-strict xpass or expected failure. */
   static readonly SKIP = SKIP;
 
+  // Allocated on the first id: a line of thousands of runs makes a table per run, most of them empty.
   private ids: string[] = [];
-  private hashes = new Int32Array(1024);
-  private flags = new Uint8Array(1024);
+  private hashes = NO_HASHES;
+  private flags = NO_FLAGS;
   private count = 0;
-  private bloom = new Int32Array(1 << 11);
+  private bloom = NO_HASHES;
   private bloomMask = (1 << 16) - 1;
   /** Hashes the filter has seen twice: their ids may be in the table more than once until compaction. */
   private readonly suspects = new Set<number>();
   /** Index + 1 of the entries whose hash is a suspect, by hash (open addressing; 0 is empty). */
-  private hot = new Int32Array(64);
+  private hot = NO_HASHES;
   private hotCount = 0;
   private unmergedSuspects = 0;
   /** First id added since the last `endChunk`, and the characters added since. */
@@ -74,6 +78,12 @@ export class IdTable {
   }
 
   private insert(text: string, hash: number, bits: number, start = 0, end = -1): void {
+    if (this.bloom === NO_HASHES) {
+      this.hashes = new Int32Array(1024);
+      this.flags = new Uint8Array(1024);
+      this.bloom = new Int32Array(1 << 11);
+      this.hot = new Int32Array(64);
+    }
     const to = end === -1 ? text.length : end;
     if (this.testAndSet(hash)) {
       const at = this.hotFind(text, start, to, hash);

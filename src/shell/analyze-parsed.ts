@@ -40,7 +40,7 @@ interface Scope {
  */
 export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
   const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque };
-  const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: [] };
+  const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: null };
   walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
   if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false });
@@ -61,7 +61,7 @@ export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}):
 }
 
 function copyState(state: DirectoryState): DirectoryState {
-  return { cwd: state.cwd, stack: [...state.stack] };
+  return { cwd: state.cwd, stack: state.stack };
 }
 
 function walkStatements(statements: readonly Statement[], state: DirectoryState, scope: Scope, walk: Walk): void {
@@ -93,7 +93,7 @@ function walkList(list: AndOrList, state: DirectoryState, scope: Scope, walk: Wa
   });
   if (after === undefined) return;
   state.cwd = after === null ? null : after.cwd;
-  state.stack = after === null ? [] : after.stack;
+  state.stack = after === null ? null : after.stack;
 }
 
 // Returns true when the node changed the directory of the shell it runs in.

@@ -1,6 +1,7 @@
 // Says, for each invocation in an analysed line, what the line's exit status tells about that runner.
 import { simulate, TooComplexError, writesStdoutToFile, type SimContext, type SimState } from "./exit-simulation.js";
 import { numberSimpleCommands } from "./flatten.js";
+import { createSimMemo, markerIds, type SimMemo } from "./sim-memo.js";
 import type { CommandAnalysis, CommandNode, ExitAttribution, SimpleCommand, Statement, TestInvocation } from "./types.js";
 
 /** Options for exit-status attribution. */
@@ -52,6 +53,20 @@ interface Frame {
   owner: CommandNode | undefined;
 }
 
+/** What every invocation's attribution reads, computed once per line. */
+interface LineFacts {
+  analysis: CommandAnalysis;
+  byIndex: Map<number, SimpleCommand>;
+  paths: Map<SimpleCommand, Frame[]>;
+  markerIds: Map<SimpleCommand, number>;
+  /** Shared by the simulations of every invocation. */
+  memo: SimMemo;
+  /** Whether a state's printed markers match the output (null: no output to compare with). */
+  markersAgree: ((state: SimState) => boolean) | null;
+  /** Where the last `||` of an and-or list is (-1: none). */
+  lastOr: (connectors: readonly string[]) => number;
+}
+
 /**
  * One attribution per invocation, in order: `trusted`, `success-implied`, `failure-implied` or `masked`.
  * @example attributeExit(analyzeCommand("pytest -q 2>&1 | tail -3"), 0)[0].status // "masked"
@@ -60,42 +75,75 @@ export function attributeExit(analysis: CommandAnalysis, exitCode: number | null
   const byIndex = new Map<number, SimpleCommand>();
   for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
   const markers = findMarkers(analysis.parsed.statements);
+  const markerIdOf = new Map<SimpleCommand, number>();
+  for (const [command, marker] of markers) markerIdOf.set(command, marker.id);
   const seen = options.output === undefined ? null : visibleLines(options.output);
+  const memo = createSimMemo(byIndex.size);
+  const targets = new Set(analysis.invocations.flatMap((invocation) => byIndex.get(invocation.commandIndex) ?? []));
+  const lastOrs = new Map<readonly string[], number>();
+  const facts: LineFacts = {
+    analysis,
+    byIndex,
+    paths: analysis.opaque ? new Map() : findPaths(analysis.parsed.statements, targets),
+    markerIds: markerIdOf,
+    memo,
+    markersAgree: seen !== null && markers.size > 0 ? createMarkerCheck(markers, seen, memo) : null,
+    lastOr: (connectors) => {
+      let at = lastOrs.get(connectors);
+      if (at === undefined) lastOrs.set(connectors, (at = connectors.lastIndexOf("||")));
+      return at;
+    },
+  };
   const status = options.status ?? { templates: [], lines: [] };
-  return analysis.invocations.map((invocation) => printedStatus(analysis, invocation, byIndex, status.templates, status.lines) ?? attributeOne(analysis, invocation, byIndex, markers, exitCode ?? null, seen));
+  const printed = createStatusReader(analysis, byIndex, status.templates, status.lines);
+  return analysis.invocations.map((invocation) => printed(invocation) ?? attributeOne(facts, invocation, exitCode ?? null));
 }
 
 // `pytest > log 2>&1; echo EXIT=$?`: the echo right after the runner prints the runner's own status.
 // Only when the runner's statement is the runner alone (no `cd x &&` whose failure $? would show),
 // in the foreground and outside any compound, and the output holds exactly one status for that echo.
-function printedStatus(analysis: CommandAnalysis, invocation: TestInvocation, byIndex: Map<number, SimpleCommand>, templates: readonly StatusTemplate[], lines: readonly string[]): ExitAttribution | null {
-  if (analysis.opaque || invocation.shadowed || templates.length === 0) return null;
-  const target = byIndex.get(invocation.commandIndex);
+function createStatusReader(
+  analysis: CommandAnalysis,
+  byIndex: Map<number, SimpleCommand>,
+  templates: readonly StatusTemplate[],
+  lines: readonly string[],
+): (invocation: TestInvocation) => ExitAttribution | null {
+  if (analysis.opaque || templates.length === 0) return () => null;
   const statements = analysis.parsed.statements;
-  const at = statements.findIndex((statement) => statement.list.pipelines.length === 1 && statement.list.pipelines[0]!.commands.length === 1 && statement.list.pipelines[0]!.commands[0] === target);
-  const next = statements[at + 1];
-  if (at === -1 || target === undefined || statements[at]!.background || statements[at]!.list.pipelines[0]!.negated || next === undefined) return null;
-  const echo = next.list.pipelines[0]?.commands[0];
-  const template = templates.find((t) => byIndex.get(t.commandIndex) === echo);
-  if (template === undefined) return null;
-  const values = new Set(lines.map((line) => template.pattern.exec(line.trim())?.[1]).filter((value): value is string => value !== undefined));
-  if (values.size !== 1) return null;
-  return { status: "trusted", runnerExit: Number([...values][0]), reason: "status-printed" };
+  // The first top-level statement that is exactly one command, by that command.
+  const alone = new Map<CommandNode, number>();
+  statements.forEach((statement, at) => {
+    const command = statement.list.pipelines.length === 1 && statement.list.pipelines[0]!.commands.length === 1 ? statement.list.pipelines[0]!.commands[0]! : undefined;
+    if (command !== undefined && !alone.has(command)) alone.set(command, at);
+  });
+  const byCommand = new Map<CommandNode, StatusTemplate>();
+  for (const template of templates) {
+    const command = byIndex.get(template.commandIndex);
+    if (command !== undefined && !byCommand.has(command)) byCommand.set(command, template);
+  }
+  return (invocation) => {
+    if (invocation.shadowed) return null;
+    const target = byIndex.get(invocation.commandIndex);
+    const at = target === undefined ? undefined : alone.get(target);
+    if (at === undefined) return null;
+    const next = statements[at + 1];
+    if (statements[at]!.background || statements[at]!.list.pipelines[0]!.negated || next === undefined) return null;
+    const echo = next.list.pipelines[0]?.commands[0];
+    const template = echo === undefined ? undefined : byCommand.get(echo);
+    if (template === undefined) return null;
+    const values = new Set(lines.map((line) => template.pattern.exec(line.trim())?.[1]).filter((value): value is string => value !== undefined));
+    if (values.size !== 1) return null;
+    return { status: "trusted", runnerExit: Number([...values][0]), reason: "status-printed" };
+  };
 }
 
-function attributeOne(
-  analysis: CommandAnalysis,
-  invocation: TestInvocation,
-  byIndex: Map<number, SimpleCommand>,
-  markers: Map<SimpleCommand, Marker>,
-  exitCode: number | null,
-  seen: Set<string> | null,
-): ExitAttribution {
+function attributeOne(facts: LineFacts, invocation: TestInvocation, exitCode: number | null): ExitAttribution {
+  const { analysis, memo } = facts;
   if (analysis.opaque) return masked("opaque-line");
   if (invocation.shadowed) return masked("shadowed-runner");
-  const target = byIndex.get(invocation.commandIndex);
-  const path = target === undefined ? null : findPath(analysis.parsed.statements, target, undefined);
-  if (target === undefined || path === null) return masked("runner-not-found");
+  const target = facts.byIndex.get(invocation.commandIndex);
+  const path = target === undefined ? undefined : facts.paths.get(target);
+  if (target === undefined || path === undefined) return masked("runner-not-found");
   for (const frame of path) {
     if (frame.statements[frame.statementIndex]!.background) return masked("background");
     const owner = frame.owner;
@@ -105,14 +153,17 @@ function attributeOne(
       return masked("inside-compound");
     }
   }
-  const markerIds = new Map<SimpleCommand, number>();
-  for (const [command, marker] of markers) markerIds.set(command, marker.id);
+  const targetAt = new Map<object, number>();
+  for (const frame of path) {
+    targetAt.set(frame.statements, frame.statementIndex);
+    targetAt.set(frame.statements[frame.statementIndex]!.list.pipelines, frame.pipelineIndex);
+  }
   const outcomes: { runner: 0 | 1; state: SimState }[] = [];
   const pipefailAtTarget = new Set<boolean>();
   try {
     for (const runner of [0, 1] as const) {
-      const ctx: SimContext = { target, runnerStatus: runner, markerIds, budget: { states: 0 }, pipefailAtTarget };
-      const start: SimState = { status: 0, fromRunner: false, ran: false, exited: false, errexit: false, pipefail: false, markers: "" };
+      const ctx: SimContext = { target, runnerStatus: runner, markerIds: facts.markerIds, budget: { states: 0 }, pipefailAtTarget, targetAt, memo };
+      const start: SimState = { status: 0, fromRunner: false, ran: false, exited: false, errexit: false, pipefail: false, markers: 0 };
       for (const state of simulate(analysis.parsed.statements, start, ctx)) outcomes.push({ runner, state });
     }
   } catch (error) {
@@ -120,8 +171,9 @@ function attributeOne(
     throw error;
   }
   const byExit = outcomes.filter(({ state }) => exitCode === null || state.status === (exitCode === 0 ? 0 : 1));
-  const useMarkers = seen !== null && markers.size > 0;
-  const consistent = useMarkers ? byExit.filter(({ state }) => markersAgree(state, markers, seen)) : byExit;
+  const agree = facts.markersAgree;
+  const useMarkers = agree !== null;
+  const consistent = agree !== null ? byExit.filter(({ state }) => agree(state)) : byExit;
   if (consistent.length === 0) return masked(exitCode === null && !useMarkers ? "no-exit-status" : "inconsistent-evidence");
   const allRan = consistent.every(({ state }) => state.ran);
   if (exitCode !== null && allRan && consistent.every(({ state }) => state.fromRunner)) return { status: "trusted", runnerExit: exitCode, reason: "runner-status" };
@@ -132,7 +184,7 @@ function attributeOne(
   if (allRan && consistent.every((o) => o.runner === 1)) {
     return { status: "failure-implied", runnerExit: null, reason: decidedWithoutMarkers(1) ? "exit-implies-runner-failed" : "or-marker-seen" };
   }
-  return masked(exitCode === null && !useMarkers ? "no-exit-status" : maskReason(path, pipefailAtTarget));
+  return masked(exitCode === null && !useMarkers ? "no-exit-status" : maskReason(path, pipefailAtTarget, facts.lastOr));
 }
 
 function masked(reason: string): ExitAttribution {
@@ -140,14 +192,14 @@ function masked(reason: string): ExitAttribution {
 }
 
 // The strongest thing on the runner's path that can hide its status.
-function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>): string {
+function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>, lastOr: (connectors: readonly string[]) => number): string {
   const checks: ((frame: Frame, statement: Statement) => string | null)[] = [
     (frame, statement) => {
       const pipeline = statement.list.pipelines[frame.pipelineIndex]!;
       if (frame.stageIndex < pipeline.commands.length - 1) return pipefailAtTarget.has(false) ? "pipe-without-pipefail" : "pipefail-later-stage-may-fail";
       return pipeline.commands.length > 1 ? "pipefail-later-stage-may-fail" : null;
     },
-    (frame, statement) => (statement.list.connectors.slice(frame.pipelineIndex).includes("||") ? "or-connector" : null),
+    (frame, statement) => (lastOr(statement.list.connectors) >= frame.pipelineIndex ? "or-connector" : null),
     (frame, statement) => (statement.list.connectors.length > frame.pipelineIndex ? "later-command-may-have-failed" : null),
     (frame) => (frame.statementIndex < frame.statements.length - 1 ? "later-statement" : null),
     (frame) => (frame.pipelineIndex > 0 ? "may-not-have-run" : null),
@@ -162,21 +214,29 @@ function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>): string {
   return "ambiguous";
 }
 
-function findPath(statements: readonly Statement[], target: SimpleCommand, owner: CommandNode | undefined): Frame[] | null {
-  for (let s = 0; s < statements.length; s++) {
-    const pipelines = statements[s]!.list.pipelines;
-    for (let p = 0; p < pipelines.length; p++) {
-      const commands = pipelines[p]!.commands;
-      for (let c = 0; c < commands.length; c++) {
-        const node = commands[c]!;
-        const frame: Frame = { statements, statementIndex: s, pipelineIndex: p, stageIndex: c, owner };
-        if (node === target) return [frame];
-        const inner = node.type === "simple" ? (node.nested === undefined ? null : findPath(node.nested.statements, target, undefined)) : findPath(node.body, target, node);
-        if (inner !== null) return [...inner, frame];
+// The frames from each target up to the line, innermost first, found in one walk of the line.
+function findPaths(statements: readonly Statement[], targets: ReadonlySet<SimpleCommand>): Map<SimpleCommand, Frame[]> {
+  const paths = new Map<SimpleCommand, Frame[]>();
+  const stack: Frame[] = [];
+  const visit = (list: readonly Statement[], owner: CommandNode | undefined): void => {
+    for (let s = 0; s < list.length; s++) {
+      const pipelines = list[s]!.list.pipelines;
+      for (let p = 0; p < pipelines.length; p++) {
+        const commands = pipelines[p]!.commands;
+        for (let c = 0; c < commands.length; c++) {
+          const node = commands[c]!;
+          stack.push({ statements: list, statementIndex: s, pipelineIndex: p, stageIndex: c, owner });
+          if (node.type === "simple") {
+            if (targets.has(node) && !paths.has(node)) paths.set(node, [...stack].reverse());
+            if (node.nested !== undefined) visit(node.nested.statements, undefined);
+          } else visit(node.body, node);
+          stack.pop();
+        }
       }
     }
-  }
-  return null;
+  };
+  visit(statements, undefined);
+  return paths;
 }
 
 // Markers are `echo`/`printf` of literal text whose output reaches the line's output.
@@ -224,12 +284,31 @@ function markerText(command: SimpleCommand): string | null {
   return text !== null && /[A-Za-z0-9]/.test(text) ? text : null;
 }
 
-function markersAgree(state: SimState, markers: Map<SimpleCommand, Marker>, seen: Set<string>): boolean {
-  const printed = new Set(state.markers === "" ? [] : state.markers.split(",").map(Number));
-  const byText = new Map<string, boolean>();
-  for (const marker of markers.values()) byText.set(marker.text, (byText.get(marker.text) ?? false) || printed.has(marker.id));
-  for (const [text, printedAny] of byText) if (printedAny !== seen.has(text)) return false;
-  return true;
+// A state agrees with the output when the marker texts it printed are exactly the marker texts seen.
+function createMarkerCheck(markers: Map<SimpleCommand, Marker>, seen: Set<string>, memo: SimMemo): (state: SimState) => boolean {
+  const textIds = new Map<string, number>();
+  const textOf: number[] = [];
+  for (const marker of markers.values()) {
+    let id = textIds.get(marker.text);
+    if (id === undefined) textIds.set(marker.text, (id = textIds.size));
+    textOf[marker.id] = id;
+  }
+  const seenText = [...textIds.keys()].map((text) => seen.has(text));
+  const seenCount = seenText.filter(Boolean).length;
+  const bySet = new Map<number, boolean>();
+  return (state) => {
+    let agree = bySet.get(state.markers);
+    if (agree === undefined) {
+      const printed = new Set<number>();
+      agree = markerIds(memo, state.markers).every((id) => {
+        const text = textOf[id]!;
+        printed.add(text);
+        return seenText[text]!;
+      }) && printed.size === seenCount;
+      bySet.set(state.markers, agree);
+    }
+    return agree;
+  };
 }
 
 function visibleLines(output: string): Set<string> {

@@ -143,10 +143,14 @@ export function readRedirect(node: Node, ctx: BuildContext): { redirect: Redirec
   return { redirect, extraWords };
 }
 
-function markDynamic(node: Node, command: SimpleCommand): void {
-  if (node.type === "command_substitution" || node.type === "process_substitution") command.hasSubstitution = true;
-  else if (node.type === "simple_expansion" || node.type === "expansion") command.hasExpansion = true;
-  for (const child of node.namedChildren) if (child !== null) markDynamic(child, command);
+// With a stack of its own: `(( ((((...)))) ))` nests as deep as the agent likes.
+function markDynamic(root: Node, command: SimpleCommand): void {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.type === "command_substitution" || node.type === "process_substitution") command.hasSubstitution = true;
+    else if (node.type === "simple_expansion" || node.type === "expansion") command.hasExpansion = true;
+    for (const child of node.namedChildren) if (child !== null) stack.push(child);
+  }
 }
 
 /**

@@ -2,9 +2,13 @@
 // `runnerStatus`. The result is every reachable end state (final status, whether it is the runner's own,
 // whether the runner ran, which echo markers printed), honouring `&&`, `||`, `!`, pipes, pipefail,
 // errexit (`set -e` is ignored left of `&&`/`||` and under `!`), subshells, groups, `exit` and `bash -c`.
-import { detectNestedShell } from "./nested-shell.js";
+// The stretches of the line that hold no runner are shared between the runs of one line (sim-memo.ts).
+import { detectNestedShell, type NestedShell } from "./nested-shell.js";
+import { addMarker, chargeWork, charge, remember, runSequence, stateKey, TooComplexError, type Budget, type SimMemo } from "./sim-memo.js";
 import type { CommandNode, Pipeline, Redirect, SimpleCommand, Statement } from "./types.js";
 import { basename, stripWrappers } from "./wrappers.js";
+
+export { TooComplexError } from "./sim-memo.js";
 
 /** One reachable state of the shell. */
 export interface SimState {
@@ -14,8 +18,8 @@ export interface SimState {
   exited: boolean;
   errexit: boolean;
   pipefail: boolean;
-  /** Sorted ids of the marker commands that printed. */
-  markers: string;
+  /** The set of marker commands that printed: a node of the memo's marker sets (0: none). */
+  markers: number;
 }
 
 /** What the simulation needs to know. */
@@ -24,9 +28,13 @@ export interface SimContext {
   runnerStatus: 0 | 1;
   /** Marker commands (echo/printf of a literal) and their ids. */
   markerIds: Map<SimpleCommand, number>;
-  budget: { states: number };
+  budget: Budget;
   /** Filled in while simulating: the pipefail settings the runner met. */
   pipefailAtTarget: Set<boolean>;
+  /** The lists on the runner's path (statement lists, and-or lists' pipelines) and the runner's step in each. */
+  targetAt: Map<object, number>;
+  /** Shared by every simulation of the line. */
+  memo: SimMemo;
 }
 
 interface Flow {
@@ -36,8 +44,14 @@ interface Flow {
   readsPipe: boolean;
 }
 
-/** Thrown when a line has too many paths to follow; the caller then says `masked`. */
-export class TooComplexError extends Error {}
+/** What a simple command that is not the runner does, read once per line. */
+type SimpleEffect =
+  | { kind: "nested"; shell: NestedShell | null }
+  | { kind: "empty"; hasSubstitution: boolean }
+  | { kind: "set"; args: string[] }
+  | { kind: "exit"; args: string[] }
+  | { kind: "false" }
+  | { kind: "other"; neverFails: boolean; neverFailsInPipe: boolean };
 
 const MAX_STATES = 4096;
 const PIPE_FILTERS = new Set(["tail", "head", "tee", "cat", "wc", "sort", "uniq", "cut", "tr", "nl", "column", "fold", "less", "more", "fmt"]);
@@ -49,31 +63,42 @@ export function simulate(statements: readonly Statement[], start: SimState, ctx:
   return runStatements(statements, [start], ctx, ROOT);
 }
 
+function flowId(flow: Flow): number {
+  return +flow.markersVisible + 2 * +flow.suppressErrexit + 4 * +flow.readsPipe;
+}
+
 function runStatements(statements: readonly Statement[], states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
-  let current = states;
-  for (const statement of statements) {
-    const done = current.filter((s) => s.exited);
-    const active = current.filter((s) => !s.exited);
-    if (active.length === 0) break;
-    // A background list's status is never seen: `$?` becomes 0 at once.
-    const next = statement.background
-      ? active.map((s) => ({ ...s, status: 0 as const, fromRunner: false }))
-      : runList(statement.list.pipelines, statement.list.connectors, active, ctx, flow);
-    current = dedupe([...done, ...next], ctx);
-  }
-  return current;
+  const sequence = {
+    list: statements,
+    length: statements.length,
+    step: (i: number, current: SimState[]) => runStatement(statements[i]!, current, ctx, flow),
+    settled: (current: SimState[]) => current.every((s) => s.exited),
+  };
+  return runSequence(ctx.memo, ctx.budget, sequence, flowId(flow), states, ctx.targetAt.get(statements));
+}
+
+function runStatement(statement: Statement, current: SimState[], ctx: SimContext, flow: Flow): SimState[] {
+  const done = current.filter((s) => s.exited);
+  const active = current.filter((s) => !s.exited);
+  // A background list's status is never seen: `$?` becomes 0 at once.
+  const next = statement.background
+    ? active.map((s) => ({ ...s, status: 0 as const, fromRunner: false }))
+    : runList(statement.list.pipelines, statement.list.connectors, active, ctx, flow);
+  return dedupe([...done, ...next], ctx);
 }
 
 function runList(pipelines: readonly Pipeline[], connectors: readonly string[], states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
   const last = pipelines.length - 1;
-  let current = runPipeline(pipelines[0]!, states, ctx, { ...flow, suppressErrexit: flow.suppressErrexit || last > 0 });
-  for (let i = 1; i <= last; i++) {
+  const step = (i: number, current: SimState[]): SimState[] => {
+    if (i === 0) return runPipeline(pipelines[0]!, current, ctx, { ...flow, suppressErrexit: flow.suppressErrexit || last > 0 });
     const wantZero = connectors[i - 1] === "&&";
     const run = current.filter((s) => !s.exited && (s.status === 0) === wantZero);
     const skip = current.filter((s) => s.exited || (s.status === 0) !== wantZero);
-    current = dedupe([...skip, ...runPipeline(pipelines[i]!, run, ctx, { ...flow, suppressErrexit: flow.suppressErrexit || i < last })], ctx);
-  }
-  return current;
+    return dedupe([...skip, ...runPipeline(pipelines[i]!, run, ctx, { ...flow, suppressErrexit: flow.suppressErrexit || i < last })], ctx);
+  };
+  if (last === 0) return step(0, states);
+  const sequence = { list: pipelines, length: pipelines.length, step, settled: () => false };
+  return runSequence(ctx.memo, ctx.budget, sequence, flowId(flow), states, ctx.targetAt.get(pipelines));
 }
 
 function runPipeline(pipeline: Pipeline, states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
@@ -93,21 +118,44 @@ function runPipeline(pipeline: Pipeline, states: SimState[], ctx: SimContext, fl
   );
 }
 
+/** One way the stages of a pipeline can have ended, folded left to right. */
+interface StageCombo {
+  last: SimState;
+  /** The rightmost stage that failed. */
+  failing: SimState | undefined;
+  fromRunner: boolean;
+  ran: boolean;
+}
+
 // Each stage runs in its own subshell; the pipeline's status is the last stage's, or with pipefail the
 // rightmost non-zero one.
 function runStages(pipeline: Pipeline, state: SimState, ctx: SimContext, flow: Flow): SimState[] {
-  let combos: SimState[][] = [[]];
+  // Every stage's outcomes first, counting their combinations, so a pipeline with too many gives up
+  // before it builds them (a pipeline of 10,000 runners gives up at its 13th).
+  const outcomesByStage: SimState[][] = [];
+  let count = 1;
   pipeline.commands.forEach((command, i) => {
     const stageFlow: Flow = { markersVisible: false, suppressErrexit: flow.suppressErrexit, readsPipe: i > 0 };
     const outcomes = runNode(command, [{ ...state, exited: false }], ctx, stageFlow);
-    combos = combos.flatMap((combo) => outcomes.map((outcome) => [...combo, outcome]));
-    if (combos.length > MAX_STATES) throw new TooComplexError("pipeline");
+    count *= outcomes.length;
+    if (count > MAX_STATES) throw new TooComplexError("paths");
+    outcomesByStage.push(outcomes);
   });
-  return combos.map((stages) => {
-    const lastStage = stages[stages.length - 1]!;
-    const failing = [...stages].reverse().find((s) => s.status === 1);
-    const decided = state.pipefail ? (failing ?? { ...lastStage, fromRunner: stages.some((s) => s.fromRunner) }) : lastStage;
-    return { ...state, status: decided.status, fromRunner: decided.fromRunner, ran: stages.some((s) => s.ran) };
+  let combos: (StageCombo | null)[] = [null];
+  for (const outcomes of outcomesByStage) {
+    combos = combos.flatMap((combo) =>
+      outcomes.map((outcome) => ({
+        last: outcome,
+        failing: outcome.status === 1 ? outcome : combo?.failing,
+        fromRunner: (combo?.fromRunner ?? false) || outcome.fromRunner,
+        ran: (combo?.ran ?? false) || outcome.ran,
+      })),
+    );
+  }
+  return combos.map((combo) => {
+    const { last, failing, fromRunner, ran } = combo!;
+    const decided = state.pipefail ? (failing ?? { ...last, fromRunner }) : last;
+    return { ...state, status: decided.status, fromRunner: decided.fromRunner, ran };
   });
 }
 
@@ -125,7 +173,7 @@ function runNode(node: CommandNode, states: SimState[], ctx: SimContext, flow: F
     case "group":
       return runStatements(node.body, states, ctx, { ...flow, markersVisible: flow.markersVisible && !writesStdoutToFile(node.redirects) });
     case "compound":
-      return runOpaqueCompound(node.kind === "function", node.body, states);
+      return runOpaqueCompound(node.kind === "function", node.body, states, ctx);
     default: {
       const never: never = node;
       throw new Error(`unknown node ${JSON.stringify(never)}`);
@@ -134,16 +182,19 @@ function runNode(node: CommandNode, states: SimState[], ctx: SimContext, flow: F
 }
 
 // Loops, conditionals and case are not followed: any status, and any option they may set.
-function runOpaqueCompound(isFunction: boolean, body: readonly Statement[], states: SimState[]): SimState[] {
+function runOpaqueCompound(isFunction: boolean, body: readonly Statement[], states: SimState[], ctx: SimContext): SimState[] {
   if (isFunction) return states.map((s) => ({ ...s, status: 0, fromRunner: false }));
-  const names = new Set<string>();
-  const collect = (statements: readonly Statement[]): void => {
-    for (const statement of statements) for (const p of statement.list.pipelines) for (const c of p.commands) {
-      if (c.type === "simple") names.add(c.words[0] ?? "");
-      else collect(c.body);
-    }
-  };
-  collect(body);
+  const names = remember(ctx.memo, body, () => {
+    const found = new Set<string>();
+    const collect = (statements: readonly Statement[]): void => {
+      for (const statement of statements) for (const p of statement.list.pipelines) for (const c of p.commands) {
+        if (c.type === "simple") found.add(c.words[0] ?? "");
+        else collect(c.body);
+      }
+    };
+    collect(body);
+    return found;
+  });
   const setsOptions = names.has("set");
   const mayExit = names.has("exit");
   const out: SimState[] = [];
@@ -159,30 +210,49 @@ function runOpaqueCompound(isFunction: boolean, body: readonly Statement[], stat
   return out;
 }
 
+function effectOf(command: SimpleCommand): SimpleEffect {
+  if (command.nested !== undefined && !command.nested.opaque) return { kind: "nested", shell: detectNestedShell(command.words) };
+  const stripped = stripWrappers(command.words);
+  const words = command.words.slice(stripped.ok ? stripped.start : 0);
+  if (words.length === 0) return { kind: "empty", hasSubstitution: command.hasSubstitution };
+  const name = basename(words[0]!);
+  if (name === "set" && stripped.start === 0) return { kind: "set", args: words.slice(1) };
+  if (name === "exit" && stripped.start === 0) return { kind: "exit", args: words.slice(1) };
+  if (name === "false") return { kind: "false" };
+  const quiet = command.redirects.every(isStreamRedirect) && !command.hasSubstitution;
+  return { kind: "other", neverFails: quiet && NEVER_FAIL.has(name), neverFailsInPipe: quiet && (NEVER_FAIL.has(name) || PIPE_FILTERS.has(name)) };
+}
+
 function runSimple(command: SimpleCommand, states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
   if (command === ctx.target) {
     for (const s of states) ctx.pipefailAtTarget.add(s.pipefail);
     return states.map((s) => ({ ...s, status: ctx.runnerStatus, fromRunner: true, ran: true }));
   }
-  if (command.nested !== undefined && !command.nested.opaque) return runNested(command, states, ctx, flow);
-  const stripped = stripWrappers(command.words);
-  const words = command.words.slice(stripped.ok ? stripped.start : 0);
-  const name = words.length === 0 ? "" : basename(words[0]!);
-  if (words.length === 0) {
-    return command.hasSubstitution ? both(states) : states.map((s) => ({ ...s, status: 0, fromRunner: false }));
+  const effect = remember(ctx.memo, command, () => effectOf(command));
+  switch (effect.kind) {
+    case "nested":
+      return runNested(command, effect.shell, states, ctx, flow);
+    case "empty":
+      return effect.hasSubstitution ? both(states) : states.map((s) => ({ ...s, status: 0, fromRunner: false }));
+    case "set":
+      return states.map((s) => applySet(effect.args, { ...s, status: 0, fromRunner: false }));
+    case "exit":
+      return runExit(effect.args, states);
+    case "false":
+      return states.map((s) => ({ ...s, status: 1, fromRunner: false }));
+    case "other": {
+      if (!(flow.readsPipe ? effect.neverFailsInPipe : effect.neverFails)) return both(states);
+      const markerId = flow.markersVisible ? ctx.markerIds.get(command) : undefined;
+      return states.map((s) => ({ ...s, status: 0, fromRunner: false, markers: markerId === undefined ? s.markers : addMarker(ctx.memo, s.markers, markerId) }));
+    }
+    default: {
+      const never: never = effect;
+      throw new Error(`unknown effect ${JSON.stringify(never)}`);
+    }
   }
-  if (name === "set" && stripped.start === 0) return states.map((s) => applySet(words.slice(1), { ...s, status: 0, fromRunner: false }));
-  if (name === "exit" && stripped.start === 0) return runExit(words.slice(1), states);
-  if (name === "false") return states.map((s) => ({ ...s, status: 1, fromRunner: false }));
-  const markerId = flow.markersVisible ? ctx.markerIds.get(command) : undefined;
-  const quietRedirects = command.redirects.every(isStreamRedirect);
-  const neverFails = quietRedirects && !command.hasSubstitution && (NEVER_FAIL.has(name) || (flow.readsPipe && PIPE_FILTERS.has(name)));
-  if (!neverFails) return both(states);
-  return states.map((s) => ({ ...s, status: 0, fromRunner: false, markers: markerId === undefined ? s.markers : addMarker(s.markers, markerId) }));
 }
 
-function runNested(command: SimpleCommand, states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
-  const shell = detectNestedShell(command.words);
+function runNested(command: SimpleCommand, shell: NestedShell | null, states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
   const nested = command.nested!;
   const innerFlow: Flow = { markersVisible: flow.markersVisible && !writesStdoutToFile(command.redirects), suppressErrexit: false, readsPipe: false };
   return states.flatMap((s) => {
@@ -221,12 +291,6 @@ export function applySet(args: readonly string[], state: SimState): SimState {
   return next;
 }
 
-function addMarker(markers: string, id: number): string {
-  const ids = new Set(markers === "" ? [] : markers.split(","));
-  ids.add(String(id));
-  return [...ids].sort().join(",");
-}
-
 function isStreamRedirect(redirect: Redirect): boolean {
   if ((redirect.op === ">&" || redirect.op === "<&") && /^(\d+-?|-)$/.test(redirect.target)) return true;
   return redirect.target === "/dev/null";
@@ -242,12 +306,13 @@ export function writesStdoutToFile(redirects: readonly Redirect[]): boolean {
 }
 
 function dedupe(states: SimState[], ctx: SimContext): SimState[] {
-  const seen = new Map<string, SimState>();
+  const seen = new Map<number, SimState>();
   for (const s of states) {
-    const key = `${s.status}${+s.fromRunner}${+s.ran}${+s.exited}${+s.errexit}${+s.pipefail}|${s.markers}`;
+    const key = stateKey(s);
     if (!seen.has(key)) seen.set(key, s);
   }
-  ctx.budget.states += seen.size;
-  if (seen.size > MAX_STATES || ctx.budget.states > MAX_STATES * 64) throw new TooComplexError("states");
+  chargeWork(ctx.memo, seen.size);
+  if (seen.size > MAX_STATES) throw new TooComplexError("paths");
+  charge(ctx.memo, ctx.budget, seen.size);
   return [...seen.values()];
 }

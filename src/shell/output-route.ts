@@ -35,7 +35,8 @@ export interface OutputRoutes {
   stderrWindow: Map<number, OutputWindow>;
 }
 
-type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "pipe"; stages: readonly CommandNode[]; after: Streams };
+/** A pipe into `stage`, whose own stdout goes to `next`: made once per stage and resolved once. */
+type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "pipe"; stage: CommandNode; next: Sink; after: Streams };
 
 interface Streams {
   out: Sink;
@@ -46,11 +47,18 @@ interface Resolved {
   route: "direct" | "filtered" | "transformed" | "hidden";
   /** Static paths the text was also written to (`> log`, `tee log`). */
   files: string[];
+  /** Written to more files than {@link MAX_ROUTE_FILES}: `files` is empty and no reader counts. */
+  tooManyFiles?: true;
   /** A tail/head window between the text and the output. */
   window?: OutputWindow;
 }
 
 const OUT: Sink = { kind: "out" };
+/**
+ * Files one route follows (`tee a | tee b | ...`): text teed into more files than this counts as
+ * printed by none of them (a hidden route stays `hidden`), so the lists stay short.
+ */
+const MAX_ROUTE_FILES = 64;
 
 /**
  * The route of each simple command's stdout and stderr, by the command's index in line order (the
@@ -58,32 +66,18 @@ const OUT: Sink = { kind: "out" };
  */
 export function routeOutputs(parsed: ParsedLine, order: Map<SimpleCommand, number> = numberSimpleCommands(parsed)): OutputRoutes {
   const found = new Map<number, { out: Resolved; err: Resolved }>();
-  walkStatements(parsed.statements, { out: OUT, err: OUT }, order, found);
-  // The commands that print one file to the output, found only when some text went into a file.
-  type Reader = { index: number; file: string; filters: boolean; window: OutputWindow | undefined };
-  let readers: Reader[] | null = null;
-  const findReaders = (): Reader[] => {
-    const list: Reader[] = [];
-    for (const [command, index] of order) {
-      const file = printedFile(command);
-      const out = found.get(index)?.out;
-      if (file !== null && out !== undefined && (out.route === "direct" || out.route === "filtered")) {
-        list.push({ index, file, filters: out.route === "filtered" || dropsLines(command), window: combineWindows(windowOf(command), out.window) });
-      }
-    }
-    return list;
-  };
+  walkStatements(parsed.statements, { out: OUT, err: OUT }, { order, found, resolved: new Map() });
+  let readers: ReaderIndex | null = null;
   const decide = (index: number, resolved: Resolved): { route: OutputRoute; window: OutputWindow | undefined } => {
     if (resolved.route !== "hidden") return { route: resolved.route, window: resolved.window };
     if (resolved.files.length === 0) return { route: "hidden", window: undefined };
-    readers ??= findReaders();
-    const reading = readers.filter((reader) => reader.index > index && resolved.files.includes(reader.file));
-    if (reading.length === 0) return { route: "hidden", window: undefined };
-    if (reading.every((reader) => reader.filters)) return { route: "filtered", window: undefined };
-    // The text shows whole when any one reader prints it whole.
-    const whole = reading.some((reader) => !reader.filters && reader.window === undefined);
-    const windows = reading.filter((reader) => !reader.filters).map((reader) => reader.window);
-    return { route: "from-file", window: whole ? undefined : windows.reduce((a, b) => ({ lines: a === undefined || b === undefined || a.lines === null || b.lines === null ? null : Math.max(a.lines, b.lines) })) };
+    // The commands that print one file to the output, found only when some text went into a file.
+    readers ??= indexReaders(order, found);
+    const reading = readers.after(index, resolved.files);
+    if (reading === null) return { route: "hidden", window: undefined };
+    if (reading.allFilter) return { route: "filtered", window: undefined };
+    // The text shows whole when any one reader prints it whole; else through the widest window.
+    return { route: "from-file", window: reading.whole ? undefined : { lines: reading.window } };
   };
   const routes: OutputRoutes = { stdout: new Map(), stderr: new Map(), stdoutWindow: new Map(), stderrWindow: new Map() };
   for (const [index, streams] of found) {
@@ -97,28 +91,102 @@ export function routeOutputs(parsed: ParsedLine, order: Map<SimpleCommand, numbe
   return routes;
 }
 
-function walkStatements(statements: readonly Statement[], streams: Streams, order: Map<SimpleCommand, number>, found: Map<number, { out: Resolved; err: Resolved }>): void {
+interface Walk {
+  order: Map<SimpleCommand, number>;
+  found: Map<number, { out: Resolved; err: Resolved }>;
+  /** Pipe sinks already resolved. */
+  resolved: Map<Sink, Resolved>;
+}
+
+/** What the readers of some files, after some command, add up to. */
+interface Reading {
+  /** Every reader filters lines (`grep`). */
+  allFilter: boolean;
+  /** Some reader that does not filter prints the file whole. */
+  whole: boolean;
+  /** Otherwise the widest window of the readers that do not filter (null: one of them shows a part of unknown size). */
+  window: number | null;
+}
+
+interface ReaderIndex {
+  /** The readers of any of `files` that come after command `index`, or null when there is none. */
+  after(index: number, files: readonly string[]): Reading | null;
+}
+
+// Per file, its readers in line order and what the readers from each one to the last add up to:
+// a query is a binary search per file, however many writers and readers the line has.
+function indexReaders(order: Map<SimpleCommand, number>, found: Map<number, { out: Resolved; err: Resolved }>): ReaderIndex {
+  const byFile = new Map<string, { indexes: number[]; tails: Reading[] }>();
+  for (const [command, index] of order) {
+    const file = printedFile(command);
+    const out = found.get(index)?.out;
+    if (file === null || out === undefined || (out.route !== "direct" && out.route !== "filtered")) continue;
+    const filters = out.route === "filtered" || dropsLines(command);
+    const window = combineWindows(windowOf(command), out.window);
+    let entry = byFile.get(file);
+    if (entry === undefined) byFile.set(file, (entry = { indexes: [], tails: [] }));
+    entry.indexes.push(index);
+    entry.tails.push({ allFilter: filters, whole: !filters && window === undefined, window: filters || window === undefined ? -1 : window.lines });
+  }
+  for (const { tails } of byFile.values()) {
+    for (let k = tails.length - 2; k >= 0; k--) tails[k] = combineReadings(tails[k]!, tails[k + 1]!);
+  }
+  return {
+    after(index, files) {
+      let reading: Reading | null = null;
+      for (const file of new Set(files)) {
+        const entry = byFile.get(file);
+        if (entry === undefined) continue;
+        let low = 0;
+        let high = entry.indexes.length;
+        while (low < high) {
+          const mid = (low + high) >>> 1;
+          if (entry.indexes[mid]! > index) high = mid;
+          else low = mid + 1;
+        }
+        if (low < entry.indexes.length) reading = reading === null ? entry.tails[low]! : combineReadings(reading, entry.tails[low]!);
+      }
+      return reading;
+    },
+  };
+}
+
+// `window` -1 stands for "no reader that does not filter yet".
+function combineReadings(a: Reading, b: Reading): Reading {
+  const window = a.window === -1 ? b.window : b.window === -1 ? a.window : a.window === null || b.window === null ? null : Math.max(a.window, b.window);
+  return { allFilter: a.allFilter && b.allFilter, whole: a.whole || b.whole, window };
+}
+
+function walkStatements(statements: readonly Statement[], streams: Streams, walk: Walk): void {
   for (const statement of statements) {
     for (const pipeline of statement.list.pipelines) {
-      pipeline.commands.forEach((node, i) => {
-        const last = i === pipeline.commands.length - 1;
-        const pipe: Sink = last ? streams.out : { kind: "pipe", stages: pipeline.commands.slice(i + 1), after: streams };
-        const mine: Streams = { out: pipe, err: !last && pipeline.operators[i] === "|&" ? pipe : streams.err };
-        walkNode(node, mine, order, found);
+      const stages = pipeline.commands;
+      // The sink of stage i's stdout is the pipe into stage i + 1. Resolved from the last stage back,
+      // each in one step from the next one's result: linear in the stages, with no deep recursion.
+      const pipes: Sink[] = [];
+      pipes[stages.length - 1] = streams.out;
+      for (let i = stages.length - 2; i >= 0; i--) {
+        pipes[i] = { kind: "pipe", stage: stages[i + 1]!, next: pipes[i + 1]!, after: streams };
+        resolve(pipes[i]!, walk.resolved);
+      }
+      stages.forEach((node, i) => {
+        const last = i === stages.length - 1;
+        const mine: Streams = { out: pipes[i]!, err: !last && pipeline.operators[i] === "|&" ? pipes[i]! : streams.err };
+        walkNode(node, mine, walk);
       });
     }
   }
 }
 
-function walkNode(node: CommandNode, streams: Streams, order: Map<SimpleCommand, number>, found: Map<number, { out: Resolved; err: Resolved }>): void {
+function walkNode(node: CommandNode, streams: Streams, walk: Walk): void {
   const own = applyRedirects(streams, node.redirects);
   if (node.type === "simple") {
-    const index = order.get(node);
-    if (index !== undefined) found.set(index, { out: resolve(own.out), err: resolve(own.err) });
-    if (node.nested !== undefined) walkStatements(node.nested.statements, own, order, found);
+    const index = walk.order.get(node);
+    if (index !== undefined) walk.found.set(index, { out: resolve(own.out, walk.resolved), err: resolve(own.err, walk.resolved) });
+    if (node.nested !== undefined) walkStatements(node.nested.statements, own, walk);
     return;
   }
-  walkStatements(node.body, own, order, found);
+  walkStatements(node.body, own, walk);
 }
 
 /** Applies `> f`, `2>&1`, `&> f`, ... in order, as bash does. */
@@ -144,7 +212,14 @@ function applyRedirects(streams: Streams, redirects: readonly Redirect[]): Strea
   return { out, err };
 }
 
-function resolve(sink: Sink): Resolved {
+function resolve(sink: Sink, resolved: Map<Sink, Resolved>): Resolved {
+  if (sink.kind !== "pipe") return resolveEnd(sink);
+  let result = resolved.get(sink);
+  if (result === undefined) resolved.set(sink, (result = resolvePipe(sink, resolved)));
+  return result;
+}
+
+function resolveEnd(sink: Exclude<Sink, { kind: "pipe" }>): Resolved {
   switch (sink.kind) {
     case "out":
       return { route: "direct", files: [] };
@@ -152,22 +227,25 @@ function resolve(sink: Sink): Resolved {
       return { route: "hidden", files: [] };
     case "file":
       return { route: "hidden", files: isStatic(sink.path) ? [sink.path] : [] };
-    case "pipe": {
-      const [stage, ...rest] = sink.stages;
-      if (stage === undefined || stage.type !== "simple" || !keepsLines(stage)) return { route: "transformed", files: [] };
-      const next: Sink = rest.length === 0 ? sink.after.out : { kind: "pipe", stages: rest, after: sink.after };
-      const resolved = resolve(applyRedirects({ out: next, err: sink.after.err }, stage.redirects).out);
-      const teed = basename(stage.words[0] ?? "") === "tee" ? stage.words.slice(1).filter((w) => !w.startsWith("-") && isStatic(w)) : [];
-      // A file tee wrote holds every line, whatever the later stages drop from the output.
-      const route = resolved.route === "direct" && dropsLines(stage) ? "filtered" : resolved.route;
-      const window = combineWindows(windowOf(stage), resolved.window);
-      return { route, files: [...resolved.files, ...teed], ...(window === undefined ? {} : { window }) };
-    }
     default: {
       const never: never = sink;
       throw new Error(`unhandled sink ${JSON.stringify(never)}`);
     }
   }
+}
+
+// A pipe into a stage: what the stage passes on, and where its own stdout goes from there.
+function resolvePipe(sink: Extract<Sink, { kind: "pipe" }>, resolvedSinks: Map<Sink, Resolved>): Resolved {
+  const stage = sink.stage;
+  if (stage.type !== "simple" || !keepsLines(stage)) return { route: "transformed", files: [] };
+  const resolved = resolve(applyRedirects({ out: sink.next, err: sink.after.err }, stage.redirects).out, resolvedSinks);
+  const teed = basename(stage.words[0] ?? "") === "tee" ? stage.words.slice(1).filter((w) => !w.startsWith("-") && isStatic(w)) : [];
+  // A file tee wrote holds every line, whatever the later stages drop from the output.
+  const route = resolved.route === "direct" && dropsLines(stage) ? "filtered" : resolved.route;
+  const window = combineWindows(windowOf(stage), resolved.window);
+  const files = teed.length === 0 ? resolved.files : [...resolved.files, ...teed];
+  if (resolved.tooManyFiles === true || files.length > MAX_ROUTE_FILES) return { route, files: [], tooManyFiles: true, ...(window === undefined ? {} : { window }) };
+  return { route, files, ...(window === undefined ? {} : { window }) };
 }
 
 // Commands that pass whole lines through unchanged (or drop some): what they print is what came in.

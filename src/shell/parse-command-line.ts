@@ -145,16 +145,16 @@ function flattenChain(node: Node, ctx: BuildContext, level: number, items: Chain
     return;
   }
   switch (node.type) {
-    case "list":
+    case "list": {
+      // `a && b && c` nests to the left, one list per operator: walk down that spine, not one level
+      // deeper per operator, so a long chain is not "too deep".
+      const spine = [node];
+      for (let first = node.namedChild(0); first !== null && first.type === "list"; first = first.namedChild(0)) spine.push(first);
+      for (let at = spine.length - 1; at >= 0; at--) flattenChildren(spine[at]!, ctx, level, items, at < spine.length - 1);
+      return;
+    }
     case "pipeline":
-      for (const child of node.children) {
-        if (child === null) continue;
-        if (child.isNamed) flattenChain(child, ctx, level + 1, items);
-        else {
-          const op = child.type;
-          if (op === "&&" || op === "||" || op === "|" || op === "|&") items.push({ kind: "op", op });
-        }
-      }
+      flattenChildren(node, ctx, level, items, false);
       return;
     case "negated_command":
       items.push({ kind: "bang" });
@@ -165,6 +165,22 @@ function flattenChain(node: Node, ctx: BuildContext, level: number, items: Chain
       return;
     default:
       items.push({ kind: "node", node: readCommandNode(node, ctx, level) });
+  }
+}
+
+// The operands and operators of one list or pipeline node; `skipFirst` when its first operand (the
+// inner list of a left-nested chain) was read already.
+function flattenChildren(node: Node, ctx: BuildContext, level: number, items: ChainItem[], skipFirst: boolean): void {
+  let skip = skipFirst;
+  for (const child of node.children) {
+    if (child === null) continue;
+    if (child.isNamed) {
+      if (skip) skip = false;
+      else flattenChain(child, ctx, level + 1, items);
+    } else {
+      const op = child.type;
+      if (op === "&&" || op === "||" || op === "|" || op === "|&") items.push({ kind: "op", op });
+    }
   }
 }
 

@@ -74,14 +74,18 @@ function appendDoubleQuoted(node: Node, source: string, out: WordValue): void {
   if (end > at) out.value += unescapeDouble(source.slice(at, end));
 }
 
-function markExpansions(node: Node, out: WordValue): void {
-  const type = node.type;
-  if (SUBSTITUTIONS.has(type)) {
-    out.hasSubstitution = true;
-    return;
+// With a stack of its own: `$((1+(1+(...))))` and `${a:-${b:-...}}` nest as deep as the agent likes.
+function markExpansions(root: Node, out: WordValue): void {
+  const stack = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    const type = node.type;
+    if (SUBSTITUTIONS.has(type)) {
+      out.hasSubstitution = true;
+      continue;
+    }
+    if (EXPANSIONS.has(type)) out.hasExpansion = true;
+    for (const child of node.namedChildren) if (child !== null) stack.push(child);
   }
-  if (EXPANSIONS.has(type)) out.hasExpansion = true;
-  for (const child of node.namedChildren) if (child !== null) markExpansions(child, out);
 }
 
 /** Removes bash's unquoted backslash escapes (`a\ b` -> `a b`, `\<newline>` -> nothing). */

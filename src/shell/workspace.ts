@@ -5,15 +5,29 @@ import type { SimpleCommand } from "./types.js";
 /** The shell's directory state while a line is walked; null means unknown. */
 export interface DirectoryState {
   cwd: string | null;
-  stack: (string | null)[];
+  /** The `pushd` stack, top first. Shared, never changed in place: a copy of the state costs nothing. */
+  stack: DirectoryStack | null;
 }
+
+/** One entry of the `pushd` stack and the entries under it. */
+export interface DirectoryStack {
+  top: string | null;
+  rest: DirectoryStack | null;
+}
+
+/**
+ * A directory longer than this is not followed (unknown): Linux's PATH_MAX, and it keeps a line of
+ * thousands of `pushd sub` steps linear (each step would normalise a path as long as the line).
+ */
+const MAX_DIRECTORY_LENGTH = 4096;
 
 /** Joins `dir` onto `cwd` (an absolute `dir` replaces it); unknown stays unknown. */
 export function resolveDirectory(cwd: string | null, dir: string): string | null {
   if (dir === "" || dir.startsWith("~") || dir === "-" || /[$`]/.test(dir)) return null;
+  if (!dir.startsWith("/") && cwd === null) return null;
+  if (dir.length + (dir.startsWith("/") ? 0 : cwd!.length + 1) > MAX_DIRECTORY_LENGTH) return null;
   if (dir.startsWith("/")) return trimSlash(posix.normalize(dir));
-  if (cwd === null) return null;
-  return trimSlash(posix.normalize(posix.join(cwd, dir)));
+  return trimSlash(posix.normalize(posix.join(cwd!, dir)));
 }
 
 /** Normalises the starting directory (`"."` when none is given). */
@@ -54,14 +68,18 @@ export function applyDirectoryCommand(command: SimpleCommand, state: DirectorySt
       return;
     case "pushd":
       if (flags.some((f) => f.includes("n"))) {
-        state.stack.push(target());
+        state.stack = { top: target(), rest: state.stack };
         return;
       }
-      state.stack.push(state.cwd);
+      state.stack = { top: state.cwd, rest: state.stack };
       state.cwd = operands.length === 1 && /^[+-]\d+$/.test(operands[0]!) ? null : target();
       return;
     case "popd":
-      state.cwd = operands.length > 0 || flags.length > 0 ? null : (state.stack.pop() ?? null);
+      if (operands.length > 0 || flags.length > 0) state.cwd = null;
+      else {
+        state.cwd = state.stack?.top ?? null;
+        state.stack = state.stack?.rest ?? null;
+      }
       return;
     default:
       return;
