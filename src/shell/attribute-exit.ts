@@ -84,7 +84,7 @@ export function attributeExit(analysis: CommandAnalysis, exitCode: number | null
   const facts: LineFacts = {
     analysis,
     byIndex,
-    paths: analysis.opaque ? new Map() : findPaths(analysis.parsed.statements, targets),
+    paths: analysis.opaque ? new Map<SimpleCommand, Frame[]>() : findPaths(analysis.parsed.statements, targets),
     markerIds: markerIdOf,
     memo,
     markersAgree: seen !== null && markers.size > 0 ? createMarkerCheck(markers, seen, memo) : null,

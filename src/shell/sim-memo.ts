@@ -62,7 +62,7 @@ export function createSimMemo(commandCount: number): SimMemo {
     suffixes: new Map(),
     markerParent: [0],
     markerLast: [-1],
-    markerChildren: [new Map()],
+    markerChildren: [new Map<number, number>()],
     work: 0,
     workLimit: LINE_STATES_BASE + LINE_STATES_PER_COMMAND * commandCount,
     facts: new Map(),
