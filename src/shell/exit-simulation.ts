@@ -78,8 +78,9 @@ function runStatements(statements: readonly Statement[], states: SimState[], ctx
 }
 
 function runStatement(statement: Statement, current: SimState[], ctx: SimContext, flow: Flow): SimState[] {
-  const done = current.filter((s) => s.exited);
-  const active = current.filter((s) => !s.exited);
+  const anyExited = current.some((s) => s.exited);
+  const done = anyExited ? current.filter((s) => s.exited) : [];
+  const active = anyExited ? current.filter((s) => !s.exited) : current;
   // A background list's status is never seen: `$?` becomes 0 at once.
   const next = statement.background
     ? active.map((s) => ({ ...s, status: 0 as const, fromRunner: false }))
@@ -306,6 +307,11 @@ export function writesStdoutToFile(redirects: readonly Redirect[]): boolean {
 }
 
 function dedupe(states: SimState[], ctx: SimContext): SimState[] {
+  if (states.length <= 1) {
+    chargeWork(ctx.memo, states.length);
+    charge(ctx.memo, ctx.budget, states.length);
+    return states;
+  }
   const seen = new Map<number, SimState>();
   for (const s of states) {
     const key = stateKey(s);
