@@ -1,6 +1,5 @@
 // BashEvidence: decorates any bash tool of the tool shape with the evidence ledger. Transparent:
 // the same schema, the same command and timeout passed through, the same result returned.
-import { readFile } from "node:fs/promises";
 import { statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
@@ -14,8 +13,9 @@ import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
-import { namedBeforeRun, runnerOwnWrites } from "./run-writes.js";
-import { markModuleShadows, markPlantedVenvRunners } from "./module-shadow.js";
+import { runOwnEffect } from "./run-writes.js";
+import { extractNativeResult } from "./native-result.js";
+import { markLiveRunnerIdentity } from "./module-shadow.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
@@ -260,8 +260,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // In a persistent shell, what earlier calls defined reaches this line's runners.
     const observed = this.#session === undefined ? parsedLine : this.#session.shadow(parsedLine);
     // The runner's own modules, shadowed by files next to it, and a planted virtualenv runner (checked before the run starts).
-    markModuleShadows(observed, this.#ledger.workspace);
-    markPlantedVenvRunners(observed, this.#ledger.workspace);
+    markLiveRunnerIdentity(observed, this.#ledger.workspace);
     const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
     // A line that runs a test is measured in both modes (a test may change what it tested); in
     // snapshot mode a line that runs none is judged by what it changed.
@@ -286,17 +285,17 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     }
     if (ticket === undefined) return result;
     // A module or runner the line itself put there (`printf ... > pytest.py && python -m pytest`).
-    markModuleShadows(observed, this.#ledger.workspace);
-    markPlantedVenvRunners(observed, this.#ledger.workspace);
+    markLiveRunnerIdentity(observed, this.#ledger.workspace);
     // A snapshot that failed before a test run: what the run changed is unknown.
     const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
     // A job an earlier line (or this one) left running in a persistent shell can change files at any
     // time: what a run proves, or a line did not change, may not hold for long. The watcher (watch:
     // true) sees such changes as they happen; without it, the effect is unknown until a `wait`.
-    const jobs = this.#session !== undefined && this.#watcher === undefined && (this.#session.backgroundJobs || startsBackgroundJob(observed.parsed));
+    const startsJob = startsBackgroundJob(observed.parsed);
+    const jobs = this.#session !== undefined && this.#watcher === undefined && (this.#session.backgroundJobs || startsJob);
     // A job the line itself starts runs beside its test run, whatever the shell: `(sleep 1; sed -i ...) & pytest`.
-    const sideJob = runsTest && startsBackgroundJob(observed.parsed);
-    const effect = sideJob || (jobs && (runsTest || before !== null)) ? ({ kind: "unknown" } as const) : runsTest && measured !== undefined ? withoutOwnWrites(measured, observed, this.#ledger.workspace) : measured;
+    const sideJob = runsTest && startsJob;
+    const effect = sideJob || (jobs && (runsTest || before !== null)) ? ({ kind: "unknown" } as const) : runsTest && measured !== undefined ? runOwnEffect(measured, observed, this.#ledger.workspace) : measured;
     const unreadable: CommandResult = { exitCode: null, output: "", truncated: true, timedOut: false };
     let completed = false;
     let ran = true;
@@ -354,38 +353,6 @@ const judgeLine: LineJudge = (input) => judgeAnalyzed(input.analysis, { output: 
 
 function opaqueAnalysis(command: string): CommandAnalysis {
   return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [], endCwd: null };
-}
-
-// The native bash tool reports its raw logs in `data`; a foreign tool's text is all we have.
-async function extractNativeResult(result: ToolResult<unknown>): Promise<CommandResult | null> {
-  const data = result.data as Record<string, unknown> | undefined;
-  if (data !== undefined && data.status === "not-run") return null;
-  if (data !== undefined && data.status === "completed" && typeof data.exitCode === "number") {
-    const streams = data as { stdout?: { logPath?: string }; stderr?: { logPath?: string }; truncated?: boolean; timedOut?: boolean };
-    const [stdout, stderr] = await Promise.all([readLog(streams.stdout?.logPath), readLog(streams.stderr?.logPath)]);
-    return {
-      exitCode: data.exitCode,
-      output: stderr === "" ? stdout : `${stdout}${stdout.endsWith("\n") || stdout === "" ? "" : "\n"}${stderr}`,
-      truncated: streams.truncated === true,
-      timedOut: streams.timedOut === true,
-    };
-  }
-  const exit = /(?:^|\n)Exit code: (-?\d+)\s*$/.exec(result.text);
-  return { exitCode: exit?.[1] === undefined ? null : Number(exit[1]), output: result.text, truncated: false, timedOut: false };
-}
-
-async function readLog(path: string | undefined): Promise<string> {
-  return path === undefined ? "" : readFile(path, "utf8");
-}
-
-// A test line's own report files and logs, and the files it named before the run (edited, then
-// tested), are not a change made by the run (src/evidence/run-writes.ts).
-function withoutOwnWrites(effect: WorkspaceEffect, analysis: CommandAnalysis, root: string | null): WorkspaceEffect {
-  if (effect.kind !== "changed" || root === null) return effect;
-  const own = runnerOwnWrites(analysis, root);
-  const before = namedBeforeRun(analysis, root);
-  const paths = effect.paths.filter((path) => !own.has(path) && !before.has(path));
-  return paths.length === 0 ? { kind: "unchanged" } : { kind: "changed", paths };
 }
 
 // fromJournal's options, told apart from a caller's (the constructor refuses to append to a used journal).

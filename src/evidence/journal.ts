@@ -7,29 +7,20 @@
 // last hmac), rewritten with every commit, so a journal cut short is told from one that ended there.
 // Replay is fail-closed: a line that is torn, forged or of the wrong shape, a tip the journal does not
 // reach, and a measured command that never finished each make everything before them unknown.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { stateHome } from "../state-home.js";
-import { applyLedgerEvent, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger.js";
+import { createSeal, MAC_HEX, openSeal, readSeal, type JournalSeal, type JournalTip, type SealFile } from "./journal-seal.js";
+
+export type { JournalSeal, JournalTip } from "./journal-seal.js";
+import { applyLedgerEvent, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
 
 /** Where the journal's seal (its key and tip) lives; by default {@link defaultSealPath}. */
 export interface JournalOptions {
   seal?: string;
-}
-
-/** The key that authenticates a journal's lines, and the tip its writer last committed. */
-export interface JournalSeal {
-  key: Buffer;
-  tip: JournalTip | null;
-}
-
-/** How many valid lines the journal holds, and the hmac of the last one. */
-export interface JournalTip {
-  lines: number;
-  mac: string;
 }
 
 /** The state a journal describes, and what replay had to distrust. */
@@ -53,9 +44,6 @@ export interface FileJournal extends LedgerJournal {
 /** Longest line replay reads (a record with many test ids stays far below it). */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 export const MAX_WARNINGS = 20;
-const MAC_HEX = 64;
-const NO_MAC = "-".repeat(MAC_HEX);
-const SEAL_HEADER = "agent-evidence journal seal 1\n";
 
 /**
  * The default seal of a journal: `$XDG_STATE_HOME/agent-evidence/journal-seals/<sha256 of its
@@ -319,63 +307,6 @@ function* readLines(fd: number): Generator<string | null> {
   }
   if (tooLong) yield null;
   else if (partBytes > 0) yield Buffer.concat(parts).toString("utf8");
-}
-
-// The seal file: a header, the key, and the tip line, which is rewritten in place (fixed width).
-interface SealFile {
-  key: Buffer;
-  writeTip(tip: JournalTip): void;
-  close(): void;
-}
-
-const tipLine = (tip: JournalTip | null): string => `tip ${String(tip?.lines ?? 0).padStart(12, "0")} ${tip === null || tip.lines === 0 ? NO_MAC : tip.mac}\n`;
-
-function createSeal(path: string): SealFile {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const key = randomBytes(32);
-  const fd = openSync(path, "w", 0o600);
-  writeSync(fd, `${SEAL_HEADER}key ${key.toString("hex")}\n${tipLine(null)}`);
-  fsyncSync(fd);
-  closeSync(fd);
-  return openSeal(path, key);
-}
-
-function openSeal(path: string, key: Buffer): SealFile {
-  const fd = openSync(path, "r+");
-  const tipOffset = SEAL_HEADER.length + `key ${key.toString("hex")}\n`.length;
-  return {
-    key,
-    writeTip(tip) {
-      writeSync(fd, tipLine(tip), tipOffset);
-    },
-    close() {
-      closeSync(fd);
-    },
-  };
-}
-
-/** Reads a seal; null when there is none. A seal that exists but is malformed is an `E_IO` error. */
-function readSeal(path: string): JournalSeal | null {
-  let text: string;
-  try {
-    const fd = openSync(path, "r");
-    try {
-      if (!fstatSync(fd).isFile()) throw new EvidenceError("E_IO", `The journal seal ${path} is not a regular file.`);
-      const buffer = Buffer.alloc(512);
-      const read = readSync(fd, buffer, 0, buffer.length, 0);
-      text = buffer.subarray(0, read).toString("latin1");
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    if (error instanceof EvidenceError) throw error;
-    throw new EvidenceError("E_IO", `Cannot read the journal seal ${path}: ${(error as Error).message}`, { cause: error });
-  }
-  const match = /^agent-evidence journal seal 1\nkey ([0-9a-f]{64})\ntip (\d{12}) ([0-9a-f]{64}|-{64})\n$/.exec(text);
-  if (match === null) throw new EvidenceError("E_IO", `The journal seal ${path} is malformed.`);
-  const lines = Number(match[2]);
-  return { key: Buffer.from(match[1] ?? "", "hex"), tip: { lines, mac: lines === 0 ? "" : (match[3] ?? "") } };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

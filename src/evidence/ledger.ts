@@ -4,6 +4,9 @@ import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
 import { posix } from "node:path";
 import { covers, normalizePathTarget, overlaps, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
+import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
+
+export type { LedgerEvent, LedgerJournal, LedgerState, VerifiedEntry } from "./ledger-events.js";
 
 /** The complete result of one observed command, as the ledger needs it. */
 export interface CommandResult {
@@ -29,71 +32,6 @@ export type LineJudge = (input: {
   cwd: string | null;
   outputTruncated: boolean;
 }) => LineJudgement;
-
-/**
- * A journal sink: receives every transition, in order. `commit` (when present) is called at the end
- * of each public transition, before it returns: a file journal makes the events durable there.
- */
-export interface LedgerJournal {
-  append(event: LedgerEvent): void;
-  commit?(): void;
-}
-
-/**
- * One transition, as the journal keeps it (deltas: no event repeats earlier state). `begin`/`end`
- * bracket a command; a `measured` command waits for its measured effect, so a `begin` that never
- * met its `end` (a crash mid-command) is replayed as a change. `invalidate` makes every record
- * unknown and clears the verified targets (`command` and `edits` are its cause; `reason` when it had
- * neither, such as a damaged journal). `verified` replaces the verified targets.
- */
-export type LedgerEvent =
-  | { type: "begin"; call: number; command: string; measured: boolean }
-  | { type: "end"; call: number }
-  | { type: "record"; record: VerificationRecord }
-  | { type: "invalidate"; command?: string; edits?: (string | null)[]; reason?: string }
-  | { type: "verified"; verified: VerifiedEntry[] };
-
-/** What the ledger knows: its records and the verified targets. */
-export interface LedgerState {
-  records: VerificationRecord[];
-  verified: VerifiedEntry[];
-}
-
-/**
- * How one event changes the state: the one definition of a transition, used live by the ledger and by
- * journal replay. `begin` and `end` change nothing here (replay keeps the open commands itself).
- */
-export function applyLedgerEvent(state: LedgerState, event: LedgerEvent): void {
-  switch (event.type) {
-    case "record":
-      state.records.push(copyRecord(event.record));
-      return;
-    case "invalidate":
-      state.verified = [];
-      for (const record of state.records) {
-        record.applicability = "unknown";
-        if (event.command !== undefined) record.postTestCommands.push(event.command);
-        if (event.edits !== undefined) record.postTestEdits.push(...event.edits);
-      }
-      return;
-    case "verified":
-      state.verified = event.verified.map((v) => ({ family: v.family, key: v.key }));
-      return;
-    case "begin":
-    case "end":
-      return;
-    default: {
-      const never: never = event;
-      throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-    }
-  }
-}
-
-/** A verified target with the family that decides what it overlaps. */
-export interface VerifiedEntry {
-  family: TargetKey["family"];
-  key: string;
-}
 
 /** Options of {@link EvidenceLedger}. */
 export interface EvidenceLedgerOptions {
@@ -448,15 +386,4 @@ function isProvable(inv: TestInvocation): boolean {
 
 function provableInvocations(analysis: CommandAnalysis): TestInvocation[] {
   return analysis.opaque ? [] : analysis.invocations.filter(isProvable);
-}
-
-function copyRecord(record: VerificationRecord): VerificationRecord {
-  return {
-    ...record,
-    postTestEdits: [...record.postTestEdits],
-    postTestCommands: [...record.postTestCommands],
-    passed: [...record.passed],
-    failed: [...record.failed],
-    reasons: [...record.reasons],
-  };
 }

@@ -7,7 +7,7 @@
 // BashEvidence does.
 import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { SHADOWABLE_MODULES } from "../shell/runner-identity.js";
+import { isVenvProgram, SHADOWABLE_MODULES } from "../shell/runner-identity.js";
 import type { CommandAnalysis } from "../shell/types.js";
 
 // `NAME.py`, `NAME.pyc`, `NAME.cpython-311-x86_64-linux-gnu.so`, `NAME.so`, or a directory NAME that
@@ -35,8 +35,14 @@ function isPackage(dir: string): boolean {
   }
 }
 
+/** Both live checks, in place: call before the run and after it (the line may have planted either). */
+export function markLiveRunnerIdentity(analysis: CommandAnalysis, root: string | null): void {
+  markModuleShadows(analysis, root);
+  markPlantedVenvRunners(analysis, root);
+}
+
 /** Marks each run whose first `sys.path` directory holds such a module `shadowed` (in place); `root` resolves relative directories. */
-export function markModuleShadows(analysis: CommandAnalysis, root: string | null): void {
+function markModuleShadows(analysis: CommandAnalysis, root: string | null): void {
   for (const inv of analysis.invocations) {
     if (inv.shadowed || inv.pathFirst === null) continue;
     const dir = isAbsolute(inv.pathFirst) ? inv.pathFirst : root === null ? null : join(root, inv.pathFirst);
@@ -73,13 +79,11 @@ function plantedProgram(path: string): string | null {
   return CONSOLE_SCRIPT.test(head.toString("utf8")) ? null : "not a console script or a binary";
 }
 
-const VENV_PROGRAM = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/[^/]+$/;
-
 /** Marks each run started through a virtualenv program in the workspace that is neither a binary, a link nor a console script `shadowed`. */
-export function markPlantedVenvRunners(analysis: CommandAnalysis, root: string | null): void {
+function markPlantedVenvRunners(analysis: CommandAnalysis, root: string | null): void {
   for (const inv of analysis.invocations) {
     const program = inv.runner.split(" ")[0] ?? "";
-    if (inv.shadowed || !VENV_PROGRAM.test(program)) continue;
+    if (inv.shadowed || !isVenvProgram(program)) continue;
     const base = inv.workspace !== null && isAbsolute(inv.workspace) ? inv.workspace : root;
     if (base === null) continue;
     const path = join(base, program);

@@ -8,6 +8,7 @@ import { numberSimpleCommands } from "../shell/flatten.js";
 import { isLogFileName } from "../shell/read-only.js";
 import type { CommandAnalysis, SimpleCommand } from "../shell/types.js";
 import { isInside } from "../tools/workspace-path.js";
+import type { WorkspaceEffect } from "./ledger.js";
 
 const WRITES = new Set([">", ">>", "&>", "&>>", ">|"]);
 // A path the shell takes as written: no expansion, glob or substitution.
@@ -57,4 +58,16 @@ export function namedBeforeRun(analysis: CommandAnalysis, root: string): Set<str
     }
   }
   return out;
+}
+
+/**
+ * What a measured test line changed, less what is not the run's own change: its report files and
+ * logs, and the files it named before the run (edited, then tested).
+ */
+export function runOwnEffect(effect: WorkspaceEffect, analysis: CommandAnalysis, root: string | null): WorkspaceEffect {
+  if (effect.kind !== "changed" || root === null) return effect;
+  const own = runnerOwnWrites(analysis, root);
+  const before = namedBeforeRun(analysis, root);
+  const paths = effect.paths.filter((path) => !own.has(path) && !before.has(path));
+  return paths.length === 0 ? { kind: "unchanged" } : { kind: "changed", paths };
 }

@@ -107,6 +107,11 @@ const TEMP_DIRS = /^\/(?:tmp|var\/tmp|dev\/shm)\//;
 // A virtualenv's interpreter or runner (`.venv/bin/python`, `venv/bin/pytest`): the project's own.
 const VENV_PROGRAM = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/[^/]+$/;
 
+/** A relative path into a virtualenv's `bin` (`.venv/bin/pytest`): trusted here, checked by the live tools. */
+export function isVenvProgram(path: string): boolean {
+  return VENV_PROGRAM.test(path);
+}
+
 /**
  * Why the runner a command starts may not be the real one, from the command alone: a program named by
  * a path inside the working tree or in a temp dir (a script the agent wrote; a virtualenv's `bin` is
@@ -115,11 +120,11 @@ const VENV_PROGRAM = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/[
  */
 export function invocationIdentityRisk(command: SimpleCommand, runnerWords: readonly string[], args: readonly string[], env: readonly { name: string; value: string }[], interpreter: "python" | "go"): string | null {
   const program = runnerWords[0] ?? "";
-  if (program.includes("/") && !program.startsWith("/") && !program.startsWith("~") && !program.startsWith("$") && !VENV_PROGRAM.test(program)) return `runs ${program}, a path inside the working tree`;
+  if (program.includes("/") && !program.startsWith("/") && !program.startsWith("~") && !program.startsWith("$") && !isVenvProgram(program)) return `runs ${program}, a path inside the working tree`;
   if (TEMP_DIRS.test(program)) return `runs ${program}, in a temp directory`;
   // Wrapper words before the runner (`env X=1`, `timeout 60`) may name a planted program too.
   const wrappers = stripWrappers(command.words);
-  for (const word of command.words.slice(0, wrappers.start)) if (TEMP_DIRS.test(word) || (word.startsWith("./") && !VENV_PROGRAM.test(word))) return `runs ${word} before the runner`;
+  for (const word of command.words.slice(0, wrappers.start)) if (TEMP_DIRS.test(word) || (word.startsWith("./") && !isVenvProgram(word))) return `runs ${word} before the runner`;
   for (const pair of [...command.assignments, ...env]) {
     const risk = variableRisk(pair.name, pair.value, "sets");
     if (risk !== null && (risk.scope === "any" || risk.scope === interpreter)) return risk.reason;
