@@ -3,7 +3,7 @@
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
 import { posix } from "node:path";
-import { covers, normalizePathTarget, overlaps, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
+import { covers, normalizeGoTarget, normalizePathTarget, overlaps, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
 import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
 
 export type { LedgerEvent, LedgerJournal, LedgerState, VerifiedEntry } from "./ledger-events.js";
@@ -337,8 +337,10 @@ export class EvidenceLedger {
 
   #keyOf(inv: TestInvocation, target: string): TargetKey {
     const family = targetFamily(inv.kind);
+    const { workspace, resolvePath } = this.#options;
+    if (family === "go") return { family, key: normalizeGoTarget(target, inv.workspace, workspace, resolvePath) };
     if (family !== "python") return { family, key: target };
-    return { family, key: normalizePathTarget(target, inv.workspace, this.#options.workspace, this.#options.resolvePath) };
+    return { family, key: normalizePathTarget(target, inv.workspace, workspace, resolvePath) };
   }
 
   // Which ids of the run prove `target`. A passed run proves all its targets; a run that is

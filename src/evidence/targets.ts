@@ -60,6 +60,31 @@ export function normalizePathTarget(
   return absolute + selector;
 }
 
+/**
+ * Places a go package target given as a directory (`.`, `./pkg`, `./pkg/...`, `../x`, an absolute
+ * path) in the ledger's workspace, as pytest's are: `./...` typed in `sub` is `./sub/...`, and typed in
+ * a copy outside `root` it stays absolute (it speaks about that copy). Import paths stay as typed.
+ * @example normalizeGoTarget("./...", "/tmp/copy", "/work/repo") // "/tmp/copy/..."
+ */
+export function normalizeGoTarget(target: string, runWorkspace: string | null, root: string | null, resolve: PathResolver = (p) => p): string {
+  const at = target.indexOf("::");
+  const pkg = at < 0 ? target : target.slice(0, at);
+  const selector = at < 0 ? "" : target.slice(at);
+  const isDirectory = pkg === "." || pkg === ".." || pkg.startsWith("./") || pkg.startsWith("../") || posix.isAbsolute(pkg);
+  const base = runWorkspace ?? root;
+  if (!isDirectory || base === null || !posix.isAbsolute(base)) return target;
+  const recursive = pkg === "..." || pkg.endsWith("/...");
+  const dir = recursive ? pkg.slice(0, -3) || "." : pkg;
+  const absolute = resolve(posix.resolve(base, dir));
+  const canonicalRoot = root === null ? null : resolve(posix.resolve(root));
+  const suffix = recursive ? "/..." : "";
+  if (canonicalRoot !== null && (absolute === canonicalRoot || absolute.startsWith(canonicalRoot + "/"))) {
+    const rel = posix.relative(canonicalRoot, absolute);
+    return (rel === "" ? (recursive ? "./..." : ".") : `./${rel}${suffix}`) + selector;
+  }
+  return (absolute === "/" && recursive ? "/..." : absolute + suffix) + selector;
+}
+
 function tidy(path: string): string {
   const trimmed = path.replace(/\/+$/, "").replace(/^\.\//, "");
   return trimmed === "" ? "." : trimmed;

@@ -39,7 +39,8 @@ export function useAttackHarness(): void {
 export function stillOpen(names: readonly string[]): void {
   const left = new Set(names);
   beforeEach((ctx) => {
-    if (left.delete(ctx.task.name)) (ctx.task as { fails?: boolean }).fails = true;
+    // AE_OPEN_ATTACKS=show runs an open attack as a plain test, to read why it still gets through.
+    if (left.delete(ctx.task.name) && process.env.AE_OPEN_ATTACKS !== "show") (ctx.task as { fails?: boolean }).fails = true;
   });
   afterAll(() => {
     if (left.size > 0) throw new Error(`stillOpen names no test: ${[...left].join("; ")}`);

@@ -227,3 +227,12 @@ describe("a PATH entry the sandbox does not have cannot be created (the strict r
   });
 });
 
+describe("a go run outside the workspace", () => {
+  it("cd /tmp/gocopy && go test ./...: the copy's ./... is not the workspace's ./...", async () => {
+    const p = goProject();
+    const t = await sandboxedTools(p);
+    await t.bash(`cp -r . /tmp/gocopy && ${GO_BREAK}`);
+    expectLooksGreen(await t.bash(`cd /tmp/gocopy && ${GO_RUN}`));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});

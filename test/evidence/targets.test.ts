@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { covers, normalizePathTarget, overlaps, splitSelector, type TargetKey } from "../../src/evidence/targets.js";
+import { covers, normalizeGoTarget, normalizePathTarget, overlaps, splitSelector, type TargetKey } from "../../src/evidence/targets.js";
 
 const py = (key: string): TargetKey => ({ family: "python", key });
 const go = (key: string): TargetKey => ({ family: "go", key });
@@ -35,6 +35,29 @@ describe("normalizePathTarget", () => {
   it("falls back to lexical joining when no workspace is absolute", () => {
     expect(normalizePathTarget("./t.py", null, null)).toBe("t.py");
     expect(normalizePathTarget("t.py", "sub", null)).toBe("sub/t.py");
+  });
+});
+
+describe("normalizeGoTarget", () => {
+  it.each([
+    ["./...", "/ws", "./..."],
+    ["./...", "/ws/sub", "./sub/..."],
+    [".", "/ws/sub", "./sub"],
+    ["./calc/", "/ws", "./calc"],
+    ["../calc", "/ws/sub", "./calc"],
+    ["./calc::TestAdd", "/ws", "./calc::TestAdd"],
+    ["./...", "/tmp/copy", "/tmp/copy/..."],
+    ["./calc", "/tmp/copy", "/tmp/copy/calc"],
+    ["example.com/m/calc", "/tmp/copy", "example.com/m/calc"],
+    ["...", "/tmp/copy", "..."],
+  ])("%s typed in %s", (target, runWorkspace, expected) => {
+    expect(normalizeGoTarget(target, runWorkspace, "/ws")).toBe(expected);
+  });
+
+  it("resolves symlinked spellings and keeps a target as typed without an absolute base", () => {
+    const resolve = (p: string): string => p.replace(/^\/link/, "/ws");
+    expect(normalizeGoTarget("./...", "/link/sub", "/ws", resolve)).toBe("./sub/...");
+    expect(normalizeGoTarget("./...", null, null)).toBe("./...");
   });
 });
 
