@@ -128,18 +128,30 @@ export function runnersFollowMoves(analysis: CommandAnalysis): boolean {
 // PATH too, and where the environment's real pytest lives.
 const VENV_BIN = /(?:^|\/)\.?(?:venv|env)\/bin\/?$/;
 
+// Scratch places any process may write (the sandbox's /tmp among them).
+const SCRATCH = /^(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/shm|\/run\/user|\$TMPDIR|\$\{TMPDIR\})(?:\/|$)/;
+// A home directory, spelled through a variable or as a path.
+const HOME = /^(?:\$HOME|\$\{HOME\}|~|\/root|\/home\/[^/]+)(?:\/|$)/;
+// Where toolchain installers put their bin directories inside a home: trusted like a toolchain.
+const HOME_TOOL_BIN = /^(?:\.local\/bin|go\/bin|\.cargo\/bin|\.pyenv\/(?:shims|bin|versions\/[^/]+\/bin)|\.nvm\/versions\/node\/[^/]+\/bin|\.volta\/bin|\.bun\/bin|\.deno\/bin|\.asdf\/shims|\.local\/share\/mise\/shims|\.yarn\/bin|\.npm-global\/bin)\/?$/;
+
 /**
  * May a PATH entry put in front by an earlier line hold a planted runner? Relative entries (`./fake`,
- * `bin`), the working directory (`$PWD/...`, `$(pwd)/...`) and directories inside the workspace may;
- * a virtualenv's bin directory, absolute directories outside the workspace (toolchains) and other
- * variables (`$HOME/.local/bin`, `$GOROOT/bin`) are how environments are set up and are trusted.
- * Within one line every PATH prepend still shadows the line's runners (see findShadowing).
+ * `bin`), the working directory (`$PWD/...`, `$(pwd)/...`), directories inside the workspace,
+ * scratch places (`/tmp`, `/var/tmp`, `/dev/shm`, `$TMPDIR`) and a home's own directories
+ * (`$HOME/bin`, `~/fake`) may; a virtualenv's bin directory, the bin directories toolchain installers
+ * make in a home (`$HOME/.local/bin`, `~/go/bin`, `~/.cargo/bin`, pyenv and nvm), absolute directories
+ * elsewhere (toolchains) and other variables (`$GOROOT/bin`) are how environments are set up and are
+ * trusted. Within one line every PATH prepend still shadows the line's runners (see findShadowing).
  */
 export function isPlantablePathEntry(entry: string, workspace: string | null): boolean {
   const value = entry.replace(/^["']|["']$/g, "");
   if (VENV_BIN.test(value)) return false;
   if (/^(?:\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)(?:\/|$)/.test(value)) return true;
-  if (value.startsWith("$") || value.startsWith("~")) return false;
+  if (SCRATCH.test(value)) return true;
+  const home = HOME.exec(value);
+  if (home !== null) return !HOME_TOOL_BIN.test(posix.normalize(value.slice(home[0].length) || "."));
+  if (value.startsWith("$")) return false;
   if (!value.startsWith("/")) return true;
   if (workspace === null) return false;
   const path = posix.normalize(value);

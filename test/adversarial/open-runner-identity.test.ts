@@ -5,9 +5,6 @@ import { describe, it } from "vitest";
 import {
   expectLooksGreen,
   expectNoFalsePass,
-  GO_BREAK,
-  GO_RUN,
-  goProject,
   PYTEST_BREAK,
   PYTEST_RUN,
   pytestProject,

@@ -173,3 +173,18 @@ describe("a background job from an earlier call breaks the code after a verified
     await expectNoFalsePass(p, t.evidence);
   });
 });
+
+describe("an earlier call puts a writable directory outside the workspace in front of PATH", () => {
+  it.each([
+    ["/tmp/fakebin (the sandbox's /tmp)", "mkdir -p /tmp/fakebin && cp bin/pytest /tmp/fakebin/ && chmod +x /tmp/fakebin/pytest", "export PATH=/tmp/fakebin:$PATH"],
+    ["$HOME/bin (the sandbox's private home)", "mkdir -p $HOME/bin && cp bin/pytest $HOME/bin/ && chmod +x $HOME/bin/pytest", "export PATH=$HOME/bin:$PATH"],
+  ])("%s", async (_name, plant, earlier) => {
+    const p = pytestProject({ replay: true });
+    p.write("bin/pytest", FAKE_PY(p.dir));
+    const t = persistentTools(p);
+    await t.bash(`${PYTEST_BREAK} && ${plant}`);
+    await t.bash(earlier);
+    expectLooksGreen(await t.bash("pytest -rA test_mod.py"));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});

@@ -245,6 +245,22 @@ describe("ShellSession", () => {
     ["$PWD/.venv/bin", "/ws", false],
     ["/ws/venv/bin", "/ws", false],
     ['"$PWD/fake"', "/ws", true],
+    ["/tmp/fakebin", "/ws", true],
+    ["/var/tmp/x", null, true],
+    ["/dev/shm", "/ws", true],
+    ["$TMPDIR/bin", "/ws", true],
+    ["$HOME/bin", "/ws", true],
+    ["${HOME}/fake", "/ws", true],
+    ["~/bin", "/ws", true],
+    ["$HOME", "/ws", true],
+    ["/root/bin", "/ws", true],
+    ["/home/dev/bin", "/ws", true],
+    ["/home/dev/.local/bin", "/ws", false],
+    ["$HOME/go/bin", "/ws", false],
+    ["~/.pyenv/shims", "/ws", false],
+    ["$HOME/.nvm/versions/node/v20.19.0/bin", "/ws", false],
+    ["$HOME/.local/bin/../../bin", "/ws", true],
+    ["/tmpx/bin", "/ws", false],
   ])("PATH entry %s in workspace %s: plantable %s", (entry, workspace, expected) => {
     expect(isPlantablePathEntry(entry, workspace)).toBe(expected);
   });
