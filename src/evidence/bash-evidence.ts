@@ -16,6 +16,8 @@ import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { runOwnEffect } from "./run-writes.js";
 import { extractNativeResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
+import { markHarnessChanges, type HarnessDigest } from "./harness.js";
+import { HarnessScanner } from "./harness-scan.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
@@ -100,6 +102,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   /** The tool was said to keep its shell (not merely not said to start a new one per call). */
   readonly #sessionKnown: boolean;
   #restoreWarnings: string[] = [];
+  /** Reads the workspace's harness (harness.ts); undefined without a workspace. */
+  readonly #harness: HarnessScanner | undefined;
+  /** Settles once the harness baseline is taken (or could not be). */
+  readonly #baseline: Promise<void>;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     const restoring = RESTORING.get(options);
@@ -151,12 +157,22 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       journal: this.#journal,
     });
     if (restored !== undefined && restoring === true) {
-      this.#ledger.restore(restored.records, restored.verified);
+      this.#ledger.restore(restored.records, restored.verified, restored.harness);
       // What replay distrusted stays distrusted on the next restore, whatever the chain holds then.
       if (restored.warnings.length > 0) this.#ledger.invalidateAll(`journal restore: ${restored.warnings[0] ?? "damaged"}`);
       this.#restoreWarnings = restored.warnings;
     }
     const root = this.#ledger.workspace;
+    // The harness as the session found it, before any call runs (a restore keeps the journal's).
+    this.#harness = root === null ? undefined : new HarnessScanner(root);
+    const harness = this.#harness;
+    this.#baseline =
+      harness === undefined || this.#ledger.harnessBaseline !== undefined
+        ? Promise.resolve()
+        : harness.scan().then(
+            (digest) => this.#ledger.setHarnessBaseline(digest),
+            () => undefined,
+          );
     const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
     this.#session = perCall ? undefined : new ShellSession(root);
     this.#sessionKnown = options.shell === "persistent";
@@ -205,8 +221,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.#ledger.observeEdit(edit);
   }
 
-  /** Resolves once the watcher (if any) has scanned the workspace. */
+  /** Resolves once the harness baseline is taken and the watcher (if any) has scanned the workspace. */
   async ready(): Promise<void> {
+    await this.#baseline;
     await this.#watcher?.ready();
   }
 
@@ -216,6 +233,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
    * any other change is someone else's (see watch.ts).
    */
   async trackCall<T>(call: () => Promise<T>, kind: CallKind = "writes"): Promise<T> {
+    await this.#baseline;
     const leave = this.#watcher?.enterCall(kind);
     const before = this.#ledger.invalidations;
     try {
@@ -265,7 +283,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // A line that runs a test is measured in both modes (a test may change what it tested); in
     // snapshot mode a line that runs none is judged by what it changed.
     const runsTest = runsProvableTest(observed);
-    const before = runsTest || this.#invalidation === "snapshot" ? await this.#takeSnapshot() : null;
+    const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#markHarness(observed) : undefined]);
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
     const begin = (): void => {
       ticket ??= this.#ledger.beginCommand(command, observed, before === null || runsTest ? "before" : "measured");
@@ -284,8 +302,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       throw error;
     }
     if (ticket === undefined) return result;
-    // A module or runner the line itself put there (`printf ... > pytest.py && python -m pytest`).
+    // A module or runner the line itself put there (`printf ... > pytest.py && python -m pytest`), a
+    // harness it wrote (`printf ... > conftest.py && pytest`).
     markLiveRunnerIdentity(observed, this.#ledger.workspace);
+    if (runsTest) await this.#markHarness(observed);
     // A snapshot that failed before a test run: what the run changed is unknown.
     const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
     // A job an earlier line (or this one) left running in a persistent shell can change files at any
@@ -315,6 +335,14 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     }
     if (ran) this.#session?.record(observed, completed);
     return result;
+  }
+
+  // Marks the line's runs whose harness differs from the session's baseline (unreadable: all of them).
+  async #markHarness(analysis: CommandAnalysis): Promise<void> {
+    if (this.#harness === undefined) return;
+    const baseline = this.#ledger.harnessBaseline ?? null;
+    const now: HarnessDigest | null = await this.#harness.scan().catch(() => null);
+    markHarnessChanges(analysis, baseline, now);
   }
 
   async #takeSnapshot(): Promise<WorkspaceSnapshot | null> {

@@ -11,6 +11,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { VerificationRecord } from "../types.js";
+import type { HarnessDigest } from "./harness.js";
 import { EvidenceError } from "../errors.js";
 import { stateHome } from "../state-home.js";
 import { createSeal, MAC_HEX, openSeal, readSeal, type JournalSeal, type JournalTip, type SealFile } from "./journal-seal.js";
@@ -27,6 +28,8 @@ export interface JournalOptions {
 export interface JournalState {
   records: VerificationRecord[];
   verified: VerifiedEntry[];
+  /** The harness baseline the journal keeps (harness.ts), or undefined when none was written. */
+  harness: HarnessDigest | undefined;
   /** Lines that were not valid authenticated events (torn, forged, of the wrong shape, too long). */
   skipped: number;
   /** One sentence per reason replay made everything unknown (at most {@link MAX_WARNINGS}, then a count). */
@@ -130,6 +133,7 @@ class Replay {
     return {
       records: [...this.#state.records].sort((a, b) => a.seq - b.seq),
       verified: this.#state.verified,
+      harness: this.#state.harness,
       skipped: this.#skipped,
       warnings,
       tip: { lines: this.#lines, mac: this.#previous },
@@ -334,6 +338,8 @@ function isLedgerEvent(value: unknown): value is LedgerEvent {
       );
     case "verified":
       return Array.isArray(value.verified) && value.verified.every((v) => isObject(v) && isString(v.family) && isString(v.key));
+    case "baseline":
+      return isObject(value.harness) && Object.values(value.harness).every(isString);
     default:
       return false;
   }

@@ -104,8 +104,20 @@ function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boo
   return invocation.args.some((a) => a === "--collect-only" || a === "--co") || hasMarker(parsed, "collect-only");
 }
 
-/** Judges one run: the first rule of the table that applies decides its outcome. */
+/**
+ * Judges one run: the first rule of the table that applies decides its outcome. Through a harness
+ * that changed since the session began (TestInvocation.harnessChanged), a failure still counts and
+ * nothing else does: the harness can make a failing test report a pass, never the other way round
+ * in the agent's favour.
+ */
 export function decideRun(facts: RunFacts): RunEvidence {
+  const decided = decideFromOutput(facts);
+  const changed = facts.invocation.harnessChanged;
+  if (changed === undefined || changed.length === 0 || decided.outcome === "failed") return decided;
+  return { ...decided, outcome: "unknown", passed: [], reasons: unique(["harness-changed", ...decided.reasons.filter((r) => r !== "target-not-proven")]) };
+}
+
+function decideFromOutput(facts: RunFacts): RunEvidence {
   const { invocation, attribution, signals, reports } = facts;
   // Output the runner's results never reached proves nothing: only its report files speak for it.
   const notTheRunners = invocation.output === "transformed" || invocation.output === "hidden";

@@ -1,6 +1,7 @@
 // The ledger's transitions as data: the events the journal keeps, and the one function that applies
 // them, live (ledger.ts) and on replay (journal.ts).
 import type { VerificationRecord } from "../types.js";
+import type { HarnessDigest } from "./harness.js";
 import type { TargetKey } from "./targets.js";
 
 /**
@@ -17,19 +18,22 @@ export interface LedgerJournal {
  * bracket a command; a `measured` command waits for its measured effect, so a `begin` that never
  * met its `end` (a crash mid-command) is replayed as a change. `invalidate` makes every record
  * unknown and clears the verified targets (`command` and `edits` are its cause; `reason` when it had
- * neither, such as a damaged journal). `verified` replaces the verified targets.
+ * neither, such as a damaged journal). `verified` replaces the verified targets. `baseline` keeps the
+ * workspace's harness as the session found it (harness.ts); the first one counts.
  */
 export type LedgerEvent =
   | { type: "begin"; call: number; command: string; measured: boolean }
   | { type: "end"; call: number }
   | { type: "record"; record: VerificationRecord }
   | { type: "invalidate"; command?: string; edits?: (string | null)[]; reason?: string }
-  | { type: "verified"; verified: VerifiedEntry[] };
+  | { type: "verified"; verified: VerifiedEntry[] }
+  | { type: "baseline"; harness: HarnessDigest };
 
-/** What the ledger knows: its records and the verified targets. */
+/** What the ledger knows: its records, the verified targets, and the harness baseline once taken. */
 export interface LedgerState {
   records: VerificationRecord[];
   verified: VerifiedEntry[];
+  harness?: HarnessDigest;
 }
 
 /**
@@ -51,6 +55,9 @@ export function applyLedgerEvent(state: LedgerState, event: LedgerEvent): void {
       return;
     case "verified":
       state.verified = event.verified.map((v) => ({ family: v.family, key: v.key }));
+      return;
+    case "baseline":
+      state.harness ??= { ...event.harness };
       return;
     case "begin":
     case "end":

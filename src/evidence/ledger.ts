@@ -5,6 +5,7 @@ import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
 import { posix } from "node:path";
 import { covers, normalizeGoTarget, normalizePathTarget, overlaps, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
 import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
+import type { HarnessDigest } from "./harness.js";
 
 export type { LedgerEvent, LedgerJournal, LedgerState, VerifiedEntry } from "./ledger-events.js";
 
@@ -111,11 +112,24 @@ export class EvidenceLedger {
   }
 
   /** Restores records and verified targets (used by journal replay). */
-  restore(records: VerificationRecord[], verified: VerifiedEntry[]): void {
+  restore(records: VerificationRecord[], verified: VerifiedEntry[], harness?: HarnessDigest): void {
     this.#state.records = records.map(copyRecord);
     this.#state.verified = verified.map((v) => ({ ...v }));
+    if (harness !== undefined) this.#state.harness = { ...harness };
     this.#seq = records.reduce((max, r) => Math.max(max, r.seq), 0);
     this.#trim();
+  }
+
+  /** The workspace's harness as the session found it (harness.ts), once taken. */
+  get harnessBaseline(): HarnessDigest | undefined {
+    return this.#state.harness;
+  }
+
+  /** Keeps the harness baseline (journaled at once); a baseline already kept stays. */
+  setHarnessBaseline(harness: HarnessDigest): void {
+    if (this.#state.harness !== undefined) return;
+    this.#apply({ type: "baseline", harness: { ...harness } });
+    this.#commit();
   }
 
   /** Makes everything unknown for a reason that is no command or edit (a damaged journal at restore). */

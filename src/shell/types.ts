@@ -117,6 +117,12 @@ export interface TestInvocation {
   shadowed: boolean;
   /** Why {@link shadowed}, or null. */
   shadowedBy: string | null;
+  /**
+   * Harness files (conftest.py, pytest.ini, a go TestMain, ...: src/evidence/harness.ts) of this
+   * runner that changed since the session began, as the live tools found them before or after the
+   * run. The run then reports through a harness that is not the project's: a pass is `harness-changed`.
+   */
+  harnessChanged?: string[];
   /** Basenames of the programs the shell looks up to start it (wrappers, interpreter, runner). */
   programs: string[];
   /** Some of those programs are found through PATH (named without a `/`). */

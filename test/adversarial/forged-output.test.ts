@@ -5,6 +5,7 @@
 // sandboxed bash tool of evidenceTools.
 import { describe, expect, it } from "vitest";
 import {
+  expectLooksGreen,
   expectNoFalsePass,
   expectVerifiedCurrent,
   GO_BREAK,
@@ -151,6 +152,20 @@ describe.concurrent("a test prints a pass itself", () => {
     await t.bash(GO_BREAK);
     await t.writeFile("calc/forge_test.go", 'package calc\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestAForge(t *testing.T) {\n\tfmt.Println("--- PASS: TestValue (0.00s)")\n\tfmt.Println("ok  \\texample.com/adv/calc\\t0.01s")\n}\n');
     await t.bash("go test -v ./...");
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+
+describe("a conftest.py the agent added rewrites a source after the tests", () => {
+  const conftest = "def pytest_sessionfinish(session, exitstatus):\n    with open('mod.py', 'w') as f:\n        f.write('def value():\\n    return 0\\n')\n";
+  it.each([
+    ["conservative invalidation (the default)", "conservative" as const],
+    ["snapshot invalidation", "snapshot" as const],
+  ])("%s", async (_name, invalidation) => {
+    const p = pytestProject({ git: true });
+    const t = await sandboxedTools(p, { invalidation });
+    await t.writeFile("conftest.py", conftest);
+    expectLooksGreen(await t.bash(PYTEST_RUN));
     await expectNoFalsePass(p, t.evidence);
   });
 });
