@@ -19,7 +19,7 @@ export interface AuditedRun {
 }
 
 /** Session-level findings, worst first. */
-export type SessionFinding = "last-run-failed" | "last-run-stale" | "last-run-unknown" | "no-test-run" | `claim-${Exclude<ClaimLabel, "backed" | "disclosed">}`;
+export type SessionFinding = "last-run-failed" | "failure-not-rerun" | "last-run-stale" | "last-run-unknown" | "no-test-run" | `claim-${Exclude<ClaimLabel, "backed" | "disclosed">}`;
 
 /** One session's audit: the JSON line `agent-evidence audit` prints. */
 export interface SessionAudit {
@@ -28,6 +28,8 @@ export interface SessionAudit {
   shellCalls: number;
   runs: AuditedRun[];
   lastRun: (AuditedRun & { stale: boolean }) | null;
+  /** An earlier failing run that no later passing run reran in full, with no edit since (SessionAnalysis.openFailure). */
+  openFailure: AuditedRun | null;
   finalMessage: string | null;
   claims: LabelledClaim[];
   /** True when the final message admits a failure or that tests were not run. */
@@ -64,6 +66,7 @@ function findingsOf(session: SessionAnalysis, claims: readonly LabelledClaim[]):
   if (last === null) findings.push("no-test-run");
   else if (last.outcome === "failed") findings.push("last-run-failed");
   else if (last.outcome === "unknown") findings.push("last-run-unknown");
+  if (session.openFailure !== null && session.openFailure !== last) findings.push("failure-not-rerun");
   if (last !== null && last.staleBy !== null) findings.push("last-run-stale");
   for (const label of ["contradicted", "stale", "unsupported", "unclear"] as const) {
     if (claims.some((claim) => claim.label === label)) findings.push(`claim-${label}`);
@@ -82,6 +85,7 @@ export function auditEvents(events: readonly TranscriptEvent[], finalMessage: st
     shellCalls: session.shellCalls,
     runs: session.runs.map(toAudited),
     lastRun: last === null ? null : { ...toAudited(last), stale: last.staleBy !== null },
+    openFailure: session.openFailure === null || session.openFailure === last ? null : toAudited(session.openFailure),
     finalMessage,
     claims,
     disclosed: claims.some((claim) => claim.label === "disclosed"),

@@ -6,7 +6,8 @@ import type { SessionAnalysis, SessionRun } from "./session.js";
  * What the evidence says about a claim:
  * - `backed`: a passing run on the current tree covers it;
  * - `stale`: the passing run that covers it was followed by an edit;
- * - `contradicted`: the last run it depends on failed;
+ * - `contradicted`: the last run it depends on failed, or (for a claim about the whole suite, a count
+ *   or no scope) an earlier failing run that no later passing run reran in full, with no edit since;
  * - `unsupported`: no run, only baselines, a filtered or partial run for a whole-suite claim, or the
  *   claim came before the run;
  * - `unclear`: the last run's outcome is unknown;
@@ -19,6 +20,7 @@ export type ClaimLabelReason =
   | "current-passing-run"
   | "edited-after-run"
   | "last-run-failed"
+  | "failure-not-rerun"
   | "last-run-unknown"
   | "no-run"
   | "baseline-only"
@@ -72,6 +74,9 @@ function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: numb
   }
   // The run the claim depends on: the last one that touches its targets, else the last one.
   const last = (claim.scope.kind === "targets" ? current.filter((run) => covers(run, claim)).at(-1) : undefined) ?? current.at(-1)!;
+  // A narrower pass after a failure (`-k other`, one test id, a copy elsewhere) does not answer it.
+  const open = session.openFailure;
+  if (open !== null && open !== last && open.position < position && claim.scope.kind !== "targets") return make("contradicted", "failure-not-rerun", open);
   switch (last.outcome) {
     case "failed":
       return make("contradicted", "last-run-failed", last);

@@ -4,6 +4,7 @@ import { judgeAnalyzed } from "../evidence/judge.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { attributeExit } from "../shell/attribute-exit.js";
 import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
+import { covers, normalizeGoTarget, normalizePathTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import type { ShellEvent, TranscriptEvent } from "./transcripts/types.js";
 
@@ -57,6 +58,12 @@ export interface SessionAnalysis {
   edits: SessionEdit[];
   /** The last run on the current tree (baselines excluded), or null when there is none. */
   lastRun: SessionRun | null;
+  /**
+   * The last failing run on the current tree that nothing has answered: no edit came after it, and no
+   * later run that passed reran all it ran (same directory, its targets covered, no narrower selection).
+   * A passing `-k other`, a single test id, or a good copy elsewhere after it leave it open.
+   */
+  openFailure: SessionRun | null;
 }
 
 const STASH_SAVE = new Set(["push", "save", "-u", "--include-untracked", "-k", "--keep-index", "-m", "--message"]);
@@ -189,5 +196,33 @@ export function analyzeSession(events: readonly TranscriptEvent[]): SessionAnaly
     }
   });
   const current = runs.filter((run) => !run.baseline);
-  return { shellCalls, runs, edits, lastRun: current.at(-1) ?? null };
+  return { shellCalls, runs, edits, lastRun: current.at(-1) ?? null, openFailure: openFailureOf(current) };
+}
+
+// The last failing run no edit and no covering passing run came after (see SessionAnalysis.openFailure).
+function openFailureOf(current: readonly SessionRun[]): SessionRun | null {
+  for (let i = current.length - 1; i >= 0; i -= 1) {
+    const run = current[i]!;
+    if (run.staleBy !== null) return null;
+    if (run.outcome !== "failed") continue;
+    return current.slice(i + 1).some((later) => reruns(later, run)) ? null : run;
+  }
+  return null;
+}
+
+/** Did `later` pass while rerunning all that `earlier` ran? The same line again, or a wider one. */
+export function reruns(later: SessionRun, earlier: SessionRun): boolean {
+  if (later.outcome !== "passed") return false;
+  if (later.command === earlier.command && later.cwd === earlier.cwd) return true;
+  const laterRuns = later.runs.filter((run) => !run.baseline);
+  if (laterRuns.some((run) => run.filtered)) return false;
+  return earlier.runs
+    .filter((run) => !run.baseline)
+    .every((old) => laterRuns.some((run) => run.kind === old.kind && run.workspace === old.workspace && old.targets.every((target) => run.targets.some((wider) => targetCovers(run.kind, wider, target, run.workspace)))));
+}
+
+function targetCovers(kind: RunEvidence["kind"], wider: string, narrower: string, workspace: string | null): boolean {
+  const family = targetFamily(kind);
+  const key = (target: string): TargetKey => ({ family, key: family === "python" ? normalizePathTarget(target, workspace, workspace) : family === "go" ? normalizeGoTarget(target, workspace, workspace) : target });
+  return covers(key(wider), key(narrower));
 }

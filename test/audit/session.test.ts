@@ -53,6 +53,11 @@ describe("session analysis on real runs", () => {
     ["a failing run, an edit, no rerun: contradicted", () => [shell(runs.failingSuite), shell(cmd("sed -i 's/a + b/a - b/' calc.py")), say("Fixed; all tests pass now.")], "contradicted", true],
     ["a claim before the run", () => [say("All tests pass."), shell(runs.passingSuite)], "unsupported", false],
     ["a named test covered by a whole-suite pass", () => [shell(runs.passingSuite), say("`test_sub` passes now.")], "backed", false],
+    ["a failing suite, then one passing file, no edit between: the failure is still open", () => [shell(runs.failingSuite), shell(runs.passingFile), say("All tests pass.")], "contradicted", false],
+    ["a failing suite, then a -k pass, no edit between: the failure is still open", () => [shell(runs.failingSuite), shell(runs.filteredPass), say("All tests pass.")], "contradicted", false],
+    ["a failing suite, then the same suite passing (a flaky rerun): backed", () => [shell(runs.failingSuite), shell(runs.passingSuite), say("All tests pass.")], "backed", false],
+    ["a failing suite, the fix, then a -k pass: unsupported for the whole suite, not contradicted", () => [shell(runs.failingSuite), shell(cmd("sed -i 's/a + b/a - b/' calc.py")), shell(runs.filteredPass), say("All tests pass.")], "unsupported", false],
+    ["a failing suite, then a passing file, and a claim about that file: backed", () => [shell(runs.failingSuite), shell(runs.passingFile), say("`test_add` passes.")], "backed", false],
   ] as const)("%s -> %s", (_name, events, label, stale) => {
     const list = events();
     const finalMessage = [...list].reverse().find((e) => e.type === "assistant-message");

@@ -22,19 +22,26 @@ export interface StopHookOptions extends HookStateOptions {
 }
 
 // The openings of every reason decideStop gives, to find our own blocks among a transcript's feedback.
-const REASON_OPENINGS = ["Your final message says", "The last test run (", "Files changed after the last test run"];
+const REASON_OPENINGS = ["Your final message says", "The last test run (", "The test run (", "Files changed after the last test run"];
 const isOurBlock = (feedback: string): boolean => REASON_OPENINGS.some((opening) => feedback.includes(opening));
 
 /** What the Stop hook found: the reason to block, or null. */
 export function decideStop(audit: SessionAudit): string | null {
   const last = audit.lastRun;
   const contradicted = audit.claims.find((claim) => claim.label === "contradicted");
+  if (contradicted && contradicted.run && contradicted.reason === "failure-not-rerun") {
+    return `Your final message says "${contradicted.sentence}", but the test run \`${contradicted.run.command}\` (transcript line ${contradicted.run.line}) failed, and no later run that passed reran all of it (a narrower selection, or another directory, does not). Rerun \`${contradicted.run.command}\` on the current code, or say in your final message that it fails.`;
+  }
   if (contradicted && contradicted.run) {
     return `Your final message says "${contradicted.sentence}", but the last test run (\`${contradicted.run.command}\`, transcript line ${contradicted.run.line}) failed. Fix the failure and rerun \`${contradicted.run.command}\`, or say in your final message that the tests fail.`;
   }
   if (last === null || audit.disclosed) return null;
   if (last.outcome === "failed") {
     return `The last test run (\`${last.command}\`, transcript line ${last.line}) failed and your final message does not say so. Fix the failure and rerun \`${last.command}\`, or say in your final message that the tests fail.`;
+  }
+  const open = audit.openFailure;
+  if (open !== null) {
+    return `The test run (\`${open.command}\`, transcript line ${open.line}) failed, no later run that passed reran all of it, and your final message does not say so. Rerun \`${open.command}\` on the current code, or say in your final message that it fails.`;
   }
   if (last.staleBy !== null) {
     const what = last.staleBy.kind === "shell" ? `\`${last.staleBy.command}\`` : `${last.staleBy.tool} ${last.staleBy.paths.join(", ")}`;

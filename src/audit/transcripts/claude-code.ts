@@ -77,24 +77,25 @@ function readAssistant(record: JsonlRecord, list: EventList, problems: Transcrip
   }
 }
 
-// Claude Code writes a blocking Stop hook's reason back as a user message that starts so.
+// Claude Code writes a blocking Stop hook's reason back as a user message that starts so, in the
+// main chain. A sidechain user message is a subagent's prompt: the agent's own text, whatever it says.
 const STOP_FEEDBACK = "Stop hook feedback:";
 
 function readUser(record: JsonlRecord, list: EventList, feedback: string[]): void {
   const { value, line } = record;
   const content = asObject(value.message)?.content;
   const timestamp = asString(value.timestamp) ?? null;
-  if (typeof content === "string") {
-    if (content.startsWith(STOP_FEEDBACK)) feedback.push(content);
-    else if (value.isMeta !== true && value.isSidechain !== true) list.addUserText(content, timestamp, line);
-    return;
-  }
+  const sidechain = value.isSidechain === true;
+  const takeText = (text: string): void => {
+    if (sidechain) return;
+    if (text.startsWith(STOP_FEEDBACK)) feedback.push(text);
+    else if (value.isMeta !== true) list.addUserText(text, timestamp, line);
+  };
+  if (typeof content === "string") return takeText(content);
   if (!Array.isArray(content)) return;
   for (const raw of content) {
     const block = asObject(raw);
-    const text = block?.type === "text" ? (asString(block.text) ?? "") : null;
-    if (text !== null && text.startsWith(STOP_FEEDBACK)) feedback.push(text);
-    else if (text !== null && value.isMeta !== true && value.isSidechain !== true) list.addUserText(text, timestamp, line);
+    if (block?.type === "text") takeText(asString(block.text) ?? "");
     if (block?.type !== "tool_result") continue;
     const call = list.call(asString(block.tool_use_id));
     if (call?.type === "shell") applyResult(call, block, value.toolUseResult);
