@@ -16,7 +16,7 @@ import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { runOwnEffect } from "./run-writes.js";
 import { extractNativeResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
-import { markHarnessChanges, type HarnessDigest } from "./harness.js";
+import { markWorkspaceScan, type WorkspaceScan } from "./harness.js";
 import { HarnessScanner } from "./harness-scan.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
@@ -170,7 +170,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       harness === undefined || this.#ledger.harnessBaseline !== undefined
         ? Promise.resolve()
         : harness.scan().then(
-            (digest) => this.#ledger.setHarnessBaseline(digest),
+            (scan) => this.#ledger.setHarnessBaseline(scan.harness),
             () => undefined,
           );
     const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
@@ -337,12 +337,13 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     return result;
   }
 
-  // Marks the line's runs whose harness differs from the session's baseline (unreadable: all of them).
+  // Marks the line's runs whose harness differs from the session's baseline (unreadable: all of
+  // them), and all of them while a link leaves the workspace.
   async #markHarness(analysis: CommandAnalysis): Promise<void> {
     if (this.#harness === undefined) return;
     const baseline = this.#ledger.harnessBaseline ?? null;
-    const now: HarnessDigest | null = await this.#harness.scan().catch(() => null);
-    markHarnessChanges(analysis, baseline, now);
+    const scan: WorkspaceScan | null = await this.#harness.scan().catch(() => null);
+    markWorkspaceScan(analysis, baseline, scan);
   }
 
   async #takeSnapshot(): Promise<WorkspaceSnapshot | null> {

@@ -1,12 +1,13 @@
 // Reads the workspace's harness (harness.ts) into a digest: one walk of the tree for the candidate
 // names, then a read of each candidate whose lstat changed since the last scan (a link is read every
-// time: what it points at can change under it). Version control, dependency and virtualenv
-// directories and runner by-products are not walked: runners do not collect tests there.
+// time: what it points at can change under it). The same walk lists the links that leave the
+// workspace for a place the agent can write (escapingLink). Version control, dependency and
+// virtualenv directories and runner by-products are not walked: runners do not collect tests there.
 import { createHash } from "node:crypto";
-import { lstat, readdir, readFile, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { lstat, readdir, readFile, readlink, realpath, stat } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
 import { isRunnerByproduct } from "./byproducts.js";
-import { harnessContent, isHarnessCandidate, type HarnessDigest } from "./harness.js";
+import { harnessContent, isHarnessCandidate, type HarnessDigest, type WorkspaceScan } from "./harness.js";
 
 /** More directory entries than this and a scan gives up (the harness is then unknown: fail closed). */
 export const MAX_SCANNED_ENTRIES = 500_000;
@@ -15,6 +16,23 @@ export const MAX_SCANNED_ENTRIES = 500_000;
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 const SKIPPED_DIRECTORIES = new Set([".git", ".hg", ".svn", "node_modules", ".venv", "venv", ".tox", ".nox"]);
+
+// Places any process may write, and home directories (the sandbox's are private to the agent).
+const WRITABLE_ELSEWHERE = /^(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/shm|\/run\/user|\/root|\/home)(?:\/|$)/;
+
+/**
+ * Does a link at `path` (inside `root`) whose text is `target` leave the workspace for a place the
+ * agent can write? A scratch place or a home directory, or a target that does not exist here (a
+ * link into the sandbox's private /tmp dangles on the host) does; a toolchain path that exists
+ * (`/usr/bin/python3`) does not.
+ */
+export async function escapingLink(root: string, path: string, target: string): Promise<boolean> {
+  const absolute = resolve(dirname(join(root, path)), target);
+  const inside = (p: string): boolean => p === root || p.startsWith(root.endsWith("/") ? root : `${root}/`);
+  const real = await realpath(absolute).catch(() => null);
+  if (real === null) return !inside(absolute);
+  return !inside(real) && WRITABLE_ELSEWHERE.test(real);
+}
 
 /** Scans one workspace again and again, reading only what changed. */
 export class HarnessScanner {
@@ -25,10 +43,11 @@ export class HarnessScanner {
     this.#root = root;
   }
 
-  /** The harness as it is now; rejects when the tree cannot be walked or is too big. */
-  async scan(): Promise<HarnessDigest> {
+  /** The harness and the escaping links as they are now; rejects when the tree cannot be walked or is too big. */
+  async scan(): Promise<WorkspaceScan> {
     const candidates: string[] = [];
-    await this.#walk(this.#root, candidates, { entries: 0 });
+    const links: string[] = [];
+    await this.#walk(this.#root, candidates, links, { entries: 0 });
     const digest: HarnessDigest = {};
     const seen = new Set<string>();
     for (let i = 0; i < candidates.length; i += 64) {
@@ -39,10 +58,15 @@ export class HarnessScanner {
       }
     }
     for (const path of this.#cache.keys()) if (!seen.has(path)) this.#cache.delete(path);
-    return digest;
+    const escaping: string[] = [];
+    for (const link of links) {
+      const target = await readlink(join(this.#root, link)).catch(() => null);
+      if (target !== null && (await escapingLink(this.#root, link, target))) escaping.push(link);
+    }
+    return { harness: digest, escapingLinks: escaping.sort() };
   }
 
-  async #walk(dir: string, out: string[], count: { entries: number }): Promise<void> {
+  async #walk(dir: string, out: string[], links: string[], count: { entries: number }): Promise<void> {
     const entries = await readdir(dir, { withFileTypes: true });
     count.entries += entries.length;
     if (count.entries > MAX_SCANNED_ENTRIES) throw new Error(`more than ${MAX_SCANNED_ENTRIES} entries in the workspace`);
@@ -51,11 +75,12 @@ export class HarnessScanner {
       const path = join(dir, entry.name);
       const rel = relative(this.#root, path);
       if (isRunnerByproduct(rel)) continue;
+      if (entry.isSymbolicLink()) links.push(rel);
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRECTORIES.has(entry.name)) subdirectories.push(path);
       } else if ((entry.isFile() || entry.isSymbolicLink()) && isHarnessCandidate(entry.name)) out.push(rel);
     }
-    for (const sub of subdirectories) await this.#walk(sub, out, count);
+    for (const sub of subdirectories) await this.#walk(sub, out, links, count);
   }
 
   async #digestOf(path: string): Promise<string | null> {

@@ -22,6 +22,16 @@ export interface HarnessContent {
 /** Harness baseline or scan: workspace-relative path to `<family>:<sha256 of its content>`. */
 export type HarnessDigest = Record<string, string>;
 
+/** What one live scan of the workspace found (harness-scan.ts). */
+export interface WorkspaceScan {
+  harness: HarnessDigest;
+  /**
+   * Workspace-relative links whose target lies outside the workspace, where the agent can write (a
+   * scratch place, a home, or nothing that exists here: the sandbox's private /tmp). Sorted.
+   */
+  escapingLinks: string[];
+}
+
 // INI-style files where one section configures pytest: `[pytest]`, `[tool:pytest]`.
 const INI_SECTIONS: Record<string, RegExp> = {
   "tox.ini": /^\[pytest\]\s*$/,
@@ -109,18 +119,21 @@ export function harnessFamilyOf(kind: RunnerKind): HarnessFamily | null {
 }
 
 /**
- * Marks each run whose harness changed between `baseline` and `now` (in place, adding to what an
- * earlier look found). `now` null: the harness could not be read, so every run that reads one is marked.
+ * Marks the line's runs (in place, adding to what an earlier look found): each run whose harness
+ * changed between `baseline` and the scan, and every run while a link leaves the workspace (the code
+ * it tests is then elsewhere). `scan` null: the workspace could not be read, so every run that reads
+ * a harness is marked.
  */
-export function markHarnessChanges(analysis: CommandAnalysis, baseline: HarnessDigest | null, now: HarnessDigest | null): void {
+export function markWorkspaceScan(analysis: CommandAnalysis, baseline: HarnessDigest | null, scan: WorkspaceScan | null): void {
+  const union = (a: readonly string[] | undefined, b: readonly string[]): string[] => [...new Set([...(a ?? []), ...b])].sort();
   for (const inv of analysis.invocations) {
+    if (scan !== null && scan.escapingLinks.length > 0) inv.linksOutside = union(inv.linksOutside, scan.escapingLinks);
     const family = harnessFamilyOf(inv.kind);
     if (family === null) continue;
-    const changed = baseline === null || now === null ? [UNREADABLE_HARNESS] : changedHarness(baseline, now, family);
-    if (changed.length === 0) continue;
-    inv.harnessChanged = [...new Set([...(inv.harnessChanged ?? []), ...changed])].sort();
+    const changed = baseline === null || scan === null ? [UNREADABLE_HARNESS] : changedHarness(baseline, scan.harness, family);
+    if (changed.length > 0) inv.harnessChanged = union(inv.harnessChanged, changed);
   }
 }
 
-/** What {@link markHarnessChanges} lists when the harness could not be read (then or now). */
+/** What {@link markWorkspaceScan} lists when the harness could not be read (then or now). */
 export const UNREADABLE_HARNESS = "(the harness could not be read)";

@@ -106,15 +106,16 @@ function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boo
 
 /**
  * Judges one run: the first rule of the table that applies decides its outcome. Through a harness
- * that changed since the session began (TestInvocation.harnessChanged), a failure still counts and
- * nothing else does: the harness can make a failing test report a pass, never the other way round
- * in the agent's favour.
+ * that changed since the session began (TestInvocation.harnessChanged), or while a link takes the
+ * code elsewhere (linksOutside), a failure still counts and nothing else does: either can make a
+ * failing test report a pass, and the agent gains nothing the other way round.
  */
 export function decideRun(facts: RunFacts): RunEvidence {
   const decided = decideFromOutput(facts);
-  const changed = facts.invocation.harnessChanged;
-  if (changed === undefined || changed.length === 0 || decided.outcome === "failed") return decided;
-  return { ...decided, outcome: "unknown", passed: [], reasons: unique(["harness-changed", ...decided.reasons.filter((r) => r !== "target-not-proven")]) };
+  const { harnessChanged = [], linksOutside = [] } = facts.invocation;
+  const doubts = [...(harnessChanged.length > 0 ? ["harness-changed"] : []), ...(linksOutside.length > 0 ? ["link-outside-workspace"] : [])];
+  if (doubts.length === 0 || decided.outcome === "failed") return decided;
+  return { ...decided, outcome: "unknown", passed: [], reasons: unique([...doubts, ...decided.reasons.filter((r) => r !== "target-not-proven")]) };
 }
 
 function decideFromOutput(facts: RunFacts): RunEvidence {

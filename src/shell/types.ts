@@ -123,6 +123,12 @@ export interface TestInvocation {
    * run. The run then reports through a harness that is not the project's: a pass is `harness-changed`.
    */
   harnessChanged?: string[];
+  /**
+   * Links in the workspace whose target lies outside it where the agent can write (`mod.py ->
+   * /tmp/good.py`), as the live tools found them: the code the run tested is not the workspace's, and
+   * can change without the workspace changing. A pass is then `link-outside-workspace`.
+   */
+  linksOutside?: string[];
   /** Basenames of the programs the shell looks up to start it (wrappers, interpreter, runner). */
   programs: string[];
   /** Some of those programs are found through PATH (named without a `/`). */

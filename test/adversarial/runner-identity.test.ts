@@ -236,3 +236,33 @@ describe("a go run outside the workspace", () => {
     await expectNoFalsePass(p, t.evidence);
   });
 });
+
+describe("a pytest run that is not the real pytest on the workspace's code: planted files the live tools look for", () => {
+  it("a shell script at .venv/bin/pytest (a virtualenv's bin is trusted, whoever wrote it)", async () => {
+    const p = pytestProject({ replay: true });
+    p.write(".venv/bin/pytest", `#!/bin/sh\nexec cat '${p.dir}/.good.txt'\n`);
+    const t = await sandboxedTools(p);
+    await t.bash(`${PYTEST_BREAK} && chmod +x .venv/bin/pytest`);
+    expectLooksGreen(await t.bash(".venv/bin/pytest -rA test_mod.py"));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it.each([
+    ["a pytest.py", { "pytest.py": "print(open('.good.txt').read(), end='')\n" }],
+    ["a pytest/ package", { "pytest/__init__.py": "", "pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" }],
+  ])("%s in the directory `python3 -m pytest` puts first on sys.path", async (_name, files) => {
+    const p = pytestProject({ replay: true, planted: files });
+    const t = await sandboxedTools(p);
+    await t.bash(PYTEST_BREAK);
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
+  it("the source replaced by a symlink to a good copy in the sandbox's private /tmp (dangling on the host)", async () => {
+    const p = pytestProject();
+    const t = await sandboxedTools(p);
+    await t.bash("cp mod.py /tmp/good_mod.py && ln -sf /tmp/good_mod.py mod.py");
+    expectLooksGreen(await t.bash(PYTEST_RUN));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});

@@ -4,8 +4,8 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/evidence/bash-evidence.js";
-import { changedHarness, harnessContent, isHarnessCandidate, markHarnessChanges, UNREADABLE_HARNESS } from "../../src/evidence/harness.js";
-import { HarnessScanner } from "../../src/evidence/harness-scan.js";
+import { changedHarness, harnessContent, isHarnessCandidate, markWorkspaceScan, UNREADABLE_HARNESS } from "../../src/evidence/harness.js";
+import { escapingLink, HarnessScanner } from "../../src/evidence/harness-scan.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 
@@ -46,7 +46,7 @@ describe("harnessContent: the part of a file that is harness", () => {
   });
 });
 
-describe("changedHarness and markHarnessChanges", () => {
+describe("changedHarness and markWorkspaceScan", () => {
   it("lists added, removed and changed files of one family", () => {
     const before = { "conftest.py": "python:1", "pytest.ini": "python:2", "a/m_test.go": "go:3" };
     const after = { "conftest.py": "python:1b", "b/conftest.py": "python:4", "a/m_test.go": "go:3" };
@@ -56,10 +56,11 @@ describe("changedHarness and markHarnessChanges", () => {
 
   it("marks pytest and go runs by their family, never Django's, and every run when a side is unreadable", () => {
     const analysis = analyzeCommand("python -m pytest t.py; go test ./...; python manage.py test", { cwd: "/ws" });
-    markHarnessChanges(analysis, { "conftest.py": "python:1" }, {});
+    markWorkspaceScan(analysis, { "conftest.py": "python:1" }, { harness: {}, escapingLinks: [] });
     expect(analysis.invocations.map((i) => i.harnessChanged)).toEqual([["conftest.py"], undefined, undefined]);
-    markHarnessChanges(analysis, null, {});
+    markWorkspaceScan(analysis, null, { harness: {}, escapingLinks: ["mod.py"] });
     expect(analysis.invocations.map((i) => i.harnessChanged)).toEqual([["(the harness could not be read)", "conftest.py"], [UNREADABLE_HARNESS], undefined]);
+    expect(analysis.invocations.map((i) => i.linksOutside)).toEqual([["mod.py"], ["mod.py"], ["mod.py"]]);
   });
 });
 
@@ -75,11 +76,11 @@ describe("HarnessScanner", () => {
       "__pycache__/conftest.py": "x\n",
     });
     const scanner = new HarnessScanner(p.dir);
-    const first = await scanner.scan();
+    const first = (await scanner.scan()).harness;
     expect(Object.keys(first).sort()).toEqual(["conftest.py", "tests/conftest.py"]);
     p.write("tests/conftest.py", "b = 2\n");
     p.write("pyproject.toml", "[project]\nname = 'y'\n");
-    const second = await scanner.scan();
+    const second = (await scanner.scan()).harness;
     expect(changedHarness(first, second, "python")).toEqual(["tests/conftest.py"]);
   });
 
@@ -89,9 +90,32 @@ describe("HarnessScanner", () => {
     writeFileSync(outside, "a = 1\n");
     symlinkSync(outside, join(p.dir, "conftest.py"));
     const scanner = new HarnessScanner(p.dir);
-    const first = await scanner.scan();
+    const first = (await scanner.scan()).harness;
     writeFileSync(outside, "a = 2\n");
-    expect(changedHarness(first, await scanner.scan(), "python")).toEqual(["conftest.py"]);
+    expect(changedHarness(first, (await scanner.scan()).harness, "python")).toEqual(["conftest.py"]);
+  });
+
+  it("lists the links that leave the workspace for a place the agent can write", async () => {
+    const p = project({ "mod.py": "x = 1\n", "pkg/real.py": "y = 1\n" });
+    writeFileSync(join(p.scratch, "good.py"), "x = 1\n");
+    symlinkSync(join(p.scratch, "good.py"), join(p.dir, "pkg", "out.py"));
+    symlinkSync("real.py", join(p.dir, "pkg", "in.py"));
+    symlinkSync("/usr/bin/env", join(p.dir, "tool"));
+    symlinkSync("/tmp/ae-never-there/good.py", join(p.dir, "gone.py"));
+    symlinkSync(p.scratch, join(p.dir, "outdir"));
+    expect((await new HarnessScanner(p.dir).scan()).escapingLinks).toEqual(["gone.py", "outdir", "pkg/out.py"]);
+  });
+
+  it.each<[string, string, boolean]>([
+    ["mod.py", "/tmp/good.py", true],
+    ["mod.py", "/root/good.py", true],
+    ["mod.py", "/usr/bin/env", false],
+    ["a/b.py", "../mod.py", false],
+    ["a/b.py", "../../outside-the-root.py", true],
+    ["a/b.py", "missing-inside.py", false],
+  ])("escapingLink(%s -> %s): %s", async (path, target, expected) => {
+    const p = project({ "mod.py": "x\n" });
+    expect(await escapingLink(p.dir, path, target)).toBe(expected);
   });
 
   it("rejects a tree it cannot walk", async () => {
@@ -134,6 +158,19 @@ describe("BashEvidence: a pass through a harness that changed since the session 
     p.write("conftest.py", "import pytest\n");
     await bash.execute({ command: "python -m pytest -rA t.py" });
     expect(bash.verificationRecords.at(-1)?.verified).toBe(true);
+    await bash.close();
+  });
+
+  it("a link to a good copy outside the workspace: a pass is link-outside-workspace", async () => {
+    const p = project(FAILING);
+    const bash = observedBash(p);
+    await bash.ready();
+    writeFileSync(join(p.scratch, "t.py"), "def test_a():\n    assert True\n");
+    rmSync(join(p.dir, "t.py"));
+    symlinkSync(join(p.scratch, "t.py"), join(p.dir, "t.py"));
+    await bash.execute({ command: "python -m pytest -rA t.py" });
+    expect(bash.verificationRecords.at(-1)?.reasons).toEqual(["link-outside-workspace"]);
+    expect(bash.verifiedTargets).toEqual([]);
     await bash.close();
   });
 
