@@ -23,6 +23,8 @@ export interface ShellSessionState {
   identityRisks: IdentityRisk[];
   /** An earlier line left a job running (`cmd &`, `nohup`, `setsid`) and no completed `wait` has ended it. */
   backgroundJobs: boolean;
+  /** An earlier line's bare `exec` sent the shell's output elsewhere (`exec > >(filter)`), for the rest of the session. */
+  outputRedirect: string | null;
 }
 
 /**
@@ -37,6 +39,7 @@ export class ShellSession {
   readonly #risks: IdentityRisk[] = [];
   #cwd: string | null;
   #jobs = false;
+  #outputRedirect: string | null = null;
 
   /** `workspace`: absolute directory the shell starts in (PATH entries inside it count as planted). */
   constructor(workspace: string | null) {
@@ -54,11 +57,19 @@ export class ShellSession {
     return this.#jobs;
   }
 
-  /** The analysis with every invocation an earlier line's definitions reach marked `shadowed`. */
+  /**
+   * The analysis with every invocation an earlier line's definitions reach marked `shadowed`, and
+   * every one `transformed` once an earlier `exec` sent the shell's output elsewhere (what the tool
+   * captures is then whatever that filter printed).
+   */
   shadow(analysis: CommandAnalysis): CommandAnalysis {
-    if (analysis.invocations.every((inv) => inv.shadowed || !this.#reaches(inv))) return analysis;
+    const redirected = this.#outputRedirect !== null;
+    if (!redirected && analysis.invocations.every((inv) => inv.shadowed || !this.#reaches(inv))) return analysis;
     const marked = new Map<TestInvocation, TestInvocation>();
-    for (const inv of analysis.invocations) marked.set(inv, inv.shadowed || !this.#reaches(inv) ? inv : { ...inv, shadowed: true, shadowedBy: this.#reason(inv) });
+    for (const inv of analysis.invocations) {
+      const shadowed = inv.shadowed || !this.#reaches(inv) ? inv : { ...inv, shadowed: true, shadowedBy: this.#reason(inv) };
+      marked.set(inv, redirected ? { ...shadowed, output: "transformed", window: null } : shadowed);
+    }
     return {
       ...analysis,
       commands: analysis.commands.map((command) => (command.invocation === undefined ? command : { ...command, invocation: marked.get(command.invocation) ?? command.invocation })),
@@ -89,13 +100,14 @@ export class ShellSession {
     for (const name of effects.functions) this.#functions.add(name);
     for (const name of effects.aliases) this.#aliases.add(name);
     for (const entry of effects.pathEntries) if (isPlantablePathEntry(entry, this.#workspace) && !this.#riskyPath.includes(entry)) this.#riskyPath.push(entry);
+    this.#outputRedirect ??= effects.outputRedirect;
     // Nothing undoes these as far as a line can show (a sourced script may have done anything).
     for (const risk of effects.risks) if (!this.#risks.some((r) => r.reason === risk.reason)) this.#risks.push(risk);
   }
 
   /** What the session holds now. */
   get state(): ShellSessionState {
-    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath], identityRisks: this.#risks.map((r) => ({ ...r })), backgroundJobs: this.#jobs };
+    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath], identityRisks: this.#risks.map((r) => ({ ...r })), backgroundJobs: this.#jobs, outputRedirect: this.#outputRedirect };
   }
 
   #reaches(inv: TestInvocation): boolean {

@@ -36,7 +36,7 @@ export interface OutputRoutes {
 }
 
 /** A pipe into `stage`, whose own stdout goes to `next`: made once per stage and resolved once. */
-type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "pipe"; stage: CommandNode; next: Sink; after: Streams };
+type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "process" } | { kind: "pipe"; stage: CommandNode; next: Sink; after: Streams };
 
 interface Streams {
   out: Sink;
@@ -157,8 +157,12 @@ function combineReadings(a: Reading, b: Reading): Reading {
   return { allFilter: a.allFilter && b.allFilter, whole: a.whole || b.whole, window };
 }
 
-function walkStatements(statements: readonly Statement[], streams: Streams, walk: Walk): void {
+function walkStatements(statements: readonly Statement[], initial: Streams, walk: Walk): void {
+  let streams = initial;
   for (const statement of statements) {
+    // `exec > >(filter)`, `exec > log`: every later command of this shell writes there.
+    const redirected = shellRedirect(statement);
+    if (redirected !== null) streams = applyRedirects(streams, redirected);
     for (const pipeline of statement.list.pipelines) {
       const stages = pipeline.commands;
       // The sink of stage i's stdout is the pipe into stage i + 1. Resolved from the last stage back,
@@ -189,6 +193,42 @@ function walkNode(node: CommandNode, streams: Streams, walk: Walk): void {
   walkStatements(node.body, own, walk);
 }
 
+/**
+ * The redirects of the bare `exec`s in a statement that run in this shell (`exec > >(sed ...)`,
+ * `exec 2> log`, also inside `{ ...; }`, `if`, loops; not in a subshell, a pipeline or the
+ * background): they change the shell's own streams from there on. Null when there is none.
+ */
+export function shellRedirect(statement: Statement): readonly Redirect[] | null {
+  const found: Redirect[] = [];
+  collectExecRedirects(statement, found);
+  return found.length === 0 ? null : found;
+}
+
+function collectExecRedirects(statement: Statement, found: Redirect[]): void {
+  if (statement.background) return;
+  for (const pipeline of statement.list.pipelines) {
+    if (pipeline.commands.length !== 1) continue;
+    const node = pipeline.commands[0]!;
+    if (node.type === "simple") {
+      if (node.words.length === 1 && node.words[0] === "exec") found.push(...node.redirects);
+    } else if (node.type === "group" || (node.type === "compound" && node.kind !== "function")) {
+      for (const inner of node.body) collectExecRedirects(inner, found);
+    }
+  }
+}
+
+/**
+ * Does a redirect send stdout or stderr anywhere but the other of the two (`2>&1` and `1>&2` keep
+ * the output whole)? Input redirects and other descriptors (`3>&1`) do not.
+ */
+export function redirectsOutput(redirect: Redirect): boolean {
+  if (redirect.op.startsWith("<")) return false;
+  if (redirect.op === "&>" || redirect.op === "&>>" || (redirect.op === ">&" && redirect.fd === null && !/^\d+$/.test(redirect.target))) return true;
+  const fd = redirect.fd ?? 1;
+  if (fd !== 1 && fd !== 2) return false;
+  return !(redirect.op === ">&" && (redirect.target === "1" || redirect.target === "2"));
+}
+
 /** Applies `> f`, `2>&1`, `&> f`, ... in order, as bash does. */
 function applyRedirects(streams: Streams, redirects: readonly Redirect[]): Streams {
   let { out, err } = streams;
@@ -202,7 +242,8 @@ function applyRedirects(streams: Streams, redirects: readonly Redirect[]): Strea
       else if (fd === 2) err = source;
       continue;
     }
-    const sink: Sink = target === "/dev/null" || target === "-" ? { kind: "null" } : { kind: "file", path: target };
+    // `> >(cmd)`: a process substitution, a command that can rewrite every line.
+    const sink: Sink = target === "/dev/null" || target === "-" ? { kind: "null" } : target.startsWith(">(") ? { kind: "process" } : { kind: "file", path: target };
     if (op === "&>" || op === "&>>" || (op === ">&" && redirect.fd === null)) {
       out = sink;
       err = sink;
@@ -227,6 +268,8 @@ function resolveEnd(sink: Exclude<Sink, { kind: "pipe" }>): Resolved {
       return { route: "hidden", files: [] };
     case "file":
       return { route: "hidden", files: isStatic(sink.path) ? [sink.path] : [] };
+    case "process":
+      return { route: "transformed", files: [] };
     default: {
       const never: never = sink;
       throw new Error(`unhandled sink ${JSON.stringify(never)}`);

@@ -2,6 +2,7 @@
 // (also inside a static `eval`), and what of that stays defined in the shell after the line.
 import { visitStatements } from "./flatten.js";
 import { commandIdentityRisks, type IdentityRisk } from "./runner-identity.js";
+import { redirectsOutput, shellRedirect } from "./output-route.js";
 import type { CommandNode, ParsedLine, SimpleCommand, Statement } from "./types.js";
 import { basename, stripWrappers } from "./wrappers.js";
 
@@ -81,12 +82,18 @@ export interface SessionEffects {
   pathEntries: string[];
   /** What else stays changed in the shell: a sourced script, `hash -p`, `export PYTHONPATH=...` (runner-identity.ts). */
   risks: IdentityRisk[];
+  /** A bare `exec` sent the shell's stdout or stderr elsewhere (`exec > >(sed ...)`, `exec > log`), as written. */
+  outputRedirect: string | null;
 }
 
 /** Reads {@link SessionEffects} from a parsed line (pure). */
 export function findSessionEffects(parsed: ParsedLine): SessionEffects {
-  const effects: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [] };
+  const effects: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [], outputRedirect: null };
   collectSessionEffects(parsed.statements, effects);
+  for (const statement of parsed.statements) {
+    const redirect = shellRedirect(statement)?.find(redirectsOutput);
+    if (redirect !== undefined) effects.outputRedirect ??= `exec ${redirect.fd ?? ""}${redirect.op}${redirect.target}`;
+  }
   return effects;
 }
 

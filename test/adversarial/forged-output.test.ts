@@ -81,6 +81,15 @@ describe.concurrent("the line makes a failing run's output look like a pass", ()
     await expectNoFalsePass(p, t.evidence);
   });
 
+  it("exec > >(filter) earlier in the line: pytest's output replaced by the passing log", async () => {
+    const filter = "import sys\ngood = open(sys.argv[1]).read()\nsys.stdin.read()\nsys.stdout.write(good)\n";
+    const p = pytestProject({ replay: true, planted: { "filter.py": filter } });
+    const t = await sandboxedTools(p);
+    await t.bash(PYTEST_BREAK);
+    expectLooksGreen(await t.bash(`exec > >(python3 filter.py .good.txt); ${PYTEST_RUN}; exec >&-; wait`));
+    await expectNoFalsePass(p, t.evidence);
+  });
+
   it("go: the passing log replayed after a failing go test, and `|| true`", async () => {
     const p = goProject({ replay: true });
     const t = await sandboxedTools(p);

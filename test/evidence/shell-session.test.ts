@@ -180,7 +180,7 @@ describe("ShellSession", () => {
   it("remembers functions and aliases until they are removed", () => {
     const session = new ShellSession("/ws");
     session.record(analyzeCommand("pytest() { :; }; alias go=true", { cwd: "/ws" }), true);
-    expect(session.state).toEqual({ cwd: "/ws", functions: ["pytest"], aliases: ["go"], riskyPathEntries: [], identityRisks: [], backgroundJobs: false });
+    expect(session.state).toEqual({ cwd: "/ws", functions: ["pytest"], aliases: ["go"], riskyPathEntries: [], identityRisks: [], backgroundJobs: false, outputRedirect: null });
     expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "python -m pytest")]).toEqual([true, true, false]);
     // A wrapper's name is looked up too.
     session.record(analyzeCommand("timeout() { :; }", { cwd: "/ws" }), true);

@@ -4,7 +4,7 @@ import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { findSessionEffects, type SessionEffects } from "../../src/shell/shadowing.js";
 
 const effects = (line: string): SessionEffects => findSessionEffects(analyzeCommand(line).parsed);
-const none: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [] };
+const none: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [], outputRedirect: null };
 
 describe("findSessionEffects", () => {
   it.each<[string, string, Partial<SessionEffects>]>([
@@ -25,6 +25,12 @@ describe("findSessionEffects", () => {
     ["so do a pipeline's", "pytest() { :; } | cat", {}],
     ["and a background list's", "pytest() { :; } &", {}],
     ["and a bash -c script's", `bash -c "pytest() { :; }"`, {}],
+    ["exec into a process substitution", "exec > >(python3 filter.py)", { outputRedirect: "exec >>(python3 filter.py)" }],
+    ["exec of stderr into a file, inside a group", "{ exec 2> err.log; }", { outputRedirect: "exec 2>err.log" }],
+    ["exec 2>&1 keeps the output whole", "exec 2>&1", {}],
+    ["exec 3>&1 saves a descriptor only", "exec 3>&1", {}],
+    ["exec in a subshell dies with it", "( exec > /dev/null )", {}],
+    ["exec of a program is not a redirect of the shell", "exec python3 -m pytest > log", {}],
     ["an eval of expansions is not read, and is a risk that stays", `eval "$(pyenv init -)"`, { risks: [{ scope: "any", reason: "eval of text built at run time" }] }],
   ])("%s", (_name, line, expected) => {
     expect(effects(line)).toEqual({ ...none, ...expected });
