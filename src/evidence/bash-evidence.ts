@@ -18,7 +18,7 @@ import { extractNativeResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
 import { markWorkspaceScan, type WorkspaceScan } from "./harness.js";
 import { HarnessScanner } from "./harness-scan.js";
-import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
+import { createWorkspaceSnapshotter, mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
 /** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
@@ -106,6 +106,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #harness: HarnessScanner | undefined;
   /** Settles once the harness baseline is taken (or could not be). */
   readonly #baseline: Promise<void>;
+  /** The last snapshot taken, to compare the next one with. */
+  #lastSnapshot: WorkspaceSnapshot | null = null;
+  /** Files changed with their mtime and size put back, and that stat: caches may answer for them. */
+  readonly #resets = new Map<string, string>();
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     const restoring = RESTORING.get(options);
@@ -166,13 +170,15 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // The harness as the session found it, before any call runs (a restore keeps the journal's).
     this.#harness = root === null ? undefined : new HarnessScanner(root);
     const harness = this.#harness;
-    this.#baseline =
+    // The first snapshot too: a change made before the first test run is then seen.
+    const baselineScan =
       harness === undefined || this.#ledger.harnessBaseline !== undefined
         ? Promise.resolve()
         : harness.scan().then(
             (scan) => this.#ledger.setHarnessBaseline(scan.harness),
             () => undefined,
           );
+    this.#baseline = Promise.all([baselineScan, root === null ? null : this.#takeSnapshot()]).then(() => undefined);
     const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
     this.#session = perCall ? undefined : new ShellSession(root);
     this.#sessionKnown = options.shell === "persistent";
@@ -284,6 +290,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // snapshot mode a line that runs none is judged by what it changed.
     const runsTest = runsProvableTest(observed);
     const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#markHarness(observed) : undefined]);
+    if (runsTest) this.#markResets(observed);
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
     const begin = (): void => {
       ticket ??= this.#ledger.beginCommand(command, observed, before === null || runsTest ? "before" : "measured");
@@ -308,6 +315,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     if (runsTest) await this.#markHarness(observed);
     // A snapshot that failed before a test run: what the run changed is unknown.
     const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
+    // A stat the line itself put back (`sed -i ... && touch -r ref mod.py && pytest`), seen by the after-snapshot.
+    if (runsTest) this.#markResets(observed);
     // A job an earlier line (or this one) left running in a persistent shell can change files at any
     // time: what a run proves, or a line did not change, may not hold for long. The watcher (watch:
     // true) sees such changes as they happen; without it, the effect is unknown until a `wait`.
@@ -346,15 +355,35 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     markWorkspaceScan(analysis, baseline, scan);
   }
 
+  // Marks every run of the line while a file keeps a stat that was put back after a change.
+  #markResets(analysis: CommandAnalysis): void {
+    if (this.#resets.size === 0) return;
+    const paths = [...this.#resets.keys()].sort();
+    for (const inv of analysis.invocations) inv.statResets = [...new Set([...(inv.statResets ?? []), ...paths])].sort();
+  }
+
   async #takeSnapshot(): Promise<WorkspaceSnapshot | null> {
     const root = this.#ledger.workspace;
     if (root === null) return null;
     try {
       this.#snapshotter ??= createWorkspaceSnapshotter(root);
-      return await (await this.#snapshotter).take();
+      const snapshotter = await this.#snapshotter;
+      const snapshot = await snapshotter.take();
+      await this.#noteResets(snapshotter, snapshot);
+      return snapshot;
     } catch {
       return null;
     }
+  }
+
+  // What changed since the last snapshot with its mtime and size put back; a reset lasts while the
+  // file keeps that stat (a later edit or `touch` moves it, and the caches miss again).
+  async #noteResets(snapshotter: WorkspaceSnapshotter, snapshot: WorkspaceSnapshot): Promise<void> {
+    const last = this.#lastSnapshot;
+    this.#lastSnapshot = snapshot;
+    for (const [path, stat] of this.#resets) if (snapshot.stats.get(path) !== stat) this.#resets.delete(path);
+    if (last === null || last.kind !== snapshot.kind) return;
+    for (const path of mtimeResets(last, snapshot, await snapshotter.changedPaths(last, snapshot))) this.#resets.set(path, snapshot.stats.get(path)!);
   }
 
   async #measure(before: WorkspaceSnapshot): Promise<WorkspaceEffect> {

@@ -106,14 +106,19 @@ function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boo
 
 /**
  * Judges one run: the first rule of the table that applies decides its outcome. Through a harness
- * that changed since the session began (TestInvocation.harnessChanged), or while a link takes the
- * code elsewhere (linksOutside), a failure still counts and nothing else does: either can make a
- * failing test report a pass, and the agent gains nothing the other way round.
+ * that changed since the session began (TestInvocation.harnessChanged), while a link takes the code
+ * elsewhere (linksOutside), or while a cache may answer for old content (statResets), a failure still
+ * counts and nothing else does: each can make a failing test report a pass, and the agent gains
+ * nothing the other way round.
  */
 export function decideRun(facts: RunFacts): RunEvidence {
   const decided = decideFromOutput(facts);
-  const { harnessChanged = [], linksOutside = [] } = facts.invocation;
-  const doubts = [...(harnessChanged.length > 0 ? ["harness-changed"] : []), ...(linksOutside.length > 0 ? ["link-outside-workspace"] : [])];
+  const { harnessChanged = [], linksOutside = [], statResets = [] } = facts.invocation;
+  const doubts = [
+    ...(harnessChanged.length > 0 ? ["harness-changed"] : []),
+    ...(linksOutside.length > 0 ? ["link-outside-workspace"] : []),
+    ...(statResets.length > 0 ? ["mtime-reset"] : []),
+  ];
   if (doubts.length === 0 || decided.outcome === "failed") return decided;
   return { ...decided, outcome: "unknown", passed: [], reasons: unique([...doubts, ...decided.reasons.filter((r) => r !== "target-not-proven")]) };
 }

@@ -12,8 +12,12 @@ import { join, relative } from "node:path";
 import { createShadowRepository, runHostGit, type ShadowRepository } from "../tools/host-git.js";
 import { isRunnerByproduct, RUNNER_BYPRODUCT_EXCLUDES } from "./byproducts.js";
 
-/** One snapshot: a Git tree id plus the ignored files' fingerprints, or a map of relative paths to content hashes. */
-export type WorkspaceSnapshot = { kind: "git"; tree: string; ignored: Map<string, string> } | { kind: "files"; hashes: Map<string, string> };
+/**
+ * One snapshot: a Git tree id plus the ignored files' fingerprints, or a map of relative paths to
+ * content hashes. `stats` holds each file's mtime and size (what Python's bytecode cache and go's
+ * test cache trust), to tell a change whose mtime was put back ({@link mtimeResets}).
+ */
+export type WorkspaceSnapshot = ({ kind: "git"; tree: string; ignored: Map<string, string> } | { kind: "files"; hashes: Map<string, string> }) & { stats: Map<string, string> };
 
 /** Takes snapshots of one workspace and lists the paths that differ between two of them. */
 export interface WorkspaceSnapshotter {
@@ -38,8 +42,8 @@ export async function createWorkspaceSnapshotter(workspace: string): Promise<Wor
 // settings are fixed too: ctime is trusted and every stat field checked, whatever the agent set.
 const SNAPSHOT_GIT_CONFIG = ["core.quotePath=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false", "core.symlinks=true"];
 
-async function git(workspace: string, shadow: ShadowRepository, args: string[]): Promise<Buffer> {
-  const result = await runHostGit(workspace, args, { env: shadow.env, config: SNAPSHOT_GIT_CONFIG });
+async function git(workspace: string, shadow: ShadowRepository, args: string[], input?: Buffer): Promise<Buffer> {
+  const result = await runHostGit(workspace, args, { env: shadow.env, config: SNAPSHOT_GIT_CONFIG, ...(input === undefined ? {} : { input }) });
   if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
   return result.stdout;
 }
@@ -49,11 +53,26 @@ function gitSnapshotter(workspace: string, shadow: ShadowRepository): WorkspaceS
   return {
     async take() {
       await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--", "."]);
+      // git compares ctime and mtime to the second: a change in the second its entry was last
+      // refreshed, with the mtime put back, looks clean. Any entry whose stat is not the file's to the
+      // nanosecond is taken out and added again, which hashes its content.
+      let listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
+      const stale = await staleEntries(workspace, parseIndex(listing.toString("utf8")));
+      if (stale.length > 0) {
+        const paths = Buffer.from(stale.join("\0") + "\0");
+        await git(workspace, shadow, ["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
+        await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
+        listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
+      }
       const tree = (await git(workspace, shadow, ["write-tree"])).toString("utf8").trim();
       const listed = (await git(workspace, shadow, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "."])).toString("utf8");
       const paths = listed.split("\0").filter((p) => p !== "" && !isRunnerByproduct(p));
       if (paths.length > MAX_IGNORED_FILES) throw new Error(`more than ${MAX_IGNORED_FILES} ignored files`);
-      return { kind: "git", tree, ignored: await fingerprints(workspace, paths) };
+      const ignored = await fingerprints(workspace, paths);
+      // The private index holds every other file's stat as `git add` just saw it.
+      const stats = new Map([...parseIndex(listing.toString("utf8"))].map(([path, entry]) => [path, `${entry.mtime}:${entry.size}`]));
+      for (const [path, fingerprint] of ignored) stats.set(path, statOfFingerprint(fingerprint));
+      return { kind: "git", tree, ignored, stats };
     },
     async changedPaths(before, after) {
       if (before.kind !== "git" || after.kind !== "git") throw new Error("snapshots of different kinds");
@@ -84,6 +103,61 @@ async function fingerprints(workspace: string, paths: string[]): Promise<Map<str
   return out;
 }
 
+interface IndexEntry {
+  /** `seconds:nanoseconds`. */
+  ctime: string;
+  mtime: string;
+  size: string;
+}
+
+// `git ls-files -z --debug` (paths relative to the workspace, like the other listings): each path, a
+// NUL, then indented `ctime:`, `mtime:`, ..., `size:` lines.
+function parseIndex(text: string): Map<string, IndexEntry> {
+  const out = new Map<string, IndexEntry>();
+  const entry = /([^\0]*)\0\s*ctime: (\d+:\d+)\n\s*mtime: (\d+:\d+)\n[^\0]*?size: (\d+)[^\n]*\n/g;
+  for (const match of text.matchAll(entry)) out.set(match[1]!, { ctime: match[2]!, mtime: match[3]!, size: match[4]! });
+  return out;
+}
+
+// Entries whose recorded stat is not the file's own, to the nanosecond (the index keeps 32 bits of
+// seconds and the size modulo 2^32, as git writes them).
+async function staleEntries(workspace: string, index: Map<string, IndexEntry>): Promise<string[]> {
+  const stale: string[] = [];
+  const entries = [...index];
+  const spell = (ns: bigint): string => `${(ns / 1_000_000_000n) % 4_294_967_296n}:${ns % 1_000_000_000n}`;
+  for (let i = 0; i < entries.length; i += 256) {
+    await Promise.all(
+      entries.slice(i, i + 256).map(async ([path, entry]) => {
+        const info = await lstat(join(workspace, path), { bigint: true }).catch(() => null);
+        if (info === null) return;
+        if (spell(info.ctimeNs) !== entry.ctime || spell(info.mtimeNs) !== entry.mtime || String(info.size % 4_294_967_296n) !== entry.size) stale.push(path);
+      }),
+    );
+  }
+  return stale;
+}
+
+// mtime (seconds, nanoseconds) and size from an lstat fingerprint `ino:mode:size:mtimeNs:ctimeNs`.
+function statOfFingerprint(fingerprint: string): string {
+  const [, , size = "", mtimeNs = "0"] = fingerprint.split(":");
+  const ns = BigInt(mtimeNs);
+  return `${ns / 1_000_000_000n}:${ns % 1_000_000_000n}:${size}`;
+}
+
+/**
+ * The changed paths (`changed`, from {@link WorkspaceSnapshotter.changedPaths}) whose mtime and size
+ * are what they were before: the content changed and the stat was put back (`touch -r`, `cp -p` of a
+ * same-size file), which no editor does. Python's bytecode and go's test cache key on exactly these,
+ * so they may still answer for the old content.
+ * @example mtimeResets(before, after, ["mod.py"]) // ["mod.py"] after a same-size edit and `touch -r`
+ */
+export function mtimeResets(before: WorkspaceSnapshot, after: WorkspaceSnapshot, changed: readonly string[]): string[] {
+  return changed.filter((path) => {
+    const old = before.stats.get(path);
+    return old !== undefined && old === after.stats.get(path);
+  });
+}
+
 function differingKeys(before: Map<string, string>, after: Map<string, string>): string[] {
   const paths: string[] = [];
   for (const [path, value] of before) if (after.get(path) !== value) paths.push(path);
@@ -95,8 +169,9 @@ function fileSnapshotter(workspace: string): WorkspaceSnapshotter {
   return {
     async take() {
       const hashes = new Map<string, string>();
-      await hashTree(workspace, workspace, hashes);
-      return { kind: "files", hashes };
+      const stats = new Map<string, string>();
+      await hashTree(workspace, workspace, hashes, stats);
+      return { kind: "files", hashes, stats };
     },
     changedPaths(before, after) {
       if (before.kind !== "files" || after.kind !== "files") return Promise.reject(new Error("snapshots of different kinds"));
@@ -109,16 +184,18 @@ function fileSnapshotter(workspace: string): WorkspaceSnapshotter {
 }
 
 // Symlinks are hashed by their target text, never followed (a link may leave the workspace).
-async function hashTree(root: string, dir: string, hashes: Map<string, string>): Promise<void> {
+async function hashTree(root: string, dir: string, hashes: Map<string, string>, stats: Map<string, string>): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   await Promise.all(
     entries.map(async (entry) => {
       if (entry.name === ".git") return;
       const path = join(dir, entry.name);
       if (isRunnerByproduct(relative(root, path))) return;
-      if (entry.isDirectory()) return hashTree(root, path, hashes);
+      if (entry.isDirectory()) return hashTree(root, path, hashes, stats);
       const content = entry.isSymbolicLink() ? Buffer.from(`link:${await readlink(path).catch(() => "")}`) : await readFile(path).catch(() => null);
       if (content !== null) hashes.set(relative(root, path), createHash("sha1").update(content).digest("hex"));
+      const info = await lstat(path, { bigint: true }).catch(() => null);
+      if (info !== null) stats.set(relative(root, path), statOfFingerprint(`${info.ino}:${info.mode}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`));
       return undefined;
     }),
   );

@@ -129,6 +129,12 @@ export interface TestInvocation {
    * can change without the workspace changing. A pass is then `link-outside-workspace`.
    */
   linksOutside?: string[];
+  /**
+   * Files whose content changed while their mtime and size were put back (`touch -r`), still with
+   * that stat, as the live tools' snapshots saw them: Python's bytecode cache and go's test cache key
+   * on exactly these and may answer for the old content. A pass is then `mtime-reset`.
+   */
+  statResets?: string[];
   /** Basenames of the programs the shell looks up to start it (wrappers, interpreter, runner). */
   programs: string[];
   /** Some of those programs are found through PATH (named without a `/`). */
