@@ -2,7 +2,8 @@
 // bench/ledger: (1) snapshot mode's cost per call on a generated 10,000-file Git repository against
 // conservative mode, through BashEvidence around the real bash tool (headless: false, so the sandbox
 // start-up is not part of the figure); (2) the wrapped bash tool against the raw one on 200 short
-// commands (ratio of medians, median overhead in ms); (3) the journal: 10,000 calls with 500 test runs
+// commands (ratio of medians, median overhead in ms); (3) a pytest run on the same repository, raw
+// against BashEvidence in both modes (the snapshots and the harness walk every test run pays); (4) the journal: 10,000 calls with 500 test runs
 // through BashEvidence over an in-process tool that returns a real pytest output (the real judge
 // runs), against the same calls without a journal; its size, and its restore time against a naive
 // read-and-JSON.parse of the same file. Uses the built dist/.
@@ -23,6 +24,7 @@ const SNAPSHOT_CALLS = Number(process.env.BENCH_SNAPSHOT_CALLS ?? 30);
 const SHORT_CALLS = Number(process.env.BENCH_SHORT_CALLS ?? 200);
 const JOURNAL_CALLS = Number(process.env.BENCH_JOURNAL_CALLS ?? 10_000);
 const JOURNAL_RUNS = Number(process.env.BENCH_JOURNAL_RUNS ?? 500);
+const TEST_RUNS = Number(process.env.BENCH_TEST_RUNS ?? 15);
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -53,6 +55,38 @@ function makeRepo(base) {
   git("add", "-A");
   git("commit", "-q", "-m", "init");
   return repo;
+}
+
+// (4) A test run on the same 10,000-file repository: the raw tool against BashEvidence in both
+// modes. Every run pays, since this session: a snapshot before and after (git add -A and the stat
+// check of every index entry), and a walk of the tree for the harness and escaping links.
+async function testRunBench(repo, bash) {
+  writeFileSync(join(repo, "test_bench.py"), "def test_a():\n    assert True\n");
+  const command = "python3 -m pytest -q -p no:cacheprovider test_bench.py";
+  const raw = bash();
+  const conservative = new BashEvidence(bash(), { workspace: repo });
+  const snapshot = new BashEvidence(bash(), { workspace: repo, invalidation: "snapshot" });
+  await conservative.ready();
+  await snapshot.ready();
+  const times = { raw: [], conservative: [], snapshot: [] };
+  for (let i = 0; i < TEST_RUNS; i += 1) {
+    times.raw.push(...(await timeCalls(raw, [command])));
+    times.conservative.push(...(await timeCalls(conservative, [command])));
+    times.snapshot.push(...(await timeCalls(snapshot, [command])));
+  }
+  const verified = conservative.verifiedTargets.includes("test_bench.py") && snapshot.verifiedTargets.includes("test_bench.py");
+  await conservative.close();
+  await snapshot.close();
+  if (!verified) throw new Error("the bench's test run was not verified");
+  return {
+    files: FILES,
+    runs: TEST_RUNS,
+    rawMedianMs: +median(times.raw).toFixed(1),
+    conservativeMedianMs: +median(times.conservative).toFixed(1),
+    conservativeRatio: +(median(times.conservative) / median(times.raw)).toFixed(2),
+    snapshotMedianMs: +median(times.snapshot).toFixed(1),
+    snapshotRatio: +(median(times.snapshot) / median(times.raw)).toFixed(2),
+  };
 }
 
 // 10,000 calls, every 20th a pytest run of one of 25 files (the real judge on real output), the rest
@@ -178,8 +212,9 @@ async function main() {
       persistentShellMedianMs: +median(persistentTimes).toFixed(2),
       persistentShellRatio: +(median(persistentTimes) / median(rawTimes)).toFixed(3),
     };
+    const testRun = TEST_RUNS > 0 ? await testRunBench(repo, bash) : null;
     const journal = await journalBench(base);
-    console.log(JSON.stringify({ snapshot, wrapping, journal }, null, 2));
+    console.log(JSON.stringify({ snapshot, wrapping, testRun, journal }, null, 2));
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -312,9 +312,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // A module or runner the line itself put there (`printf ... > pytest.py && python -m pytest`), a
     // harness it wrote (`printf ... > conftest.py && pytest`).
     markLiveRunnerIdentity(observed, this.#ledger.workspace);
-    if (runsTest) await this.#markHarness(observed);
     // A snapshot that failed before a test run: what the run changed is unknown.
-    const measured = before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : await this.#measure(before);
+    const [measured] = await Promise.all([
+      before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : this.#measure(before),
+      runsTest ? this.#markHarness(observed) : undefined,
+    ]);
     // A stat the line itself put back (`sed -i ... && touch -r ref mod.py && pytest`), seen by the after-snapshot.
     if (runsTest) this.#markResets(observed);
     // A job an earlier line (or this one) left running in a persistent shell can change files at any

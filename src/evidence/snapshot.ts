@@ -50,27 +50,35 @@ async function git(workspace: string, shadow: ShadowRepository, args: string[], 
 
 function gitSnapshotter(workspace: string, shadow: ShadowRepository): WorkspaceSnapshotter {
   const prefix = relative(shadow.location.top, workspace);
+  // Entries whose recorded ctime falls in a second a snapshot refreshed them in (null: check all).
+  let atRisk: Set<string> | null = null;
   return {
     async take() {
+      const started = BigInt(Math.floor(Date.now() / 1000));
       await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--", "."]);
-      // git compares ctime and mtime to the second: a change in the second its entry was last
-      // refreshed, with the mtime put back, looks clean. Any entry whose stat is not the file's to the
-      // nanosecond is taken out and added again, which hashes its content.
+      // git compares ctime and mtime to the second: a change made in the second its entry's ctime
+      // was recorded, with the mtime put back, looks clean. Such an entry can only be one whose
+      // ctime fell in the second of a snapshot that recorded it (or, the first time, any entry of
+      // the seeded index): its stat is compared with the file's to the nanosecond, and if it
+      // differs the entry is taken out and added again, which hashes its content.
       let listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
-      const stale = await staleEntries(workspace, parseIndex(listing.toString("utf8")));
+      let index = parseIndex(listing.toString("utf8"));
+      const stale = await staleEntries(workspace, index, atRisk);
       if (stale.length > 0) {
         const paths = Buffer.from(stale.join("\0") + "\0");
         await git(workspace, shadow, ["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
         await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
         listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
+        index = parseIndex(listing.toString("utf8"));
       }
+      atRisk = new Set([...index].filter(([, entry]) => BigInt(entry.ctime.slice(0, entry.ctime.indexOf(":"))) >= (started - 1n) % 4_294_967_296n).map(([path]) => path));
       const tree = (await git(workspace, shadow, ["write-tree"])).toString("utf8").trim();
       const listed = (await git(workspace, shadow, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "."])).toString("utf8");
       const paths = listed.split("\0").filter((p) => p !== "" && !isRunnerByproduct(p));
       if (paths.length > MAX_IGNORED_FILES) throw new Error(`more than ${MAX_IGNORED_FILES} ignored files`);
       const ignored = await fingerprints(workspace, paths);
       // The private index holds every other file's stat as `git add` just saw it.
-      const stats = new Map([...parseIndex(listing.toString("utf8"))].map(([path, entry]) => [path, `${entry.mtime}:${entry.size}`]));
+      const stats = new Map([...index].map(([path, entry]) => [path, `${entry.mtime}:${entry.size}`]));
       for (const [path, fingerprint] of ignored) stats.set(path, statOfFingerprint(fingerprint));
       return { kind: "git", tree, ignored, stats };
     },
@@ -119,11 +127,14 @@ function parseIndex(text: string): Map<string, IndexEntry> {
   return out;
 }
 
-// Entries whose recorded stat is not the file's own, to the nanosecond (the index keeps 32 bits of
-// seconds and the size modulo 2^32, as git writes them).
-async function staleEntries(workspace: string, index: Map<string, IndexEntry>): Promise<string[]> {
+// Entries (of `only`, or all) whose recorded stat is not the file's own, to the nanosecond (the index
+// keeps 32 bits of seconds and the size modulo 2^32, as git writes them).
+async function staleEntries(workspace: string, index: Map<string, IndexEntry>, only: Set<string> | null): Promise<string[]> {
   const stale: string[] = [];
-  const entries = [...index];
+  const entries = only === null ? [...index] : [...only].flatMap((path) => {
+    const entry = index.get(path);
+    return entry === undefined ? [] : [[path, entry] as const];
+  });
   const spell = (ns: bigint): string => `${(ns / 1_000_000_000n) % 4_294_967_296n}:${ns % 1_000_000_000n}`;
   for (let i = 0; i < entries.length; i += 256) {
     await Promise.all(
