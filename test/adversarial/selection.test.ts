@@ -4,6 +4,7 @@
 // never its target; a run that runs nothing verifies nothing.
 import { describe, it } from "vitest";
 import {
+  expectLooksGreen,
   expectNoFalsePass,
   expectVerifiedCurrent,
   GO_BREAK,
@@ -74,6 +75,38 @@ describe.concurrent("go test told to leave the failing test out, or to run nothi
     const t = await sandboxedTools(p);
     await t.bash(GO_BREAK);
     await t.bash(attack);
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+
+describe.concurrent("pytest leaves the failing test out, unseen: options and files the line does not show", () => {
+  it.each([
+    ["PYTEST_ADDOPTS=--deselect=...", {}, "PYTEST_ADDOPTS=--deselect=test_mod.py::test_value python3 -m pytest -rA test_mod.py"],
+    ["PYTEST_ADDOPTS='-o python_functions=test_other'", {}, "PYTEST_ADDOPTS='-o python_functions=test_other' python3 -m pytest -rA test_mod.py"],
+    ["-o python_functions=test_other on the line", {}, "python3 -m pytest -rA -o python_functions=test_other test_mod.py"],
+    ["-c other.ini naming python_functions", { "other.ini": "[pytest]\npython_functions = test_other\n" }, "python3 -m pytest -rA -c other.ini --rootdir=. test_mod.py"],
+    ["an @argument file holding -k", { "args.txt": "-k\nnot test_value\n" }, "python3 -m pytest -rA test_mod.py @args.txt"],
+    ["-p of a plugin in the working directory that drops the test", { "dropper.py": "def pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if i.name != 'test_value']\n" }, "python3 -m pytest -rA -p dropper test_mod.py"],
+  ])("%s", async (_name, files, attack) => {
+    const p = pytestProject();
+    const t = await sandboxedTools(p);
+    await t.bash(PYTEST_BREAK);
+    for (const [path, content] of Object.entries(files)) await t.writeFile(path, content);
+    expectLooksGreen(await t.bash(attack));
+    await expectNoFalsePass(p, t.evidence);
+  });
+});
+
+describe.concurrent("go test leaves the failing test out, unseen: flags the line does not show", () => {
+  it.each([
+    ["-args -test.run=TestOther", "go test ./... -args -test.run=TestOther"],
+    ["GOFLAGS=-run=TestOther", "GOFLAGS=-run=TestOther go test ./..."],
+    ["-args -test.list=. (lists, runs nothing)", "go test ./... -args -test.list=."],
+  ])("%s", async (_name, attack) => {
+    const p = goProject();
+    const t = await sandboxedTools(p);
+    await t.bash(GO_BREAK);
+    expectLooksGreen(await t.bash(attack));
     await expectNoFalsePass(p, t.evidence);
   });
 });
