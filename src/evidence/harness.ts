@@ -7,7 +7,7 @@
 import { posix } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
 import type { RunnerKind } from "../types.js";
-import type { TargetKey } from "./targets.js";
+import { targetFamily, type TargetKey } from "./targets.js";
 
 /** Which runner family a harness file speaks to. */
 export type HarnessFamily = Extract<TargetKey["family"], "python" | "go">;
@@ -103,19 +103,8 @@ export function changedHarness(baseline: HarnessDigest, now: HarnessDigest, fami
 
 /** The harness family a runner reads, or null (Django and unittest load none of these files). */
 export function harnessFamilyOf(kind: RunnerKind): HarnessFamily | null {
-  switch (kind) {
-    case "pytest":
-      return "python";
-    case "go":
-      return "go";
-    case "django":
-    case "unittest":
-      return null;
-    default: {
-      const never: never = kind;
-      return never;
-    }
-  }
+  const family = targetFamily(kind);
+  return family === "django" ? null : family;
 }
 
 /**
