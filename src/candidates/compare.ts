@@ -1,17 +1,16 @@
 // compareCandidates(): the mechanical part of choosing between two candidates from their records.
 // Pure: records in, decision out.
 import type { VerificationRecord } from "../types.js";
+import { candidateKeyId, candidateKeyOf, type CandidateKey } from "./keys.js";
 
-/** What two candidates' records are matched by: the exact target, runner and command (trimmed). */
-export interface CandidateKey {
-  target: string;
-  runner: string;
-  command: string;
-}
+export type { CandidateKey } from "./keys.js";
 
 /** Anything holding a candidate's records, e.g. a {@link RunCandidateResult}. */
 export interface ComparableCandidate {
   testRecords: readonly VerificationRecord[];
+  /** The candidate's worktree, that targets are made relative to (a RunCandidateResult's `workspace.path`). */
+  root?: string | null;
+  workspace?: { path: string };
 }
 
 /** The comparison's outcome. `mechanical` is true exactly when `decision` is not `"judge"`. */
@@ -30,24 +29,20 @@ export interface CandidateComparisonResult {
 
 type Colour = "green" | "red";
 
-/** Green: exited 0 and verified. Red: exited non-zero and not verified. Anything else never decides. */
+/**
+ * Red: the runner proved a failure (`outcome: "failed"`), whatever the line's exit code (`pytest |
+ * tail -5` exits with tail's 0). Green: passed and verified. Anything else (unknown, a filtered pass)
+ * never decides.
+ */
 export function recordColour(record: VerificationRecord): Colour | undefined {
-  if (record.exitCode === 0 && record.verified) return "green";
-  // A run without an exit code (timed out, killed) proves nothing either way.
-  if (record.exitCode !== null && record.exitCode !== 0 && !record.verified) return "red";
+  if (record.outcome === "failed") return "red";
+  if (record.outcome === "passed" && record.verified) return "green";
   return undefined;
 }
 
-function keyOf(record: VerificationRecord): CandidateKey {
-  return { target: record.target.trim(), runner: record.runner.trim(), command: record.command.trim() };
-}
-
-function keyId(key: CandidateKey): string {
-  return JSON.stringify([key.target, key.runner, key.command]);
-}
-
 function renderKey(key: CandidateKey): string {
-  return `${key.target} by \`${key.command}\``;
+  const selection = key.selection.length === 0 ? "" : ` (${key.selection.join(" ")})`;
+  return `${key.target}${selection} by \`${key.command}\``;
 }
 
 interface Colours {
@@ -57,22 +52,24 @@ interface Colours {
 
 // The latest current record of each key speaks for it: earlier current runs of the same key were
 // superseded without any edit in between.
-function colours(records: readonly VerificationRecord[]): Colours {
-  const latest = new Map<string, VerificationRecord>();
+function colours(candidate: ComparableCandidate): Colours {
+  const root = candidate.root ?? candidate.workspace?.path ?? null;
+  const latest = new Map<string, { key: CandidateKey; record: VerificationRecord }>();
   let stale = 0;
-  for (const record of records) {
+  for (const record of candidate.testRecords) {
     if (record.applicability !== "current") {
       stale += 1;
       continue;
     }
-    const id = keyId(keyOf(record));
+    const key = candidateKeyOf(record, root);
+    const id = candidateKeyId(key);
     const previous = latest.get(id);
-    if (previous === undefined || record.seq >= previous.seq) latest.set(id, record);
+    if (previous === undefined || record.seq >= previous.record.seq) latest.set(id, { key, record });
   }
   const byKey = new Map<string, { key: CandidateKey; colour: Colour }>();
-  for (const [id, record] of latest) {
+  for (const [id, { key, record }] of latest) {
     const colour = recordColour(record);
-    if (colour !== undefined) byKey.set(id, { key: keyOf(record), colour });
+    if (colour !== undefined) byKey.set(id, { key, colour });
   }
   return { byKey, stale };
 }
@@ -85,8 +82,8 @@ function colours(records: readonly VerificationRecord[]): Colours {
  * if (verdict.decision === "judge") console.log(verdict.reasons.join("\n"));
  */
 export function compareCandidates(a: ComparableCandidate, b: ComparableCandidate): CandidateComparisonResult {
-  const left = colours(a.testRecords);
-  const right = colours(b.testRecords);
+  const left = colours(a);
+  const right = colours(b);
   const shared: CandidateKey[] = [];
   const agreeing: CandidateKey[] = [];
   const conflicting: CandidateKey[] = [];
@@ -108,7 +105,7 @@ export function compareCandidates(a: ComparableCandidate, b: ComparableCandidate
     const empty = [left.byKey.size === 0 ? "a" : undefined, right.byKey.size === 0 ? "b" : undefined].filter((side) => side !== undefined);
     return judge([`no-evidence: ${empty.join(" and ")} ha${empty.length === 1 ? "s" : "ve"} no current green or red record`]);
   }
-  if (shared.length === 0) return judge(["no-shared-keys: the candidates ran no test target with the same runner and command"]);
+  if (shared.length === 0) return judge(["no-shared-keys: the candidates ran no test target with the same runner family and selection"]);
   if (favour.a.length > 0 && favour.b.length > 0) {
     reasons.push(`conflict: ${favour.a.length} shared key(s) favour a and ${favour.b.length} favour b`);
     reasons.push(...favour.a.map((key) => `favours-a: ${renderKey(key)} is green in a and red in b`));

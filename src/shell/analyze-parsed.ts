@@ -174,6 +174,7 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
     args: match.args,
     targets: parsed.targets,
     filtered: parsed.filtered,
+    selection: parsed.selection,
     runsTests: parsed.runsTests,
     shadowed: shadowedBy !== null,
     shadowedBy,

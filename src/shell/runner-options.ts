@@ -8,6 +8,13 @@ export type ArgumentSyntax = "pytest" | "go" | "django-runtests" | "django-manag
 export interface RunnerArguments {
   targets: string[];
   filtered: boolean;
+  /**
+   * The options that decide which tests run, each as `name=value` (or `name`), sorted: what a
+   * filtered run selected (`-k=not slow`, `--deselect=t.py::x`, go `-run=TestAdd`, `-test.run=X` after
+   * `-args`). Empty exactly when `filtered` is false. Options that change only the output (`-q`, `-v`,
+   * `-rA`, `--tb`, `--color`, `-json`) are never here.
+   */
+  selection: string[];
   runsTests: boolean;
   reportFiles: string[];
   json: boolean;
@@ -100,7 +107,7 @@ const TABLES: Record<ArgumentSyntax, OptionTable> = {
 /** Reads a runner's arguments (the words after the runner text). */
 export function readRunnerArguments(syntax: ArgumentSyntax, args: readonly string[]): RunnerArguments {
   const scanned = scanArgs(args, TABLES[syntax]);
-  const result: RunnerArguments = { targets: scanned.positionals, filtered: false, runsTests: !scanned.missingValue, reportFiles: [], json: false, verbose: false, directories: [] };
+  const result: RunnerArguments = { targets: scanned.positionals, filtered: false, selection: [], runsTests: !scanned.missingValue, reportFiles: [], json: false, verbose: false, directories: [] };
   switch (syntax) {
     case "pytest":
       readPytest(scanned, result);
@@ -121,7 +128,14 @@ export function readRunnerArguments(syntax: ArgumentSyntax, args: readonly strin
     }
   }
   if (result.targets.length === 0) result.targets = ["."];
+  result.selection = [...new Set(result.selection)].sort();
+  result.filtered = result.selection.length > 0;
   return result;
+}
+
+// `name=value` for each given option of `names` (`name` for one without a value).
+function given(scanned: ScannedArgs, names: readonly string[]): string[] {
+  return scanned.options.filter((option) => names.includes(option.name)).map((option) => (option.value === null ? option.name : `${option.name}=${option.value}`));
 }
 
 // `-o` settings that change how results look, not which tests run or how they end (`addopts=` empty
@@ -132,11 +146,12 @@ function readPytest(scanned: ScannedArgs, result: RunnerArguments): void {
   // Besides the selection options: an ini override or another config file (`-o python_functions=...`,
   // `-c other.ini`) can change what is collected, a plugin (`-p NAME`, not `-p no:NAME`) can drop tests,
   // and an `@file` argument holds options the line does not show.
-  result.filtered =
-    hasOption(scanned, ["-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--splits", "--group", "-c", "--config-file"]) ||
-    optionValues(scanned, ["-o", "--override-ini"]).some((setting) => !PLAIN_INI_OVERRIDE.test(setting)) ||
-    optionValues(scanned, ["-p"]).some((plugin) => !plugin.startsWith("no:")) ||
-    scanned.positionals.some((arg) => arg.startsWith("@"));
+  result.selection = [
+    ...given(scanned, ["-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--splits", "--group", "-c", "--config-file"]),
+    ...optionValues(scanned, ["-o", "--override-ini"]).filter((setting) => !PLAIN_INI_OVERRIDE.test(setting)).map((setting) => `-o=${setting}`),
+    ...optionValues(scanned, ["-p"]).filter((plugin) => !plugin.startsWith("no:")).map((plugin) => `-p=${plugin}`),
+    ...scanned.positionals.filter((arg) => arg.startsWith("@")),
+  ];
   if (hasOption(scanned, ["--collect-only", "--co", "--help", "-h", "--version", "-V", "--fixtures", "--funcargs", "--fixtures-per-test", "--markers", "--setup-plan", "--setup-only", "--cache-show"])) {
     result.runsTests = false;
   }
@@ -155,7 +170,7 @@ function readGo(scanned: ScannedArgs, result: RunnerArguments, args: readonly st
   const runs = optionValues(scanned, ["-run"]);
   const stop = args.findIndex((a) => a === "-args" || a === "--args");
   const binaryArgs = stop === -1 ? [] : args.slice(stop + 1);
-  result.filtered = runs.length > 0 || optionValues(scanned, ["-skip"]).length > 0 || binaryArgs.some((a) => /^--?test\./.test(a) && !PLAIN_TEST_ARGS.test(a));
+  result.selection = [...given(scanned, ["-run", "-skip"]), ...binaryArgs.filter((a) => /^--?test\./.test(a) && !PLAIN_TEST_ARGS.test(a)).map((a) => a.replace(/^--/, "-"))];
   // `-run '^$'` selects no test, but `-bench` and `-fuzz` still run (`go test -run '^$' -fuzz FuzzX` is how go's docs fuzz).
   const benchOrFuzz = optionValues(scanned, ["-bench", "-fuzz"]).length > 0;
   const runsNothing = !benchOrFuzz && runs.some((pattern) => pattern === "^$" || pattern === "^$$" || pattern === "none^");
@@ -166,19 +181,20 @@ function readGo(scanned: ScannedArgs, result: RunnerArguments, args: readonly st
 }
 
 function readDjango(scanned: ScannedArgs, result: RunnerArguments): void {
-  result.filtered = hasOption(scanned, ["--tag", "--exclude-tag", "-k", "--start-after", "--start-at", "--bisect", "--pair", "-p", "--pattern"]);
+  result.selection = given(scanned, ["--tag", "--exclude-tag", "-k", "--start-after", "--start-at", "--bisect", "--pair", "-p", "--pattern"]);
   if (hasOption(scanned, ["-h", "--help", "--version"])) result.runsTests = false;
   result.verbose = optionValues(scanned, ["-v", "--verbosity"]).some((v) => Number(v) >= 2);
 }
 
 function readUnittest(scanned: ScannedArgs, result: RunnerArguments): void {
-  result.filtered = hasOption(scanned, ["-k", "-p", "--pattern"]);
+  result.selection = given(scanned, ["-k", "-p", "--pattern"]);
   if (hasOption(scanned, ["-h", "--help"])) result.runsTests = false;
   result.verbose = hasOption(scanned, ["-v", "--verbose"]);
   if (result.targets[0] === "discover") {
     const start = optionValues(scanned, ["-s", "--start-directory"]);
     const positional = result.targets.slice(1);
-    if (positional.length > 1) result.filtered = true;
+    // `discover DIR PATTERN`: the second positional is the file pattern.
+    if (positional.length > 1) result.selection.push(`pattern=${positional[1]}`);
     result.targets = start.length > 0 ? start : positional.slice(0, 1);
   }
 }

@@ -106,6 +106,8 @@ export interface TestInvocation {
   targets: string[];
   /** Selection options narrowed what runs (`-k`, `-m`, `--deselect`, `--lf`, `--sw`, go `-run`, `--tag`). */
   filtered: boolean;
+  /** Those options as `name=value`, sorted (runner-options.ts `RunnerArguments.selection`); absent when not read. */
+  selection?: string[];
   /** False for modes that run no test (`--collect-only`, `--help`, `--version`, go `-list`, `-run '^$'`). */
   runsTests: boolean;
   /**

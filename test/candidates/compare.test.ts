@@ -19,7 +19,7 @@ function record(target: string, exitCode: number | null, verified: boolean, extr
     applicability: "current",
     postTestEdits: [],
     postTestCommands: [],
-    outcome: verified ? "passed" : exitCode === 0 ? "unknown" : "failed",
+    outcome: verified ? "passed" : exitCode === 0 || exitCode === null ? "unknown" : "failed",
     passed: [],
     failed: [],
     reasons: [],
@@ -32,8 +32,8 @@ function record(target: string, exitCode: number | null, verified: boolean, extr
 
 const green = (target: string, extra?: Partial<VerificationRecord>): VerificationRecord => record(target, 0, true, extra);
 const red = (target: string, extra?: Partial<VerificationRecord>): VerificationRecord => record(target, 1, false, extra);
-const key = (target: string, command = `python -m pytest ${target}`): CandidateKey => ({ target, runner: RUNNER, command });
-const compare = (a: VerificationRecord[], b: VerificationRecord[]): CandidateComparisonResult => compareCandidates({ testRecords: a }, { testRecords: b });
+const key = (target: string, command = `python -m pytest ${target}`, selection: string[] = []): CandidateKey => ({ family: "python", target, selection, command });
+const compare = (a: VerificationRecord[], b: VerificationRecord[]): CandidateComparisonResult => compareCandidates({ testRecords: a, root: "/w" }, { testRecords: b, root: "/w" });
 const summary = (result: CandidateComparisonResult): unknown => ({
   decision: result.decision,
   mechanical: result.mechanical,
@@ -45,10 +45,12 @@ const summary = (result: CandidateComparisonResult): unknown => ({
 
 describe("recordColour", () => {
   it.each([
-    ["exit 0 and verified", record("t", 0, true), "green"],
-    ["exit 1 and not verified", record("t", 1, false), "red"],
-    ["exit 0 but unverified (truncated, nothing collected)", record("t", 0, false, { truncated: true }), undefined],
-    ["exit 2 yet verified", record("t", 2, true), undefined],
+    ["passed and verified", record("t", 0, true), "green"],
+    ["failed, exit 1", record("t", 1, false), "red"],
+    ["failed by the runner's own summary, though the line exited 0 (`| tail -5`)", record("t", 0, false, { outcome: "failed" }), "red"],
+    ["exit 0 but unknown (truncated, nothing collected)", record("t", 0, false, { truncated: true }), undefined],
+    ["exit 1 but unknown (a usage error, a clipped log)", record("t", 1, false, { outcome: "unknown" }), undefined],
+    ["a filtered pass: passed, never verified", record("t", 0, false, { outcome: "passed", filtered: true }), undefined],
     ["timed out without an exit code", record("t", null, false), undefined],
   ])("%s", (_name, input, expected) => {
     expect(recordColour(input)).toEqual(expected);
@@ -86,16 +88,40 @@ describe("compareCandidates", () => {
       { decision: "a", mechanical: true, shared: [key("y.py")], agreeing: [], conflicting: [key("y.py")], codes: ["a-wins", "stale-ignored"] },
     ],
     [
-      "different commands for the same target are different keys (-vv)",
+      "flags that change only the output are one key (-vv against none)",
       [green("t.py", { command: "python -m pytest -vv t.py" })],
       [red("t.py")],
+      { decision: "a", mechanical: true, shared: [key("t.py", "python -m pytest -vv t.py")], agreeing: [], conflicting: [key("t.py", "python -m pytest -vv t.py")], codes: ["a-wins"] },
+    ],
+    [
+      "`pytest` and `python -m pytest` are one runner family",
+      [green("t.py", { runner: "pytest", command: "pytest -q t.py" })],
+      [red("t.py")],
+      { decision: "a", mechanical: true, shared: [key("t.py", "pytest -q t.py")], agreeing: [], conflicting: [key("t.py", "pytest -q t.py")], codes: ["a-wins"] },
+    ],
+    [
+      "`tests` and `tests/` are one target",
+      [green("tests/", { command: "python -m pytest -rA tests/" })],
+      [red("tests")],
+      { decision: "a", mechanical: true, shared: [key("tests", "python -m pytest -rA tests/")], agreeing: [], conflicting: [key("tests", "python -m pytest -rA tests/")], codes: ["a-wins"] },
+    ],
+    [
+      "`cd sub && pytest t.py` and `pytest sub/t.py` are one target in the worktree",
+      [green("t.py", { command: "cd sub && python -m pytest t.py", workspace: "/w/sub" })],
+      [red("sub/t.py")],
+      { decision: "a", mechanical: true, shared: [key("sub/t.py", "cd sub && python -m pytest t.py")], agreeing: [], conflicting: [key("sub/t.py", "cd sub && python -m pytest t.py")], codes: ["a-wins"] },
+    ],
+    [
+      "different selections are different keys (-k a against -k b)",
+      [red("t.py", { command: "python -m pytest -k a t.py", filtered: true })],
+      [red("t.py", { command: "python -m pytest -k b t.py", filtered: true })],
       { decision: "judge", mechanical: false, shared: [], agreeing: [], conflicting: [], codes: ["no-shared-keys"] },
     ],
     [
-      "different runners for the same target and command are different keys",
-      [green("t.py", { runner: "pytest" })],
-      [red("t.py")],
-      { decision: "judge", mechanical: false, shared: [], agreeing: [], conflicting: [], codes: ["no-shared-keys"] },
+      "the same selection however it is spelled (-k a, -ka) is one key",
+      [red("t.py", { command: "python -m pytest -k a t.py", filtered: true })],
+      [red("t.py", { command: "python -m pytest -q -ka t.py", filtered: true })],
+      { decision: "judge", mechanical: false, shared: [key("t.py", "python -m pytest -k a t.py", ["-k=a"])], agreeing: [key("t.py", "python -m pytest -k a t.py", ["-k=a"])], conflicting: [], codes: ["no-separating-key"] },
     ],
     [
       "surrounding whitespace in the key is ignored",

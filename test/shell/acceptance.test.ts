@@ -48,6 +48,7 @@ describe("issue 2 acceptance commands", () => {
         args: ["-q", "tests/"],
         targets: ["tests/"],
         filtered: false,
+        selection: [],
         runsTests: true,
         shadowed: false,
         shadowedBy: null,
