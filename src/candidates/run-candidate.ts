@@ -1,13 +1,22 @@
 // runCandidate(): one agent, one fresh worktree, one fresh toolset; evidence and patch come back together.
 import { patchPaths } from "../patches/index.js";
 import type { VerificationRecord } from "../types.js";
+import { EvidenceError } from "../errors.js";
 import { CandidateRunError } from "./errors.js";
 import { createCandidateWorkspace, type CandidateWorkspace } from "./workspace.js";
 
-/** The evidence side of a toolset: read after the agent finished. */
+/** The evidence side of a toolset: read after the agent finished, then closed (when it can be). */
 export interface CandidateEvidence {
   readonly verificationRecords: VerificationRecord[];
   readonly verifiedTargets: string[];
+  close?(): Promise<void>;
+}
+
+/** The one command the library runs in every candidate's worktree after its agent, through the toolset's bash tool. */
+export interface CandidateVerifyStep {
+  command: string;
+  /** The tool's own timeout for the command (its default when not given). */
+  timeoutMs?: number;
 }
 
 /** A toolset bound to one worktree: the tools the agent gets, and the ledger behind them. */
@@ -24,8 +33,17 @@ export interface RunCandidateOptions<Tools, ToolOptions> {
   /** The source repository (or a directory inside it). */
   repo: string;
   label: string;
-  /** Does the candidate's work with the tools; its return value is ignored. */
-  agent: (tools: Tools, workspace: CandidateWorkspace) => Promise<unknown>;
+  /** Does the candidate's work with the tools; its return value is ignored. `signal` aborts at the timeout or the caller's abort. */
+  agent: (tools: Tools, workspace: CandidateWorkspace, context: { signal: AbortSignal }) => Promise<unknown>;
+  /**
+   * After the agent, run this command through the toolset's observed `bash` tool (sandboxed like the
+   * agent's), so every candidate has evidence on the same keys, on its final code.
+   */
+  verify?: CandidateVerifyStep;
+  /** The agent's time; past it the agent's signal aborts and the run fails with CandidateRunError (the worktree kept). */
+  timeoutMs?: number;
+  /** Aborts the agent (and the run) from outside. */
+  signal?: AbortSignal;
   /** Passed to `createToolset` unchanged. */
   toolOptions?: ToolOptions;
   createToolset: CreateCandidateToolset<Tools, ToolOptions>;
@@ -41,6 +59,8 @@ export interface RunCandidateResult {
   /** Copies of the candidate's verification records, in order. */
   testRecords: VerificationRecord[];
   verifiedTargets: string[];
+  /** The records the verify step made (empty without one). */
+  verification: VerificationRecord[];
   workspace: CandidateWorkspace;
 }
 
@@ -56,18 +76,64 @@ export async function runCandidate<Tools, ToolOptions = undefined>(options: RunC
   const workspace = await createCandidateWorkspace(options.repo, { label: options.label });
   const toolset = options.createToolset(workspace.path, options.toolOptions);
   try {
-    await options.agent(toolset.tools, workspace);
+    await runAgent(options, toolset.tools, workspace);
+    let verification: VerificationRecord[] = [];
+    if (options.verify !== undefined) {
+      const before = toolset.evidence.verificationRecords.length;
+      await runVerify(toolset.tools, options.verify, workspace, options.label);
+      verification = structuredClone(toolset.evidence.verificationRecords.slice(before));
+    }
+    const patch = await workspace.capture();
+    return {
+      label: options.label,
+      patch,
+      paths: patch === "" ? [] : patchPaths(patch),
+      testRecords: structuredClone(toolset.evidence.verificationRecords),
+      verifiedTargets: [...toolset.evidence.verifiedTargets],
+      verification,
+      workspace,
+    };
+  } finally {
+    await toolset.evidence.close?.().catch(() => undefined);
+  }
+}
+
+// The agent, bounded by the timeout and the caller's signal: either aborts its signal and fails the run.
+async function runAgent<Tools, ToolOptions>(options: RunCandidateOptions<Tools, ToolOptions>, tools: Tools, workspace: CandidateWorkspace): Promise<void> {
+  const controller = new AbortController();
+  const stop = (why: string): void => controller.abort(new Error(why));
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => stop(`timed out after ${options.timeoutMs} ms`), options.timeoutMs);
+  const onAbort = (): void => stop("aborted by the caller");
+  if (options.signal?.aborted === true) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+  const aborted = new Promise<never>((_resolve, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason as Error), { once: true });
+  });
+  aborted.catch(() => undefined);
+  try {
+    if (controller.signal.aborted) throw controller.signal.reason as Error;
+    await Promise.race([options.agent(tools, workspace, { signal: controller.signal }), aborted]);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new CandidateRunError(workspace, `candidate ${options.label} failed: ${why}; worktree preserved at ${workspace.root}`, { cause: error });
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
   }
-  const patch = await workspace.capture();
-  return {
-    label: options.label,
-    patch,
-    paths: patch === "" ? [] : patchPaths(patch),
-    testRecords: structuredClone(toolset.evidence.verificationRecords),
-    verifiedTargets: [...toolset.evidence.verifiedTargets],
-    workspace,
-  };
+}
+
+// The toolset's bash tool: a tool list holding one named "bash", or an object with a `bash` tool.
+function bashToolOf(tools: unknown): { execute(input: { command: string; timeoutMs?: number }): Promise<unknown> } | null {
+  const isTool = (value: unknown): value is { name: string; execute(input: unknown): Promise<unknown> } =>
+    typeof value === "object" && value !== null && typeof (value as { execute?: unknown }).execute === "function";
+  if (Array.isArray(tools)) return (tools.find((tool) => isTool(tool) && tool.name === "bash") as never) ?? null;
+  if (typeof tools === "object" && tools !== null && isTool((tools as { bash?: unknown }).bash)) return (tools as { bash: never }).bash;
+  return null;
+}
+
+async function runVerify(tools: unknown, verify: CandidateVerifyStep, workspace: CandidateWorkspace, label: string): Promise<void> {
+  if (typeof verify.command !== "string" || verify.command.trim() === "") throw new EvidenceError("E_INVALID_OPTION", `runCandidate option "verify.command" must be a command line; got ${JSON.stringify(verify.command)}.`);
+  const bash = bashToolOf(tools);
+  if (bash === null) throw new CandidateRunError(workspace, `candidate ${label}: the verify step needs the toolset's bash tool (a tool named "bash" in the tool list, or tools.bash); worktree preserved at ${workspace.root}`);
+  await bash.execute({ command: verify.command, ...(verify.timeoutMs === undefined ? {} : { timeoutMs: verify.timeoutMs }) });
 }
