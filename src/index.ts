@@ -202,7 +202,7 @@ export { installHooks, mergeHookSettings, hookSettingsPath } from "./audit/hooks
 export type { InstallHooksOptions, InstallHooksResult } from "./audit/hooks/install.js";
 
 // Candidates
-export { createCandidateWorkspace, runCandidate, compareCandidates } from "./candidates/index.js";
+export { createCandidateWorkspace, runCandidate, compareCandidates, rankCandidates } from "./candidates/index.js";
 export { CandidateSourceError, CandidateCaptureError, CandidateWorkspaceTrackingError, CandidateAdoptError, CandidateRunError } from "./candidates/index.js";
 export type {
   CandidateWorkspace,
@@ -215,4 +215,8 @@ export type {
   CandidateKey,
   ComparableCandidate,
   CandidateComparisonResult,
+  CandidateVerifyStep,
+  RankableCandidate,
+  RankedCandidate,
+  CandidateTestTable,
 } from "./candidates/index.js";

@@ -45,14 +45,17 @@ function renderKey(key: CandidateKey): string {
   return `${key.target}${selection} by \`${key.command}\``;
 }
 
-interface Colours {
+/** A candidate's keys that decide, by key id, and how many records no longer apply. */
+export interface CandidateColours {
   byKey: Map<string, { key: CandidateKey; colour: Colour }>;
   stale: number;
 }
 
-// The latest current record of each key speaks for it: earlier current runs of the same key were
-// superseded without any edit in between.
-function colours(candidate: ComparableCandidate): Colours {
+/**
+ * The colour of each of a candidate's keys: the latest current record of a key speaks for it
+ * (earlier current runs of the same key were superseded without any edit in between).
+ */
+export function candidateColours(candidate: ComparableCandidate): CandidateColours {
   const root = candidate.root ?? candidate.workspace?.path ?? null;
   const latest = new Map<string, { key: CandidateKey; record: VerificationRecord }>();
   let stale = 0;
@@ -82,8 +85,8 @@ function colours(candidate: ComparableCandidate): Colours {
  * if (verdict.decision === "judge") console.log(verdict.reasons.join("\n"));
  */
 export function compareCandidates(a: ComparableCandidate, b: ComparableCandidate): CandidateComparisonResult {
-  const left = colours(a);
-  const right = colours(b);
+  const left = candidateColours(a);
+  const right = candidateColours(b);
   const shared: CandidateKey[] = [];
   const agreeing: CandidateKey[] = [];
   const conflicting: CandidateKey[] = [];
