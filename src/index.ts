@@ -202,7 +202,7 @@ export { installHooks, mergeHookSettings, hookSettingsPath } from "./audit/hooks
 export type { InstallHooksOptions, InstallHooksResult } from "./audit/hooks/install.js";
 
 // Candidates
-export { createCandidateWorkspace, runCandidate, compareCandidates, rankCandidates } from "./candidates/index.js";
+export { createCandidateWorkspace, runCandidate, runCandidates, pruneCandidates, compareCandidates, rankCandidates } from "./candidates/index.js";
 export { CandidateSourceError, CandidateCaptureError, CandidateWorkspaceTrackingError, CandidateAdoptError, CandidateRunError } from "./candidates/index.js";
 export type {
   CandidateWorkspace,
@@ -219,4 +219,5 @@ export type {
   RankableCandidate,
   RankedCandidate,
   CandidateTestTable,
+  PruneCandidatesResult,
 } from "./candidates/index.js";

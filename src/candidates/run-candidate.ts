@@ -137,3 +137,31 @@ async function runVerify(tools: unknown, verify: CandidateVerifyStep, workspace:
   if (bash === null) throw new CandidateRunError(workspace, `candidate ${label}: the verify step needs the toolset's bash tool (a tool named "bash" in the tool list, or tools.bash); worktree preserved at ${workspace.root}`);
   await bash.execute({ command: verify.command, ...(verify.timeoutMs === undefined ? {} : { timeoutMs: verify.timeoutMs }) });
 }
+
+/**
+ * Runs several candidates, at most `concurrency` at a time (default 2), each as {@link runCandidate}.
+ * Settles every one: a failed candidate is a rejected entry (its CandidateRunError keeps the
+ * worktree), the others go on. Results are in the order given.
+ * @example const settled = await runCandidates(labels.map((label) => ({ repo, label, agent, createToolset })), { concurrency: 2 });
+ */
+export async function runCandidates<Tools, ToolOptions = undefined>(
+  list: readonly RunCandidateOptions<Tools, ToolOptions>[],
+  options: { concurrency?: number } = {},
+): Promise<PromiseSettledResult<RunCandidateResult>[]> {
+  const concurrency = options.concurrency ?? 2;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new EvidenceError("E_INVALID_OPTION", `runCandidates option "concurrency" must be a positive integer; got ${JSON.stringify(concurrency)}.`);
+  const settled = new Array<PromiseSettledResult<RunCandidateResult>>(list.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < list.length) {
+      const index = next++;
+      try {
+        settled[index] = { status: "fulfilled", value: await runCandidate(list[index]!) };
+      } catch (reason) {
+        settled[index] = { status: "rejected", reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  return settled;
+}
