@@ -11,9 +11,10 @@ import { registerVerifyVerdictCommand } from "./verify-verdict.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerHookCommand } from "./hook.js";
 import { registerAuditCommand } from "./audit.js";
+import { registerCandidatesCommand } from "./candidates.js";
 
 /** A subcommand module registers itself on the root program. */
 export type RegisterCommand = (program: Command) => void;
 
 /** Every registered subcommand, in help order. */
-export const commands: RegisterCommand[] = [registerTriageCommand, registerPatchCommand, registerJudgeCommand, registerMcpCommand, registerRunCommand, registerVerifyVerdictCommand, registerDemoCommand, registerHookCommand, registerAuditCommand];
+export const commands: RegisterCommand[] = [registerTriageCommand, registerPatchCommand, registerJudgeCommand, registerMcpCommand, registerRunCommand, registerVerifyVerdictCommand, registerDemoCommand, registerHookCommand, registerAuditCommand, registerCandidatesCommand];

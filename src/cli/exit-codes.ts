@@ -30,7 +30,8 @@ export type CliCommand =
   | "hook codex-stop"
   | "hook claude-post-tool-use"
   | "hook install"
-  | "audit";
+  | "audit"
+  | "candidates rank";
 
 // run's own statuses: 0 passed, 1 failed, 2 incomplete, 3 passed with a failed gate (VERDICT_EXIT in
 // src/verdict/schema.ts, not imported: the CLI starts without zod); 128 + N after SIGHUP, SIGINT, SIGTERM.
@@ -51,6 +52,7 @@ export const CLI_EXIT_CODES: Record<CliCommand, readonly number[]> = {
   "hook claude-post-tool-use": [0, EXIT_USAGE, EXIT_INTERNAL],
   "hook install": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
   audit: [0, 1, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANT_CREATE, EXIT_IO],
+  "candidates rank": [0, 1, 2, EXIT_USAGE, EXIT_INTERNAL],
 };
 
 // Write errors that come after the file was created: the data did not fit or the device failed.

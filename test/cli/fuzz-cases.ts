@@ -378,8 +378,23 @@ function mcpCases(): FuzzCase[] {
 }
 
 /** Every case: each subcommand with each input it reads. */
+// `candidates rank` reads no stdin and no file: each WORKTREE must be a directory in a Git work tree.
+function candidatesCases(): FuzzCase[] {
+  const rank = (worktree: string, ...more: string[]): string[] => ["candidates", "rank", "--verify", "true", ...more, worktree];
+  const cases: FuzzCase[] = [
+    { command: "candidates rank", slot: "stdin", input: "2 GB stream", args: (inputs) => rank(inputs.emptyDir), stdin: stream2g, expected: { status: 64, stderr: /^agent-evidence: candidates rank: / } },
+    { command: "candidates rank", slot: "WORKTREE", input: "a directory", args: (inputs) => rank(inputs.path("a directory")), expected: { status: 64, stderr: /^agent-evidence: candidates rank: .*not a git repository/i } },
+  ];
+  const notDirectories: FuzzPath[] = [...CONTENT, "/dev/zero", "a missing file", "a missing directory", "a FIFO with no writer", "a 2 GB sparse file", "a device (a link to /dev/null)"];
+  for (const input of notDirectories) {
+    cases.push({ command: "candidates rank", slot: "WORKTREE", input, args: (inputs) => rank(inputs.path(input)), expected: { status: 64, stderr: /^agent-evidence: candidates rank: \S+ is not a directory$/ } });
+  }
+  return cases;
+}
+
 export function fuzzCases(): FuzzCase[] {
   return [
+    ...candidatesCases(),
     ...readerCases("triage", ["triage"]),
     ...readerCases("patch", ["patch", "paths"]),
     ...judgeCases(),
