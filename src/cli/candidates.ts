@@ -23,13 +23,7 @@ export function registerCandidatesCommand(program: Command): void {
         throw new UsageError("candidates rank: --verify is required (ranking on evidence the worktrees already hold is not supported yet)");
       }
       for (const worktree of worktrees) {
-        let directory = false;
-        try {
-          directory = statSync(worktree).isDirectory();
-        } catch {
-          directory = false;
-        }
-        if (!directory) throw new UsageError(`candidates rank: ${worktree} is not a directory`);
+        if (statSync(worktree, { throwIfNoEntry: false })?.isDirectory() !== true) throw new UsageError(`candidates rank: ${worktree} is not a directory`);
       }
       const { rankWorktrees } = await import("../candidates/rank-worktrees.js");
       const { evidenceTools } = await import("../tools/evidence-tools.js");
