@@ -22,9 +22,7 @@ export function registerCandidatesCommand(program: Command): void {
       if (options.verify === undefined || options.verify.trim() === "") {
         throw new UsageError("candidates rank: --verify is required (ranking on evidence the worktrees already hold is not supported yet)");
       }
-      for (const worktree of worktrees) {
-        if (statSync(worktree, { throwIfNoEntry: false })?.isDirectory() !== true) throw new UsageError(`candidates rank: ${worktree} is not a directory`);
-      }
+      for (const worktree of worktrees) if (!isDirectory(worktree)) throw new UsageError(`candidates rank: ${worktree} is not a directory`);
       const { rankWorktrees } = await import("../candidates/rank-worktrees.js");
       const { evidenceTools } = await import("../tools/evidence-tools.js");
       let ranked;
@@ -47,4 +45,13 @@ export function registerCandidatesCommand(program: Command): void {
       const first = ranked.filter((c) => c.rank === 1);
       process.exitCode = !ranked.some((c) => c.status === "green") ? 1 : first.length === 1 && first[0]!.status === "green" ? 0 : 2;
     });
+}
+
+// A directory we may stat (a FIFO or a device is only stat'ed, never opened).
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
