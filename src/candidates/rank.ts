@@ -1,6 +1,7 @@
 // rankCandidates(): N candidates ranked by their evidence, per test against the base as SWE-bench
 // grades (fail-to-pass, pass-to-pass, pass-to-fail, fail-to-fail), then by their keys' colours and
 // their patch size. Pure: records and patches in, ranking out.
+import { testView } from "../evidence/test-view.js";
 import { parsePatch } from "../patches/index.js";
 import type { VerificationRecord } from "../types.js";
 import { candidateColours, type ComparableCandidate } from "./compare.js";
@@ -90,17 +91,11 @@ function score(candidate: RankableCandidate, base: Map<string, TestOutcome> | nu
   return { label: candidate.label, regressions, fixes, statusOrder: { green: 0, unknown: 1, red: 2 }[status], size: patch.added + patch.removed, result: { label: candidate.label, status, keys, tests, patch, reasons } };
 }
 
-// Each id's latest outcome over the current records: failures from any record; passes from a record
-// the runner decided (passed, or failed: `-rA` lists the tests that passed beside the ones that
-// failed) or that is unknown only for lack of target coverage, never from one whose output is in doubt.
+// Each id's outcome now, as the per-test view of the evidence has it (passing or failing; stale and
+// unknown ids have none).
 function testOutcomes(records: readonly VerificationRecord[]): Map<string, TestOutcome> {
   const out = new Map<string, TestOutcome>();
-  for (const record of [...records].sort((a, b) => a.seq - b.seq)) {
-    if (record.applicability !== "current") continue;
-    const trustedPasses = record.outcome !== "unknown" || (record.reasons.length > 0 && record.reasons.every((r) => r === "target-not-proven"));
-    if (trustedPasses) for (const id of record.passed) out.set(id, "passed");
-    for (const id of record.failed) out.set(id, "failed");
-  }
+  for (const entry of testView(records).tests) if (entry.state === "passing" || entry.state === "failing") out.set(entry.key, entry.state === "passing" ? "passed" : "failed");
   return out;
 }
 

@@ -1,4 +1,5 @@
 // runCandidate(): one agent, one fresh worktree, one fresh toolset; evidence and patch come back together.
+import { testView, type TestView } from "../evidence/test-view.js";
 import { patchPaths } from "../patches/index.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
@@ -61,6 +62,8 @@ export interface RunCandidateResult {
   verifiedTargets: string[];
   /** The records the verify step made (empty without one). */
   verification: VerificationRecord[];
+  /** Each target and test id of the records: passing, failing, stale or unknown (src/evidence/test-view.ts). */
+  tests: TestView;
   workspace: CandidateWorkspace;
 }
 
@@ -91,6 +94,7 @@ export async function runCandidate<Tools, ToolOptions = undefined>(options: RunC
       testRecords: structuredClone(toolset.evidence.verificationRecords),
       verifiedTargets: [...toolset.evidence.verifiedTargets],
       verification,
+      tests: testView(toolset.evidence.verificationRecords),
       workspace,
     };
   } finally {

@@ -17,8 +17,9 @@ import { runOwnEffect } from "./run-writes.js";
 import { extractNativeResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
 import { markWorkspaceScan, type WorkspaceScan } from "./harness.js";
+import { testView, type TestView } from "./test-view.js";
 import { HarnessScanner } from "./harness-scan.js";
-import { createWorkspaceSnapshotter, mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
+import { cacheStat, createWorkspaceSnapshotter, mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
 /** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
@@ -217,6 +218,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     return this.#ledger.verifiedTargets;
   }
 
+  /** Each target and test id of the records: passing now, failing, stale or unknown, and the record that says so. */
+  testView(): TestView {
+    return testView(this.#ledger.verificationRecords);
+  }
+
   /** The ledger (shared with the edit tools that report to it). */
   get ledger(): EvidenceLedger {
     return this.#ledger;
@@ -378,12 +384,16 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     }
   }
 
-  // What changed since the last snapshot with its mtime and size put back; a reset lasts while the
-  // file keeps that stat (a later edit or `touch` moves it, and the caches miss again).
+  // What changed since the last snapshot with its mtime (to the second) and size as they were; a reset
+  // lasts while the file keeps that second and size (a later edit or `touch` moves them, and the
+  // caches miss again).
   async #noteResets(snapshotter: WorkspaceSnapshotter, snapshot: WorkspaceSnapshot): Promise<void> {
     const last = this.#lastSnapshot;
     this.#lastSnapshot = snapshot;
-    for (const [path, stat] of this.#resets) if (snapshot.stats.get(path) !== stat) this.#resets.delete(path);
+    for (const [path, stat] of this.#resets) {
+      const now = snapshot.stats.get(path);
+      if (now === undefined || cacheStat(now) !== cacheStat(stat)) this.#resets.delete(path);
+    }
     if (last === null || last.kind !== snapshot.kind) return;
     for (const path of mtimeResets(last, snapshot, await snapshotter.changedPaths(last, snapshot))) this.#resets.set(path, snapshot.stats.get(path)!);
   }

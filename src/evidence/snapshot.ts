@@ -156,17 +156,26 @@ function statOfFingerprint(fingerprint: string): string {
 }
 
 /**
- * The changed paths (`changed`, from {@link WorkspaceSnapshotter.changedPaths}) whose mtime and size
- * are what they were before: the content changed and the stat was put back (`touch -r`, `cp -p` of a
- * same-size file), which no editor does. Python's bytecode and go's test cache key on exactly these,
- * so they may still answer for the old content.
+ * The changed paths (`changed`, from {@link WorkspaceSnapshotter.changedPaths}) whose mtime (to the
+ * second) and size are what they were before: the content changed and the stat was put back (`touch
+ * -r`, `cp -p` of a same-size file), or a same-size edit landed in the same second as the last look
+ * (`a + b` to `a - b` right after a run). Python's bytecode cache keys on exactly these (whole
+ * seconds and the size), go's test cache on the mtime and size of the files a test opens, so they may
+ * still answer for the old content.
  * @example mtimeResets(before, after, ["mod.py"]) // ["mod.py"] after a same-size edit and `touch -r`
  */
 export function mtimeResets(before: WorkspaceSnapshot, after: WorkspaceSnapshot, changed: readonly string[]): string[] {
   return changed.filter((path) => {
     const old = before.stats.get(path);
-    return old !== undefined && old === after.stats.get(path);
+    const now = after.stats.get(path);
+    return old !== undefined && now !== undefined && cacheStat(old) === cacheStat(now);
   });
+}
+
+/** What the caches compare of a `seconds:nanoseconds:size` stat: the whole seconds and the size. */
+export function cacheStat(stat: string): string {
+  const [seconds = "", , size = ""] = stat.split(":");
+  return `${seconds}:${size}`;
 }
 
 function differingKeys(before: Map<string, string>, after: Map<string, string>): string[] {

@@ -15,6 +15,7 @@ import { createGrepTool } from "./grep.js";
 import type { Tool, ToolContext, ToolResult } from "./tool.js";
 import { isInside, realpathOfPrefix } from "./workspace-path.js";
 import { defaultSealPath } from "../evidence/journal.js";
+import type { TestView } from "../evidence/test-view.js";
 
 /** The native tools evidenceTools can build. */
 export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff"] as const;
@@ -54,6 +55,8 @@ export interface EvidenceToolsOptions {
 export interface EvidenceView {
   readonly verificationRecords: VerificationRecord[];
   readonly verifiedTargets: string[];
+  /** Each target and test id the records name: passing now, failing, stale or unknown, and the record that says so. */
+  testView(): TestView;
   /** Resolves once the watcher (with `watch: true`) is watching. */
   ready(): Promise<void>;
   /** Closes the journal, the watcher and the snapshot index. */
@@ -125,6 +128,7 @@ function emptyEvidence(): EvidenceView {
     get verifiedTargets(): string[] {
       return [];
     },
+    testView: () => ({ targets: [], tests: [] }),
     ready: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
@@ -138,6 +142,7 @@ function evidenceOf(bash: BashEvidence): EvidenceView {
     get verifiedTargets() {
       return bash.verifiedTargets;
     },
+    testView: () => bash.testView(),
     ready: () => bash.ready(),
     close: () => bash.close(),
   };
