@@ -13,7 +13,7 @@ import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
-import { runOwnEffect } from "./run-writes.js";
+import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
 import { extractNativeResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
 import { markWorkspaceScan, type WorkspaceScan } from "./harness.js";
@@ -297,6 +297,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const runsTest = runsProvableTest(observed);
     const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#markHarness(observed) : undefined]);
     if (runsTest) this.#markResets(observed);
+    const resetsBefore = new Set(this.#resets.keys());
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
     const begin = (): void => {
       ticket ??= this.#ledger.beginCommand(command, observed, before === null || runsTest ? "before" : "measured");
@@ -323,8 +324,13 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : this.#measure(before),
       runsTest ? this.#markHarness(observed) : undefined,
     ]);
-    // A stat the line itself put back (`sed -i ... && touch -r ref mod.py && pytest`), seen by the after-snapshot.
-    if (runsTest) this.#markResets(observed);
+    // A stat the line put back on a file it named before the run (`sed -i ... mod.py && touch -r ref
+    // mod.py && pytest`), seen by the after-snapshot. A reset of any other file is the run's own
+    // change, which makes the run stale anyway (a conftest that rewrites a source at session end).
+    if (runsTest && this.#ledger.workspace !== null) {
+      const named = namedBeforeRun(observed, this.#ledger.workspace);
+      this.#markResets(observed, (path) => resetsBefore.has(path) || named.has(path));
+    }
     // A job an earlier line (or this one) left running in a persistent shell can change files at any
     // time: what a run proves, or a line did not change, may not hold for long. The watcher (watch:
     // true) sees such changes as they happen; without it, the effect is unknown until a `wait`.
@@ -363,10 +369,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     markWorkspaceScan(analysis, baseline, scan);
   }
 
-  // Marks every run of the line while a file keeps a stat that was put back after a change.
-  #markResets(analysis: CommandAnalysis): void {
-    if (this.#resets.size === 0) return;
-    const paths = [...this.#resets.keys()].sort();
+  // Marks every run of the line while a file keeps a stat that was put back after a change (of the
+  // resets `counts` keeps).
+  #markResets(analysis: CommandAnalysis, counts: (path: string) => boolean = () => true): void {
+    const paths = [...this.#resets.keys()].filter(counts).sort();
+    if (paths.length === 0) return;
     for (const inv of analysis.invocations) inv.statResets = [...new Set([...(inv.statResets ?? []), ...paths])].sort();
   }
 

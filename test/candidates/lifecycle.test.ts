@@ -78,13 +78,13 @@ describe("the agent's time", () => {
   it("the caller's signal aborts a running agent, and one aborted before the start never runs it", async () => {
     const controller = new AbortController();
     const started: string[] = [];
+    // The abort comes once the agent runs (creating the worktree takes its time on a loaded machine).
     const agent = (label: string) => (_tools: Tools, _workspace: unknown, { signal }: { signal: AbortSignal }) => {
       started.push(label);
+      if (label === "running") setTimeout(() => controller.abort(), 50);
       return new Promise<void>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("stopped"))));
     };
-    const running = runCandidate({ repo, label: "running", agent: agent("running"), createToolset, signal: controller.signal }).catch((e: unknown) => e);
-    setTimeout(() => controller.abort(), 200);
-    const first = await running;
+    const first = await runCandidate({ repo, label: "running", agent: agent("running"), createToolset, signal: controller.signal }).catch((e: unknown) => e);
     const second = await runCandidate({ repo, label: "late", agent: agent("late"), createToolset, signal: controller.signal }).catch((e: unknown) => e);
     expect([first instanceof CandidateRunError, second instanceof CandidateRunError, started]).toEqual([true, true, ["running"]]);
     expect((second as CandidateRunError).message).toMatch(/aborted by the caller/);
