@@ -1,7 +1,7 @@
 // BashEvidence: decorates any bash tool of the tool shape with the evidence ledger. Transparent:
 // the same schema, the same command and timeout passed through, the same result returned.
-import { statSync } from "node:fs";
-import { resolve as resolvePath } from "node:path";
+import { readdirSync, statSync } from "node:fs";
+import { basename, dirname, join, resolve as resolvePath } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/tool.js";
 import { isInside, realpathOfPrefix } from "../tools/workspace-path.js";
@@ -111,6 +111,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   #lastSnapshot: WorkspaceSnapshot | null = null;
   /** Files changed with their mtime and size put back, and that stat: caches may answer for them. */
   readonly #resets = new Map<string, string>();
+  /** A go test ran in this session: go's test cache may hold entries keyed on files' mtimes. */
+  #goTestsRan = false;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     const restoring = RESTORING.get(options);
@@ -296,7 +298,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // snapshot mode a line that runs none is judged by what it changed.
     const runsTest = runsProvableTest(observed);
     const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#markHarness(observed) : undefined]);
-    if (runsTest) this.#markResets(observed);
+    if (runsTest) this.#markResets(observed, "before");
     const resetsBefore = new Set(this.#resets.keys());
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
     const begin = (): void => {
@@ -329,7 +331,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // change, which makes the run stale anyway (a conftest that rewrites a source at session end).
     if (runsTest && this.#ledger.workspace !== null) {
       const named = namedBeforeRun(observed, this.#ledger.workspace);
-      this.#markResets(observed, (path) => resetsBefore.has(path) || named.has(path));
+      this.#markResets(observed, "after", (path) => !resetsBefore.has(path) && named.has(path));
     }
     // A job an earlier line (or this one) left running in a persistent shell can change files at any
     // time: what a run proves, or a line did not change, may not hold for long. The watcher (watch:
@@ -369,11 +371,19 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     markWorkspaceScan(analysis, baseline, scan);
   }
 
-  // Marks every run of the line while a file keeps a stat that was put back after a change (of the
-  // resets `counts` keeps).
-  #markResets(analysis: CommandAnalysis, counts: (path: string) => boolean = () => true): void {
-    const paths = [...this.#resets.keys()].filter(counts).sort();
+  // Marks every run of the line while a file keeps a stat that was put back after a change, of the
+  // resets `counts` keeps, when a cache may hold its old content. Before the run, a reset no cache can
+  // answer for ends here: the run caches the new content.
+  #markResets(analysis: CommandAnalysis, phase: "before" | "after", counts: (path: string) => boolean = () => true): void {
+    const root = this.#ledger.workspace;
+    const paths: string[] = [];
+    for (const path of [...this.#resets.keys()].filter(counts)) {
+      if (root !== null && cacheMayHold(root, path, this.#goTestsRan)) paths.push(path);
+      else if (phase === "before") this.#resets.delete(path);
+    }
+    if (analysis.invocations.some((inv) => inv.kind === "go")) this.#goTestsRan = true;
     if (paths.length === 0) return;
+    paths.sort();
     for (const inv of analysis.invocations) inv.statResets = [...new Set([...(inv.statResets ?? []), ...paths])].sort();
   }
 
@@ -450,5 +460,19 @@ function refuseInside(workspace: string, paths: Record<string, string>): void {
     if (isInside(workspace, real)) {
       throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "${option}" (${path}) lies inside the workspace ${workspace}, where the agent's commands can write it; put it outside.`);
     }
+  }
+}
+
+// Could a cache answer for a reset file's old content? A Python source: only when bytecode of it is
+// there to be reused (`__pycache__/NAME.*.pyc` beside it; a fresh checkout has none). Any other file:
+// go's test cache, once a go test ran in the session (it keys the files a test opens on their mtime).
+function cacheMayHold(root: string, path: string, goTestsRan: boolean): boolean {
+  if (!path.endsWith(".py")) return goTestsRan;
+  const dir = join(root, dirname(path), "__pycache__");
+  const stem = basename(path, ".py");
+  try {
+    return readdirSync(dir).some((name) => name.startsWith(`${stem}.`) && name.endsWith(".pyc"));
+  } catch {
+    return false;
   }
 }

@@ -53,6 +53,16 @@ describe("testView", () => {
     await set.evidence.close();
   });
 
+  it("a same-size edit in the second the file was written, before any run: nothing is cached, the run verifies", async () => {
+    while (Date.now() % 1000 > 30) await new Promise((done) => setTimeout(done, 5));
+    const { set, call } = toolset();
+    await set.evidence.ready();
+    await call("file_write", { path: "calc.py", mode: "overwrite", content: "def add(a, b):\n    return b + a\n" });
+    await call("bash", { command: "python3 -m pytest -rA test_calc.py" });
+    expect(set.evidence.verificationRecords.map((r) => [r.outcome, r.verified, r.reasons])).toEqual([["passed", true, []]]);
+    await set.evidence.close();
+  });
+
   it("a filtered pass: its ids pass, its target is not proven", async () => {
     const { set, call } = toolset();
     await call("bash", { command: "python3 -m pytest -rA -k zero test_calc.py" });
