@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { VerificationRecord } from "../types.js";
 import { readGit, runGit } from "./git.js";
 import { rankCandidates, type RankedCandidate } from "./rank.js";
-import type { CandidateToolset, CandidateVerifyStep } from "./run-candidate.js";
+import { bashToolOf, type CandidateToolset, type CandidateVerifyStep } from "./run-candidate.js";
 import { snapshotWorkingTree } from "./snapshot.js";
 import { CANDIDATE_BASE_REF } from "./workspace.js";
 
@@ -53,8 +53,8 @@ export async function rankWorktrees<Tools>(options: RankWorktreesOptions<Tools>)
 async function verifyIn<Tools>(dir: string, options: RankWorktreesOptions<Tools>): Promise<VerificationRecord[]> {
   const toolset = options.createToolset(dir);
   try {
-    const bash = Array.isArray(toolset.tools) ? (toolset.tools as { name: string; execute(input: unknown): Promise<unknown> }[]).find((tool) => tool.name === "bash") : undefined;
-    if (bash === undefined) throw new Error("the toolset has no bash tool");
+    const bash = bashToolOf(toolset.tools);
+    if (bash === null) throw new Error("the toolset has no bash tool");
     await bash.execute({ command: options.verify.command, ...(options.verify.timeoutMs === undefined ? {} : { timeoutMs: options.verify.timeoutMs }) });
     return structuredClone(toolset.evidence.verificationRecords);
   } finally {

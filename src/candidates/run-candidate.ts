@@ -126,8 +126,8 @@ async function runAgent<Tools, ToolOptions>(options: RunCandidateOptions<Tools, 
   }
 }
 
-// The toolset's bash tool: a tool list holding one named "bash", or an object with a `bash` tool.
-function bashToolOf(tools: unknown): { execute(input: { command: string; timeoutMs?: number }): Promise<unknown> } | null {
+/** The toolset's bash tool: a tool list holding one named "bash", or an object with a `bash` tool; null when there is none. */
+export function bashToolOf(tools: unknown): { execute(input: { command: string; timeoutMs?: number }): Promise<unknown> } | null {
   const isTool = (value: unknown): value is { name: string; execute(input: unknown): Promise<unknown> } =>
     typeof value === "object" && value !== null && typeof (value as { execute?: unknown }).execute === "function";
   if (Array.isArray(tools)) return (tools.find((tool) => isTool(tool) && tool.name === "bash") as never) ?? null;
