@@ -4,7 +4,7 @@ import { judgeAnalyzed } from "../evidence/judge.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { attributeExit } from "../shell/attribute-exit.js";
 import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
-import { covers, normalizeGoTarget, normalizePathTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
+import { covers, placeTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import type { ShellEvent, TranscriptEvent } from "./transcripts/types.js";
 
@@ -223,6 +223,6 @@ export function reruns(later: SessionRun, earlier: SessionRun): boolean {
 
 function targetCovers(kind: RunEvidence["kind"], wider: string, narrower: string, workspace: string | null): boolean {
   const family = targetFamily(kind);
-  const key = (target: string): TargetKey => ({ family, key: family === "python" ? normalizePathTarget(target, workspace, workspace) : family === "go" ? normalizeGoTarget(target, workspace, workspace) : target });
+  const key = (target: string): TargetKey => ({ family, key: placeTarget(family, target, workspace, workspace) });
   return covers(key(wider), key(narrower));
 }

@@ -4,7 +4,7 @@
 // `--deselect`, go `-run`, ...). Flags that change only the output (`-q`, `-v`, `-rA`, `--tb`,
 // `--color`, `-json`) are not part of it, and neither is `pytest` against `python -m pytest`. Pure.
 import { selectionTargets } from "../evidence/judge-targets.js";
-import { normalizeGoTarget, normalizePathTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
+import { placeTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import type { TestInvocation } from "../shell/types.js";
 import type { VerificationRecord } from "../types.js";
@@ -35,8 +35,7 @@ export function candidateKeyOf(record: VerificationRecord, root: string | null):
   const invocation = invocationOf(record);
   const family = invocation === null ? familyOfRunner(record.runner) : targetFamily(invocation.kind);
   const base = root ?? record.workspace;
-  const target =
-    family === "python" ? normalizePathTarget(record.target.trim(), record.workspace, base) : family === "go" ? normalizeGoTarget(record.target.trim(), record.workspace, base) : record.target.trim();
+  const target = placeTarget(family, record.target.trim(), record.workspace, base);
   const selection = invocation === null ? [`command=${record.command.trim()}`] : (invocation.selection ?? (invocation.filtered ? [`command=${record.command.trim()}`] : []));
   return { family, target, selection, command: record.command.trim() };
 }

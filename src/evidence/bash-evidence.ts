@@ -1,25 +1,25 @@
 // BashEvidence: decorates any bash tool of the tool shape with the evidence ledger. Transparent:
 // the same schema, the same command and timeout passed through, the same result returned.
-import { readdirSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve as resolvePath } from "node:path";
+import { resolve as resolvePath } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
 import type { Tool, ToolContext, ToolResult } from "../tools/tool.js";
-import { isInside, realpathOfPrefix } from "../tools/workspace-path.js";
+import { realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { startsBackgroundJob } from "../shell/shadowing.js";
 import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
-import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
+import type { FileJournal } from "./journal.js";
+import { openBashJournal } from "./bash-journal.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
 import { extractNativeResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
-import { markWorkspaceScan, type WorkspaceScan } from "./harness.js";
 import { testView, type TestView } from "./test-view.js";
 import { HarnessScanner } from "./harness-scan.js";
-import { cacheStat, createWorkspaceSnapshotter, mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
+import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
+import { StatResets } from "./stat-resets.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
 /** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
@@ -53,7 +53,7 @@ export interface BashEvidenceOptions {
    * call returns). It must lie outside the workspace, where the agent's commands cannot write it.
    */
   journal?: string;
-  /** The journal's seal (its key and tip); default {@link defaultSealPath}. Also outside the workspace. */
+  /** The journal's seal (its key and tip); default `defaultSealPath` (journal.ts). Also outside the workspace. */
   journalSeal?: string;
   /** How to read the complete output from the wrapped tool's result (default: the native bash tool's data, else the text). */
   extract?: ResultExtractor;
@@ -107,12 +107,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #harness: HarnessScanner | undefined;
   /** Settles once the harness baseline is taken (or could not be). */
   readonly #baseline: Promise<void>;
-  /** The last snapshot taken, to compare the next one with. */
-  #lastSnapshot: WorkspaceSnapshot | null = null;
-  /** Files changed with their mtime and size put back, and that stat: caches may answer for them. */
-  readonly #resets = new Map<string, string>();
-  /** A go test ran in this session: go's test cache may hold entries keyed on files' mtimes. */
-  #goTestsRan = false;
+  /** Files changed with their mtime and size put back, followed across the snapshots; undefined without a workspace. */
+  readonly #resets: StatResets | undefined;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     const restoring = RESTORING.get(options);
@@ -142,20 +138,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.#extract = options.extract ?? extractNativeResult;
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);
     const useRealpath = options.realpath ?? workspace !== null;
-    let restored: JournalState | undefined;
-    if (options.journal !== undefined) {
-      if (typeof options.journal !== "string" || (options.journalSeal !== undefined && typeof options.journalSeal !== "string")) {
-        throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "journal" and "journalSeal" must be file paths.`);
-      }
-      const seal = options.journalSeal ?? defaultSealPath(options.journal);
-      if (workspace !== null) refuseInside(realpathOfPrefix(workspace), { journal: options.journal, journalSeal: seal });
-      if (restoring !== true && hasContent(options.journal)) {
-        throw new EvidenceError("E_INVALID_OPTION", `The journal ${options.journal} already holds events: continue it with BashEvidence.fromJournal, or choose a new file.`);
-      }
-      const opened = openJournal(options.journal, { seal });
-      this.#journal = opened.journal;
-      restored = opened.state;
-    }
+    const { journal, restored } = openBashJournal(options, workspace, restoring === true);
+    this.#journal = journal;
     this.#ledger = new EvidenceLedger({
       workspace: workspace !== null && useRealpath ? realpathOfPrefix(workspace) : workspace,
       judge: options.judge ?? judgeLine,
@@ -172,6 +156,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const root = this.#ledger.workspace;
     // The harness as the session found it, before any call runs (a restore keeps the journal's).
     this.#harness = root === null ? undefined : new HarnessScanner(root);
+    this.#resets = root === null ? undefined : new StatResets(root);
     const harness = this.#harness;
     // The first snapshot too: a change made before the first test run is then seen.
     const baselineScan =
@@ -297,9 +282,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // A line that runs a test is measured in both modes (a test may change what it tested); in
     // snapshot mode a line that runs none is judged by what it changed.
     const runsTest = runsProvableTest(observed);
-    const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#markHarness(observed) : undefined]);
-    if (runsTest) this.#markResets(observed, "before");
-    const resetsBefore = new Set(this.#resets.keys());
+    const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined]);
+    if (runsTest) this.#resets?.mark(observed, "before");
+    const resetsBefore = this.#resets?.paths ?? new Set<string>();
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
     const begin = (): void => {
       ticket ??= this.#ledger.beginCommand(command, observed, before === null || runsTest ? "before" : "measured");
@@ -324,14 +309,14 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // A snapshot that failed before a test run: what the run changed is unknown.
     const [measured] = await Promise.all([
       before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : this.#measure(before),
-      runsTest ? this.#markHarness(observed) : undefined,
+      runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined,
     ]);
     // A stat the line put back on a file it named before the run (`sed -i ... mod.py && touch -r ref
     // mod.py && pytest`), seen by the after-snapshot. A reset of any other file is the run's own
     // change, which makes the run stale anyway (a conftest that rewrites a source at session end).
-    if (runsTest && this.#ledger.workspace !== null) {
+    if (runsTest && this.#resets !== undefined && this.#ledger.workspace !== null) {
       const named = namedBeforeRun(observed, this.#ledger.workspace);
-      this.#markResets(observed, "after", (path) => !resetsBefore.has(path) && named.has(path));
+      this.#resets.mark(observed, "after", (path) => !resetsBefore.has(path) && named.has(path));
     }
     // A job an earlier line (or this one) left running in a persistent shell can change files at any
     // time: what a run proves, or a line did not change, may not hold for long. The watcher (watch:
@@ -362,31 +347,6 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     return result;
   }
 
-  // Marks the line's runs whose harness differs from the session's baseline (unreadable: all of
-  // them), and all of them while a link leaves the workspace.
-  async #markHarness(analysis: CommandAnalysis): Promise<void> {
-    if (this.#harness === undefined) return;
-    const baseline = this.#ledger.harnessBaseline ?? null;
-    const scan: WorkspaceScan | null = await this.#harness.scan().catch(() => null);
-    markWorkspaceScan(analysis, baseline, scan);
-  }
-
-  // Marks every run of the line while a file keeps a stat that was put back after a change, of the
-  // resets `counts` keeps, when a cache may hold its old content. Before the run, a reset no cache can
-  // answer for ends here: the run caches the new content.
-  #markResets(analysis: CommandAnalysis, phase: "before" | "after", counts: (path: string) => boolean = () => true): void {
-    const root = this.#ledger.workspace;
-    const paths: string[] = [];
-    for (const path of [...this.#resets.keys()].filter(counts)) {
-      if (root !== null && cacheMayHold(root, path, this.#goTestsRan)) paths.push(path);
-      else if (phase === "before") this.#resets.delete(path);
-    }
-    if (analysis.invocations.some((inv) => inv.kind === "go")) this.#goTestsRan = true;
-    if (paths.length === 0) return;
-    paths.sort();
-    for (const inv of analysis.invocations) inv.statResets = [...new Set([...(inv.statResets ?? []), ...paths])].sort();
-  }
-
   async #takeSnapshot(): Promise<WorkspaceSnapshot | null> {
     const root = this.#ledger.workspace;
     if (root === null) return null;
@@ -394,25 +354,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       this.#snapshotter ??= createWorkspaceSnapshotter(root);
       const snapshotter = await this.#snapshotter;
       const snapshot = await snapshotter.take();
-      await this.#noteResets(snapshotter, snapshot);
+      await this.#resets?.note(snapshotter, snapshot);
       return snapshot;
     } catch {
       return null;
     }
-  }
-
-  // What changed since the last snapshot with its mtime (to the second) and size as they were; a reset
-  // lasts while the file keeps that second and size (a later edit or `touch` moves them, and the
-  // caches miss again).
-  async #noteResets(snapshotter: WorkspaceSnapshotter, snapshot: WorkspaceSnapshot): Promise<void> {
-    const last = this.#lastSnapshot;
-    this.#lastSnapshot = snapshot;
-    for (const [path, stat] of this.#resets) {
-      const now = snapshot.stats.get(path);
-      if (now === undefined || cacheStat(now) !== cacheStat(stat)) this.#resets.delete(path);
-    }
-    if (last === null || last.kind !== snapshot.kind) return;
-    for (const path of mtimeResets(last, snapshot, await snapshotter.changedPaths(last, snapshot))) this.#resets.set(path, snapshot.stats.get(path)!);
   }
 
   async #measure(before: WorkspaceSnapshot): Promise<WorkspaceEffect> {
@@ -444,35 +390,3 @@ function opaqueAnalysis(command: string): CommandAnalysis {
 
 // fromJournal's options, told apart from a caller's (the constructor refuses to append to a used journal).
 const RESTORING = new WeakMap<object, boolean>();
-
-function hasContent(path: string): boolean {
-  try {
-    return statSync(path).size > 0;
-  } catch {
-    return false;
-  }
-}
-
-// The agent's commands can write the workspace: a journal or seal there could be forged or cut.
-function refuseInside(workspace: string, paths: Record<string, string>): void {
-  for (const [option, path] of Object.entries(paths)) {
-    const real = realpathOfPrefix(path);
-    if (isInside(workspace, real)) {
-      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "${option}" (${path}) lies inside the workspace ${workspace}, where the agent's commands can write it; put it outside.`);
-    }
-  }
-}
-
-// Could a cache answer for a reset file's old content? A Python source: only when bytecode of it is
-// there to be reused (`__pycache__/NAME.*.pyc` beside it; a fresh checkout has none). Any other file:
-// go's test cache, once a go test ran in the session (it keys the files a test opens on their mtime).
-function cacheMayHold(root: string, path: string, goTestsRan: boolean): boolean {
-  if (!path.endsWith(".py")) return goTestsRan;
-  const dir = join(root, dirname(path), "__pycache__");
-  const stem = basename(path, ".py");
-  try {
-    return readdirSync(dir).some((name) => name.startsWith(`${stem}.`) && name.endsWith(".pyc"));
-  } catch {
-    return false;
-  }
-}

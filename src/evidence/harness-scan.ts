@@ -7,7 +7,8 @@ import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { isRunnerByproduct } from "./byproducts.js";
-import { harnessContent, isHarnessCandidate, type HarnessDigest, type WorkspaceScan } from "./harness.js";
+import type { CommandAnalysis } from "../shell/types.js";
+import { harnessContent, isHarnessCandidate, markWorkspaceScan, type HarnessDigest, type WorkspaceScan } from "./harness.js";
 
 /** More directory entries than this and a scan gives up (the harness is then unknown: fail closed). */
 export const MAX_SCANNED_ENTRIES = 500_000;
@@ -64,6 +65,14 @@ export class HarnessScanner {
       if (target !== null && (await escapingLink(this.#root, link, target))) escaping.push(link);
     }
     return { harness: digest, escapingLinks: escaping.sort() };
+  }
+
+  /**
+   * Scans, then marks the line's runs whose harness differs from `baseline` (the session's), all of
+   * them when the tree or the baseline could not be read, and all while a link leaves the workspace.
+   */
+  async mark(analysis: CommandAnalysis, baseline: HarnessDigest | null): Promise<void> {
+    markWorkspaceScan(analysis, baseline, await this.scan().catch(() => null));
   }
 
   async #walk(dir: string, out: string[], links: string[], count: { entries: number }): Promise<void> {

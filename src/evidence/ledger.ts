@@ -3,7 +3,7 @@
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
 import { posix } from "node:path";
-import { covers, normalizeGoTarget, normalizePathTarget, overlaps, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
+import { covers, overlaps, placeTarget, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
 import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
 import type { HarnessDigest } from "./harness.js";
 
@@ -351,10 +351,7 @@ export class EvidenceLedger {
 
   #keyOf(inv: TestInvocation, target: string): TargetKey {
     const family = targetFamily(inv.kind);
-    const { workspace, resolvePath } = this.#options;
-    if (family === "go") return { family, key: normalizeGoTarget(target, inv.workspace, workspace, resolvePath) };
-    if (family !== "python") return { family, key: target };
-    return { family, key: normalizePathTarget(target, inv.workspace, workspace, resolvePath) };
+    return { family, key: placeTarget(family, target, inv.workspace, this.#options.workspace, this.#options.resolvePath) };
   }
 
   // Which ids of the run prove `target`. A passed run proves all its targets; a run that is

@@ -85,6 +85,26 @@ export function normalizeGoTarget(target: string, runWorkspace: string | null, r
   return (absolute === "/" && recursive ? "/..." : absolute + suffix) + selector;
 }
 
+/**
+ * A target in its family's ledger form, placed in `root` as the family places them: pytest paths and
+ * go package directories relative to it (through `resolve`), Django labels and go import paths as typed.
+ * @example placeTarget("go", "./...", "/ws/sub", "/ws") // "./sub/..."
+ */
+export function placeTarget(family: TargetKey["family"], target: string, runWorkspace: string | null, root: string | null, resolve?: PathResolver): string {
+  switch (family) {
+    case "python":
+      return normalizePathTarget(target, runWorkspace, root, resolve);
+    case "go":
+      return normalizeGoTarget(target, runWorkspace, root, resolve);
+    case "django":
+      return target;
+    default: {
+      const never: never = family;
+      return never;
+    }
+  }
+}
+
 function tidy(path: string): string {
   const trimmed = path.replace(/\/+$/, "").replace(/^\.\//, "");
   return trimmed === "" ? "." : trimmed;
