@@ -24,7 +24,9 @@ export interface IdentityRisk {
 
 // Variables that change which modules Python loads (PYTHONSTARTUP only for interactive shells, but
 // cheap to name) and which ones make bash read a file before it runs anything.
-const PYTHON_VARS = new Set(["PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPLATLIBDIR", "PYTHONEXECUTABLE"]);
+// PYTHONPYCACHEPREFIX: bytecode read from a tree the workspace does not show (a stale .pyc there is
+// invisible to the mtime-reset check, which looks in __pycache__).
+const PYTHON_VARS = new Set(["PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPLATLIBDIR", "PYTHONEXECUTABLE", "PYTHONPYCACHEPREFIX"]);
 const SHELL_VARS = new Set(["BASH_ENV", "ENV", "CDPATH"]);
 // pytest reads options and plugins from these: a `-k`, `--deselect`, `-p plugin` or `-o` the line does not show.
 const PYTEST_VARS = new Set(["PYTEST_ADDOPTS", "PYTEST_PLUGINS"]);

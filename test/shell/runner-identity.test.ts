@@ -35,6 +35,8 @@ describe("a line that can change what its runner is", () => {
     ["an exported PYTHONPATH", "export PYTHONPATH=fake; python3 -m pytest -q tests", "export PYTHONPATH"],
     ["PYTHONPATH read, then exported", "read -r PYTHONPATH < path.txt; export PYTHONPATH; pytest -q", "read into PYTHONPATH"],
     ["PYTHONHOME", "PYTHONHOME=/tmp/py python3 -m pytest -q", "sets PYTHONHOME"],
+    ["PYTHONPYCACHEPREFIX (bytecode from a tree the workspace does not show)", "PYTHONPYCACHEPREFIX=/tmp/pyc python3 -m pytest -q", "sets PYTHONPYCACHEPREFIX"],
+    ["an exported PYTHONPYCACHEPREFIX", "export PYTHONPYCACHEPREFIX=/tmp/pyc; pytest -q", "export PYTHONPYCACHEPREFIX"],
     ["PYTHONPATH for Django's runner", "PYTHONPATH=fake python tests/runtests.py basic", "sets PYTHONPATH"],
     ["PYTEST_ADDOPTS before the runner", "PYTEST_ADDOPTS='-k not_slow' python3 -m pytest -q tests", "sets PYTEST_ADDOPTS"],
     ["an exported PYTEST_ADDOPTS", "export PYTEST_ADDOPTS='--deselect t.py::test_b'; pytest -q", "export PYTEST_ADDOPTS"],
