@@ -377,7 +377,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   async close(): Promise<void> {
     this.#journal?.close();
     await this.#watcher?.close();
-    if (this.#snapshotter !== undefined) (await this.#snapshotter.catch(() => undefined))?.close();
+    if (this.#snapshotter !== undefined) await (await this.#snapshotter.catch(() => undefined))?.close();
   }
 }
 

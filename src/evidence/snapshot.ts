@@ -24,8 +24,8 @@ export interface WorkspaceSnapshotter {
   take(): Promise<WorkspaceSnapshot>;
   /** Workspace-relative paths that differ, sorted. */
   changedPaths(before: WorkspaceSnapshot, after: WorkspaceSnapshot): Promise<string[]>;
-  /** Removes the private index. */
-  close(): void;
+  /** Waits for snapshots in flight, then removes the private index; never rejects. */
+  close(): Promise<void>;
 }
 
 /** More ignored files than this and a snapshot gives up (the effect is then unknown: fail closed). */
@@ -52,49 +52,60 @@ function gitSnapshotter(workspace: string, shadow: ShadowRepository): WorkspaceS
   const prefix = relative(shadow.location.top, workspace);
   // Entries whose recorded ctime falls in a second a snapshot refreshed them in (null: check all).
   let atRisk: Set<string> | null = null;
-  return {
-    async take() {
-      const started = BigInt(Math.floor(Date.now() / 1000));
-      await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--", "."]);
-      // git compares ctime and mtime to the second: a change made in the second its entry's ctime
-      // was recorded, with the mtime put back, looks clean. Such an entry can only be one whose
-      // ctime fell in the second of a snapshot that recorded it (or, the first time, any entry of
-      // the seeded index): its stat is compared with the file's to the nanosecond, and if it
-      // differs the entry is taken out and added again, which hashes its content.
-      let listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
-      let index = parseIndex(listing.toString("utf8"));
-      const stale = await staleEntries(workspace, index, atRisk);
-      if (stale.length > 0) {
-        const paths = Buffer.from(stale.join("\0") + "\0");
-        await git(workspace, shadow, ["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
-        await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
-        listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
-        index = parseIndex(listing.toString("utf8"));
-      }
-      atRisk = new Set([...index].filter(([, entry]) => BigInt(entry.ctime.slice(0, entry.ctime.indexOf(":"))) >= (started - 1n) % 4_294_967_296n).map(([path]) => path));
-      const tree = (await git(workspace, shadow, ["write-tree"])).toString("utf8").trim();
-      const listed = (await git(workspace, shadow, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "."])).toString("utf8");
-      const paths = listed.split("\0").filter((p) => p !== "" && !isRunnerByproduct(p));
-      if (paths.length > MAX_IGNORED_FILES) throw new Error(`more than ${MAX_IGNORED_FILES} ignored files`);
-      const ignored = await fingerprints(workspace, paths);
-      // The private index holds every other file's stat as `git add` just saw it.
-      const stats = new Map([...index].map(([path, entry]) => [path, `${entry.mtime}:${entry.size}`]));
-      for (const [path, fingerprint] of ignored) stats.set(path, statOfFingerprint(fingerprint));
-      return { kind: "git", tree, ignored, stats };
-    },
-    async changedPaths(before, after) {
-      if (before.kind !== "git" || after.kind !== "git") throw new Error("snapshots of different kinds");
-      const paths = new Set(differingKeys(before.ignored, after.ignored));
-      if (before.tree !== after.tree) {
-        const out = (await git(workspace, shadow, ["diff-tree", "-r", "-z", "--name-only", "--no-renames", before.tree, after.tree])).toString("utf8");
-        for (const path of out.split("\0")) if (path !== "") paths.add(prefix === "" ? path : relative(prefix, path));
-      }
-      return [...paths].sort();
-    },
-    close() {
-      void shadow.close();
-    },
+  // Git work runs one operation at a time (two would race for the shadow's index.lock), and close
+  // waits for the last, or its writes into the shadow race the removal.
+  let queue: Promise<unknown> = Promise.resolve();
+  const queued = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
+    queue = next.catch(() => undefined);
+    return next;
   };
+  const snapshotter: WorkspaceSnapshotter = {
+    take: () => queued(take),
+    changedPaths: (before, after) => queued(() => changedPaths(before, after)),
+    close: () => queued(() => shadow.close()).catch(() => undefined),
+  };
+  return snapshotter;
+
+  async function take(): Promise<WorkspaceSnapshot> {
+    const started = BigInt(Math.floor(Date.now() / 1000));
+    await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--", "."]);
+    // git compares ctime and mtime to the second: a change made in the second its entry's ctime
+    // was recorded, with the mtime put back, looks clean. Such an entry can only be one whose
+    // ctime fell in the second of a snapshot that recorded it (or, the first time, any entry of
+    // the seeded index): its stat is compared with the file's to the nanosecond, and if it
+    // differs the entry is taken out and added again, which hashes its content.
+    let listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
+    let index = parseIndex(listing.toString("utf8"));
+    const stale = await staleEntries(workspace, index, atRisk);
+    if (stale.length > 0) {
+      const paths = Buffer.from(stale.join("\0") + "\0");
+      await git(workspace, shadow, ["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
+      await git(workspace, shadow, ["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], paths);
+      listing = await git(workspace, shadow, ["ls-files", "-z", "--debug", "--", "."]);
+      index = parseIndex(listing.toString("utf8"));
+    }
+    atRisk = new Set([...index].filter(([, entry]) => BigInt(entry.ctime.slice(0, entry.ctime.indexOf(":"))) >= (started - 1n) % 4_294_967_296n).map(([path]) => path));
+    const tree = (await git(workspace, shadow, ["write-tree"])).toString("utf8").trim();
+    const listed = (await git(workspace, shadow, ["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "."])).toString("utf8");
+    const paths = listed.split("\0").filter((p) => p !== "" && !isRunnerByproduct(p));
+    if (paths.length > MAX_IGNORED_FILES) throw new Error(`more than ${MAX_IGNORED_FILES} ignored files`);
+    const ignored = await fingerprints(workspace, paths);
+    // The private index holds every other file's stat as `git add` just saw it.
+    const stats = new Map([...index].map(([path, entry]) => [path, `${entry.mtime}:${entry.size}`]));
+    for (const [path, fingerprint] of ignored) stats.set(path, statOfFingerprint(fingerprint));
+    return { kind: "git", tree, ignored, stats };
+  }
+
+  async function changedPaths(before: WorkspaceSnapshot, after: WorkspaceSnapshot): Promise<string[]> {
+    if (before.kind !== "git" || after.kind !== "git") throw new Error("snapshots of different kinds");
+    const paths = new Set(differingKeys(before.ignored, after.ignored));
+    if (before.tree !== after.tree) {
+      const out = (await git(workspace, shadow, ["diff-tree", "-r", "-z", "--name-only", "--no-renames", before.tree, after.tree])).toString("utf8");
+      for (const path of out.split("\0")) if (path !== "") paths.add(prefix === "" ? path : relative(prefix, path));
+    }
+    return [...paths].sort();
+  }
 }
 
 // lstat fingerprints, a bounded number at a time; a file gone between the listing and the lstat is left out.
@@ -198,7 +209,7 @@ function fileSnapshotter(workspace: string): WorkspaceSnapshotter {
       return Promise.resolve(differingKeys(before.hashes, after.hashes).sort());
     },
     close() {
-      // Nothing kept on disk.
+      return Promise.resolve(); // nothing kept on disk
     },
   };
 }

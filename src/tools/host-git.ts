@@ -247,7 +247,7 @@ export async function createShadowRepository(dir: string, options: { copyIndex?:
       head,
       indexFile,
       env: { GIT_DIR: gitDir, GIT_WORK_TREE: location.top, GIT_INDEX_FILE: indexFile },
-      close: () => rm(shadow, { recursive: true, force: true }),
+      close: () => rm(shadow, { recursive: true, force: true, maxRetries: 3 }),
     };
   } catch (error) {
     await rm(shadow, { recursive: true, force: true });

@@ -63,7 +63,7 @@ describe.each([
         const changed = await snapshotter.changedPaths(before, after);
         expect([attempt, changed, mtimeResets(before, after, changed)]).toEqual([attempt, ["mod.py"], ["mod.py"]]);
       } finally {
-        snapshotter.close();
+        await snapshotter.close();
       }
     }
   });
@@ -78,7 +78,25 @@ describe.each([
       const changed = await snapshotter.changedPaths(before, after);
       expect([changed, mtimeResets(before, after, changed)]).toEqual([["mod.py"], []]);
     } finally {
-      snapshotter.close();
+      await snapshotter.close();
     }
+  });
+});
+
+describe("closing a git snapshotter", () => {
+  // Found by CI: an aborted candidate closed its evidence while a snapshot's `git add` still wrote
+  // into the shadow directory, and the removal failed (ENOTEMPTY) as an unhandled rejection.
+  it("while snapshots are in flight runs them one at a time, waits for them, removes the shadow and never rejects", async () => {
+    const p = gitProject();
+    for (let i = 0; i < 200; i += 1) writeFileSync(join(p.dir, `f${i}.py`), `X = ${i}\n`);
+    const snapshotter = await createWorkspaceSnapshotter(p.dir);
+    const shadows = execFileSync("sh", ["-c", "ls -d ${TMPDIR:-/tmp}/agent-evidence-git-* 2>/dev/null || true"]).toString().split("\n").filter((line) => line !== "");
+    const takes = [snapshotter.take(), snapshotter.take(), snapshotter.take()];
+    await snapshotter.close();
+    const settled = await Promise.allSettled(takes);
+    const left = execFileSync("sh", ["-c", "ls -d ${TMPDIR:-/tmp}/agent-evidence-git-* 2>/dev/null || true"]).toString().split("\n").filter((line) => line !== "");
+    // The snapshots ran to their end (one at a time: two would race for index.lock) before the
+    // removal, and this snapshotter's shadow is gone.
+    expect([settled.map((s) => s.status), left.filter((dir) => !shadows.includes(dir)).length, shadows.filter((dir) => !left.includes(dir)).length]).toEqual([["fulfilled", "fulfilled", "fulfilled"], 0, 1]);
   });
 });
