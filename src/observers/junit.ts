@@ -124,18 +124,32 @@ export function createJunitParser(timing: JunitTiming = {}): { push(chunk: strin
       current = null;
     }
   });
+  // The first error ends the parse: saxes would go on reporting one per byte, and a megabyte of
+  // binary given as a report took 12 s.
+  const stop = new Error("junit parse stopped");
   parser.on("error", (error) => {
     failure ??= error.message;
+    throw stop;
   });
 
   return {
     push(chunk: string): void {
       if (failure !== null) return;
       if (chunk.trim() !== "") sawText = true;
-      parser.write(chunk);
+      try {
+        parser.write(chunk);
+      } catch (error) {
+        if (error !== stop) throw error;
+      }
     },
     end(): JunitReport {
-      if (failure === null) parser.close();
+      if (failure === null) {
+        try {
+          parser.close();
+        } catch (error) {
+          if (error !== stop) throw error;
+        }
+      }
       if (!sawText) return { status: "invalid", reason: "empty report", stale };
       if (failure !== null) return { status: "invalid", reason: `malformed XML: ${String(failure)}`, stale };
       if (suites === 0) return { status: "invalid", reason: "no <testsuite> element", stale };
