@@ -45,6 +45,8 @@ async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 const readPid = (name: string): number => Number(readFileSync(join(dir, name), "utf8").trim());
+// The shell creates a pid file before it writes the number: wait for the number itself.
+const hasPid = (name: string): boolean => existsSync(join(dir, name)) && /^\d+\n/.test(readFileSync(join(dir, name), "utf8"));
 
 describe("agent-evidence run stopped by a signal after a passing run", () => {
   it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const)("%s: the verdict is not passed and the suite is gone", async (signal) => {
@@ -57,7 +59,7 @@ describe("agent-evidence run stopped by a signal after a passing run", () => {
     const suite = "sleep 60 & echo $! > bg.pid; echo $$ > suite.pid; wait";
     const child = spawn(process.execPath, [cli, "run", "--out", out, "--log", join(dir, "second.log"), "--cwd", dir, "--cmd", suite], { stdio: "ignore" });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    expect(await waitFor(() => existsSync(join(dir, "suite.pid")) && existsSync(join(dir, "bg.pid")), 15_000)).toBe(true);
+    expect(await waitFor(() => hasPid("suite.pid") && hasPid("bg.pid"), 15_000)).toBe(true);
     const pids = [readPid("suite.pid"), readPid("bg.pid")];
     expect(pids.every(alive)).toBe(true);
 
