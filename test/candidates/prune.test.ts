@@ -74,9 +74,15 @@ describe("runCandidates", () => {
   it("runs at most `concurrency` agents at a time, settles every one, keeps the order", async () => {
     let running = 0;
     let most = 0;
+    // Each agent holds on until a second one runs beside it (or 30 s pass), so the limit is reached
+    // however long the worktrees take to make on a loaded machine; a fixed 150 ms was not always enough.
+    let pairUp: () => void = () => undefined;
+    const paired = new Promise<void>((done) => (pairUp = done));
     const agent = (fail: boolean) => async (): Promise<void> => {
       running += 1;
       most = Math.max(most, running);
+      if (running >= 2) pairUp();
+      await Promise.race([paired, new Promise((done) => setTimeout(done, 30_000))]);
       await new Promise((done) => setTimeout(done, 150));
       running -= 1;
       if (fail) throw new Error("this candidate gives up");
