@@ -29,6 +29,11 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * `baseTree` through a temporary index. Any submodule change raises {@link CandidateCaptureError}.
  */
 export async function captureCandidatePatch(target: CaptureTarget): Promise<string> {
+  return (await captureCandidateChange(target)).patch;
+}
+
+/** The patch, and the tree of the working files it was taken from (what a bundle pins the evidence to). */
+export async function captureCandidateChange(target: CaptureTarget): Promise<{ patch: string; tree: string }> {
   const failure = (why: string, cause?: unknown): CandidateCaptureError =>
     new CandidateCaptureError(
       target.root,
@@ -42,7 +47,7 @@ export async function captureCandidatePatch(target: CaptureTarget): Promise<stri
     if (changes.length > 0) {
       throw failure(`submodule changes cannot be delivered as a patch: ${renderSubmoduleChanges(changes)}`);
     }
-    return await renderPatch(target.root, target.baseTree, snapshot, target.gitDir);
+    return { patch: await renderPatch(target.root, target.baseTree, snapshot, target.gitDir), tree: snapshot };
   } catch (error) {
     if (error instanceof CandidateCaptureError) throw error;
     throw failure(error instanceof Error ? error.message : String(error), error);

@@ -43,10 +43,14 @@ export interface RankedCandidate {
 
 type TestOutcome = "passed" | "failed";
 
+const STATUS_ORDER = { green: 0, unknown: 1, red: 2 } as const;
+
 /**
- * Ranks candidates: fewest regressions (pass-to-fail), most fail-to-pass, all keys green, then the
- * smaller patch. Without a base, the candidate's own failing and passing ids stand in for the
- * regressions and the fixes. Ties stay ties.
+ * Ranks candidates: fewest regressions (pass-to-fail), then red last (a run on the final code failed),
+ * most fail-to-pass, all keys green before unknown, then the smaller patch. Without a base, the
+ * candidate's own failing and passing ids stand in for the regressions and the fixes. Ties stay ties.
+ * A fix counts only by its id: a passing run that printed no ids (pytest `-q`) proves its target, not
+ * which of the base's failing tests it still holds (the candidate may have deleted them).
  * @example rankCandidates([a, b, c], { base })[0] // { label: "fix-all", rank: 1, status: "green", ... }
  */
 export function rankCandidates(candidates: readonly RankableCandidate[], options: { base?: ComparableCandidate } = {}): RankedCandidate[] {
@@ -71,7 +75,10 @@ interface Score {
 }
 
 function compareScores(a: Score, b: Score): number {
-  return a.regressions - b.regressions || b.fixes - a.fixes || a.statusOrder - b.statusOrder || a.size - b.size;
+  // Red before the fixes: a candidate with a failing run on its final code is not done, however many
+  // ids it turned green, and a green one whose runs printed no ids would otherwise rank below it.
+  const red = (s: Score): number => (s.statusOrder === STATUS_ORDER.red ? 1 : 0);
+  return a.regressions - b.regressions || red(a) - red(b) || b.fixes - a.fixes || a.statusOrder - b.statusOrder || a.size - b.size;
 }
 
 function score(candidate: RankableCandidate, base: Map<string, TestOutcome> | null): Score {
@@ -88,7 +95,9 @@ function score(candidate: RankableCandidate, base: Map<string, TestOutcome> | nu
     `status: ${status} (${keys.green.length} green key(s), ${keys.red.length} red)`,
     `patch: +${patch.added} -${patch.removed} in ${patch.paths.length} file(s)`,
   ];
-  return { label: candidate.label, regressions, fixes, statusOrder: { green: 0, unknown: 1, red: 2 }[status], size: patch.added + patch.removed, result: { label: candidate.label, status, keys, tests, patch, reasons } };
+  const silent = candidate.testRecords.filter((r) => r.applicability === "current" && r.verified && r.passed.length === 0).length;
+  if (silent > 0) reasons.push(`no-ids: ${silent} verified run(s) printed no test ids, so their tests count in no table (run pytest with -rA or -v, go test with -v, or add a verify step)`);
+  return { label: candidate.label, regressions, fixes, statusOrder: STATUS_ORDER[status], size: patch.added + patch.removed, result: { label: candidate.label, status, keys, tests, patch, reasons } };
 }
 
 // Each id's outcome now, as the per-test view of the evidence has it (passing or failing; stale and

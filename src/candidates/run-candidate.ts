@@ -1,15 +1,19 @@
 // runCandidate(): one agent, one fresh worktree, one fresh toolset; evidence and patch come back together.
+import { dirname, join } from "node:path";
+import { exportEvidenceBundle, type EvidenceBundle } from "../evidence/bundle.js";
 import { testView, type TestView } from "../evidence/test-view.js";
 import { patchPaths } from "../patches/index.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { CandidateRunError } from "./errors.js";
-import { createCandidateWorkspace, type CandidateWorkspace } from "./workspace.js";
+import { CANDIDATE_BUNDLE_DIR, createCandidateWorkspace, type CandidateWorkspace } from "./workspace.js";
 
 /** The evidence side of a toolset: read after the agent finished, then closed (when it can be). */
 export interface CandidateEvidence {
   readonly verificationRecords: VerificationRecord[];
   readonly verifiedTargets: string[];
+  /** Writes the evidence as a bundle (evidenceTools' evidence does); without it the bundle holds the records and no logs. */
+  exportBundle?(dir: string, extra?: Readonly<Record<string, string>>): Promise<EvidenceBundle>;
   close?(): Promise<void>;
 }
 
@@ -45,6 +49,12 @@ export interface RunCandidateOptions<Tools, ToolOptions> {
   timeoutMs?: number;
   /** Aborts the agent (and the run) from outside. */
   signal?: AbortSignal;
+  /**
+   * Write the candidate's evidence bundle beside its worktree (default true): records, per-test view,
+   * every recorded run's log, `patch.diff` and `candidate.json` (base, final tree, git directory), with
+   * a manifest of hashes. `agent-evidence candidates rank` without `--verify` ranks on these bundles.
+   */
+  bundle?: boolean;
   /** Passed to `createToolset` unchanged. */
   toolOptions?: ToolOptions;
   createToolset: CreateCandidateToolset<Tools, ToolOptions>;
@@ -64,7 +74,24 @@ export interface RunCandidateResult {
   verification: VerificationRecord[];
   /** Each target and test id of the records: passing, failing, stale or unknown (src/evidence/test-view.ts). */
   tests: TestView;
+  /** The evidence bundle beside the worktree (removed with it by dispose); null with `bundle: false`. */
+  bundle: EvidenceBundle | null;
   workspace: CandidateWorkspace;
+}
+
+/** What a candidate bundle's `candidate.json` holds. */
+export interface CandidateBundleInfo {
+  label: string;
+  /** The worktree root, the directory matching the source's (`workspace.path`), its git directory as created, and the source repository. */
+  root: string;
+  path: string;
+  gitDir: string;
+  source: string;
+  base: { revision: string; tree: string };
+  /** The tree of the working files when the bundle was written: the evidence is about this code. */
+  tree: string;
+  /** The verify step's command, or null. */
+  verify: string | null;
 }
 
 /**
@@ -86,7 +113,8 @@ export async function runCandidate<Tools, ToolOptions = undefined>(options: RunC
       await runVerify(toolset.tools, options.verify, workspace, options.label);
       verification = structuredClone(toolset.evidence.verificationRecords.slice(before));
     }
-    const patch = await workspace.capture();
+    const { patch, tree } = await workspace.captureChange();
+    const bundle = options.bundle === false ? null : await writeBundle(toolset.evidence, workspace, { patch, tree, verify: options.verify?.command ?? null });
     return {
       label: options.label,
       patch,
@@ -95,10 +123,28 @@ export async function runCandidate<Tools, ToolOptions = undefined>(options: RunC
       verifiedTargets: [...toolset.evidence.verifiedTargets],
       verification,
       tests: testView(toolset.evidence.verificationRecords),
+      bundle,
       workspace,
     };
   } finally {
     await toolset.evidence.close?.().catch(() => undefined);
+  }
+}
+
+// The bundle beside the worktree, in the candidate's temporary directory (the agent's sandbox never
+// sees it), written after the agent and the verify step are done.
+async function writeBundle(evidence: CandidateEvidence, workspace: CandidateWorkspace, state: { patch: string; tree: string; verify: string | null }): Promise<EvidenceBundle> {
+  const info: CandidateBundleInfo = { label: workspace.label, root: workspace.root, path: workspace.path, gitDir: workspace.gitDir, source: workspace.source, base: { ...workspace.base }, tree: state.tree, verify: state.verify };
+  const extra = { "candidate.json": JSON.stringify(info, null, 2) + "\n", "patch.diff": state.patch };
+  const dir = join(dirname(workspace.root), CANDIDATE_BUNDLE_DIR);
+  const records = evidence.verificationRecords;
+  const missing = records.length === 0 ? [] : [{ records: records.map((r) => r.seq), reason: "the toolset keeps no logs (its evidence has no exportBundle)" }];
+  try {
+    if (evidence.exportBundle !== undefined) return await evidence.exportBundle(dir, extra);
+    return await exportEvidenceBundle(dir, { workspace: workspace.path, records, tests: testView(records), logs: [], missing, extra });
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new CandidateRunError(workspace, `candidate ${workspace.label}: writing its evidence bundle failed (${why}); worktree preserved at ${workspace.root}`, { cause: error });
   }
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { EvidenceError } from "../errors.js";
 import { adoptCandidatePatch } from "./adopt.js";
-import { captureCandidatePatch } from "./capture.js";
+import { captureCandidateChange } from "./capture.js";
 import { CandidateCaptureError, CandidateSourceError } from "./errors.js";
 import { readGit, runGit } from "./git.js";
 import { snapshotWorkingTree } from "./snapshot.js";
@@ -38,6 +38,10 @@ export interface CandidateWorkspace {
   readonly base: CandidateBase;
   /** The change against `base` as a binary Git patch ("" when unchanged); throws CandidateCaptureError. */
   capture(): Promise<string>;
+  /** The same patch, and the tree object of the working files it was taken from. */
+  captureChange(): Promise<{ patch: string; tree: string }>;
+  /** The worktree's git directory as created (not the `.git` file the candidate could rewrite). */
+  readonly gitDir: string;
   /** Applies a captured patch to the source atomically; throws when the source HEAD moved or it conflicts. */
   adopt(patch: string): Promise<void>;
   /** Removes the worktree, its admin entry and its temporary directory. Safe to call twice. */
@@ -85,9 +89,13 @@ function inWorktreeTurn<T>(source: string, step: () => Promise<T>): Promise<T> {
   return next;
 }
 
+// A directory name: never "." or "..", never hidden (the parent's `.evidence` is the bundle's).
 function safeLabel(label: string): string {
-  return label.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 40) || "candidate";
+  return label.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 40) || "candidate";
 }
+
+/** Where runCandidate writes a candidate's evidence bundle: beside its worktree, in the same temporary directory. */
+export const CANDIDATE_BUNDLE_DIR = ".evidence";
 
 /**
  * Creates a detached worktree at the source HEAD with the source's uncommitted changes (tracked and
@@ -136,6 +144,7 @@ export async function createCandidateWorkspace(repo: string, options: CandidateW
     throw error;
   }
   let disposed = false;
+  const createdGitDir = gitDir;
   const base: CandidateBase = { revision, tree };
   const workspace: CandidateWorkspace = {
     label,
@@ -143,14 +152,16 @@ export async function createCandidateWorkspace(repo: string, options: CandidateW
     root,
     source,
     base,
-    capture: async () => {
+    capture: async () => (await workspace.captureChange()).patch,
+    captureChange: async () => {
       try {
-        return await captureCandidatePatch({ label, root, baseTree: tree, gitDir });
+        return await captureCandidateChange({ label, root, baseTree: tree, gitDir });
       } catch (error) {
         if (error instanceof CandidateCaptureError) error.workspace = workspace;
         throw error;
       }
     },
+    gitDir: createdGitDir,
     adopt: (patch) => adoptCandidatePatch({ label, source, revision }, patch),
     dispose: async () => {
       if (disposed) return;

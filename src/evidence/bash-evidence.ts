@@ -11,7 +11,9 @@ import { startsBackgroundJob } from "../shell/shadowing.js";
 import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import type { FileJournal } from "./journal.js";
-import { openBashJournal } from "./bash-journal.js";
+import { openBashJournal, refuseInsideWorkspace } from "./bash-journal.js";
+import { exportEvidenceBundle, type EvidenceBundle } from "./bundle.js";
+import { RunLogStore } from "./run-logs.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
 import { extractNativeResult } from "./native-result.js";
@@ -55,6 +57,12 @@ export interface BashEvidenceOptions {
   journal?: string;
   /** The journal's seal (its key and tip); default `defaultSealPath` (journal.ts). Also outside the workspace. */
   journalSeal?: string;
+  /**
+   * Keep the output of every recorded test run here (one file per run, outside the workspace; kept
+   * after close). Default: a private temporary directory, removed on close. Either way the logs go
+   * into {@link BashEvidence.exportBundle}.
+   */
+  logsDir?: string;
   /** How to read the complete output from the wrapped tool's result (default: the native bash tool's data, else the text). */
   extract?: ResultExtractor;
   /** Replace the judge (tests, custom runners). */
@@ -109,6 +117,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #baseline: Promise<void>;
   /** Files changed with their mtime and size put back, followed across the snapshots; undefined without a workspace. */
   readonly #resets: StatResets | undefined;
+  /** The output each recorded run was judged on. */
+  readonly #logs: RunLogStore;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     const restoring = RESTORING.get(options);
@@ -138,6 +148,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.#extract = options.extract ?? extractNativeResult;
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);
     const useRealpath = options.realpath ?? workspace !== null;
+    if (options.logsDir !== undefined && typeof options.logsDir === "string" && workspace !== null) refuseInsideWorkspace(workspace, { logsDir: options.logsDir });
+    this.#logs = new RunLogStore(options.logsDir);
     const { journal, restored } = openBashJournal(options, workspace, restoring === true);
     this.#journal = journal;
     this.#ledger = new EvidenceLedger({
@@ -152,6 +164,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       // What replay distrusted stays distrusted on the next restore, whatever the chain holds then.
       if (restored.warnings.length > 0) this.#ledger.invalidateAll(`journal restore: ${restored.warnings[0] ?? "damaged"}`);
       this.#restoreWarnings = restored.warnings;
+      this.#logs.notSeen(restored.records.map((r) => r.seq), "recorded before the evidence was restored from its journal: this process never saw the run's output");
     }
     const root = this.#ledger.workspace;
     // The harness as the session found it, before any call runs (a restore keeps the journal's).
@@ -337,6 +350,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
         ran = false;
       } else {
         const records = this.#ledger.finishCommand(ticket, complete ?? unreadable, effect);
+        await this.#logs.keep(records.map((r) => r.seq), complete?.output ?? "");
         completed = complete?.exitCode === 0 || (records.some((r) => r.outcome !== "unknown") && runnersFollowMoves(observed));
       }
     } catch {
@@ -373,8 +387,20 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     }
   }
 
-  /** Closes the journal file, the watcher and the snapshot index. */
+  /**
+   * Writes the evidence as a bundle into `dir` (new or empty): the records, the per-test view, the
+   * output of every recorded run, and a manifest of their SHA-256 hashes that
+   * {@link verifyEvidenceBundle} (and `agent-evidence verify-bundle`) re-hash later. Call it before
+   * close: without `logsDir` the kept logs go with the evidence.
+   * @example const { manifestSha256 } = await bash.exportBundle("/evidence/run-1");
+   */
+  async exportBundle(dir: string, extra?: Readonly<Record<string, string>>): Promise<EvidenceBundle> {
+    return exportEvidenceBundle(dir, { workspace: this.#ledger.workspace, records: this.verificationRecords, tests: this.testView(), logs: this.#logs.logs, missing: this.#logs.missing, ...(extra === undefined ? {} : { extra }) });
+  }
+
+  /** Closes the journal file, the watcher and the snapshot index, and removes the private log directory. */
   async close(): Promise<void> {
+    this.#logs.close();
     this.#journal?.close();
     await this.#watcher?.close();
     if (this.#snapshotter !== undefined) await (await this.#snapshotter.catch(() => undefined))?.close();

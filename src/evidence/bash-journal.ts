@@ -15,7 +15,7 @@ export function openBashJournal(options: { journal?: string; journalSeal?: strin
     throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "journal" and "journalSeal" must be file paths.`);
   }
   const seal = options.journalSeal ?? defaultSealPath(options.journal);
-  if (workspace !== null) refuseInside(realpathOfPrefix(workspace), { journal: options.journal, journalSeal: seal });
+  if (workspace !== null) refuseInsideWorkspace(workspace, { journal: options.journal, journalSeal: seal });
   if (!restoring && hasContent(options.journal)) {
     throw new EvidenceError("E_INVALID_OPTION", `The journal ${options.journal} already holds events: continue it with BashEvidence.fromJournal, or choose a new file.`);
   }
@@ -31,8 +31,12 @@ function hasContent(path: string): boolean {
   }
 }
 
-// The agent's commands can write the workspace: a journal or seal there could be forged or cut.
-function refuseInside(workspace: string, paths: Record<string, string>): void {
+/**
+ * Refuses BashEvidence options that name a path inside the workspace: the agent's commands can write
+ * there, so a journal, a seal or a kept log could be forged or cut.
+ */
+export function refuseInsideWorkspace(workspacePath: string, paths: Record<string, string>): void {
+  const workspace = realpathOfPrefix(workspacePath);
   for (const [option, path] of Object.entries(paths)) {
     const real = realpathOfPrefix(path);
     if (isInside(workspace, real)) {

@@ -16,6 +16,7 @@ import type { Tool, ToolContext, ToolResult } from "./tool.js";
 import { isInside, realpathOfPrefix } from "./workspace-path.js";
 import { defaultSealPath } from "../evidence/journal.js";
 import type { TestView } from "../evidence/test-view.js";
+import { exportEvidenceBundle, type EvidenceBundle } from "../evidence/bundle.js";
 
 /** The native tools evidenceTools can build. */
 export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff"] as const;
@@ -41,6 +42,8 @@ export interface EvidenceToolsOptions {
   journal?: string;
   /** The journal's seal (key and tip); default under the user's state directory. */
   journalSeal?: string;
+  /** Keep every recorded run's output here (outside the workspace and every path bash can write); default a private temporary directory. */
+  logsDir?: string;
   /** Asked before risky bash commands. */
   confirm?: ConfirmCallback;
   /** Allow network inside the bash sandbox; default false. */
@@ -59,6 +62,8 @@ export interface EvidenceView {
   testView(): TestView;
   /** Resolves once the watcher (with `watch: true`) is watching. */
   ready(): Promise<void>;
+  /** Writes the records, the per-test view and every recorded run's log, with a manifest of hashes, into `dir` (new or empty). Before close. */
+  exportBundle(dir: string, extra?: Readonly<Record<string, string>>): Promise<EvidenceBundle>;
   /** Closes the journal, the watcher and the snapshot index. */
   close(): Promise<void>;
 }
@@ -69,7 +74,7 @@ export interface EvidenceToolset {
   evidence: EvidenceView;
 }
 
-const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "confirm", "network", "invalidation", "watch"]);
+const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "logsDir", "confirm", "network", "invalidation", "watch"]);
 
 /**
  * Builds fresh native tools observed by one evidence ledger.
@@ -92,6 +97,7 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
       maxRecords: options.maxRecords,
       journal: options.journal,
       journalSeal: options.journalSeal,
+      logsDir: options.logsDir,
       invalidation: options.invalidation,
       watch: options.watch,
     });
@@ -104,14 +110,17 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
   return { tools, evidence: bash === undefined ? emptyEvidence() : evidenceOf(bash) };
 }
 
-// The sandbox binds the bash tool's temp dir (as /tmp) and its writable paths writable: a journal or a
-// seal there could be forged or cut by the agent. (The workspace itself BashEvidence refuses.)
+// The sandbox binds the bash tool's temp dir (as /tmp) and its writable paths writable: a journal, a
+// seal or a kept log there could be forged or cut by the agent. (The workspace itself BashEvidence refuses.)
 function refuseJournalWhereBashWrites(options: EvidenceToolsOptions): void {
   const bash = options.limits?.bash;
-  if (options.journal === undefined || typeof bash !== "object" || bash === null) return;
+  if ((options.journal === undefined && options.logsDir === undefined) || typeof bash !== "object" || bash === null) return;
   const listed: unknown = bash.writablePaths;
   const writable = [bash.tempDir, ...(Array.isArray(listed) ? (listed as unknown[]) : [])].filter((p): p is string => typeof p === "string").map(realpathOfPrefix);
-  const named = { journal: options.journal, journalSeal: options.journalSeal ?? defaultSealPath(options.journal) };
+  const named = {
+    ...(options.journal === undefined ? {} : { journal: options.journal, journalSeal: options.journalSeal ?? defaultSealPath(options.journal) }),
+    ...(options.logsDir === undefined ? {} : { logsDir: options.logsDir }),
+  };
   for (const [key, path] of Object.entries(named)) {
     const real = realpathOfPrefix(path);
     const root = writable.find((dir) => isInside(dir, real));
@@ -129,6 +138,7 @@ function emptyEvidence(): EvidenceView {
       return [];
     },
     testView: () => ({ targets: [], tests: [] }),
+    exportBundle: (dir, extra) => exportEvidenceBundle(dir, { workspace: null, records: [], tests: { targets: [], tests: [] }, logs: [], missing: [], ...(extra === undefined ? {} : { extra }) }),
     ready: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
@@ -143,6 +153,7 @@ function evidenceOf(bash: BashEvidence): EvidenceView {
       return bash.verifiedTargets;
     },
     testView: () => bash.testView(),
+    exportBundle: (dir, extra) => bash.exportBundle(dir, extra),
     ready: () => bash.ready(),
     close: () => bash.close(),
   };
@@ -228,7 +239,7 @@ function validateOptions(options: EvidenceToolsOptions, selected: EvidenceToolNa
     throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`);
   }
   if (options.cwd !== undefined && typeof options.cwd !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "cwd" must be a path string; got ${JSON.stringify(options.cwd)}.`);
-  for (const key of ["journal", "journalSeal"] as const) {
+  for (const key of ["journal", "journalSeal", "logsDir"] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a file path; got ${JSON.stringify(value)}.`);
   }
