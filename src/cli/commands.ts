@@ -8,6 +8,7 @@ import { registerJudgeCommand } from "./judge.js";
 import { registerMcpCommand } from "./mcp.js";
 import { registerRunCommand } from "./run.js";
 import { registerVerifyVerdictCommand } from "./verify-verdict.js";
+import { registerVerifyBundleCommand } from "./verify-bundle.js";
 import { registerDemoCommand } from "./demo.js";
 import { registerHookCommand } from "./hook.js";
 import { registerAuditCommand } from "./audit.js";
@@ -17,4 +18,4 @@ import { registerCandidatesCommand } from "./candidates.js";
 export type RegisterCommand = (program: Command) => void;
 
 /** Every registered subcommand, in help order. */
-export const commands: RegisterCommand[] = [registerTriageCommand, registerPatchCommand, registerJudgeCommand, registerMcpCommand, registerRunCommand, registerVerifyVerdictCommand, registerDemoCommand, registerHookCommand, registerAuditCommand, registerCandidatesCommand];
+export const commands: RegisterCommand[] = [registerTriageCommand, registerPatchCommand, registerJudgeCommand, registerMcpCommand, registerRunCommand, registerVerifyVerdictCommand, registerVerifyBundleCommand, registerDemoCommand, registerHookCommand, registerAuditCommand, registerCandidatesCommand];

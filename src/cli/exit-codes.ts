@@ -25,6 +25,7 @@ export type CliCommand =
   | "mcp"
   | "run"
   | "verify-verdict"
+  | "verify-bundle"
   | "demo"
   | "hook claude-stop"
   | "hook codex-stop"
@@ -46,6 +47,7 @@ export const CLI_EXIT_CODES: Record<CliCommand, readonly number[]> = {
   mcp: [0, EXIT_USAGE, EXIT_DATA, EXIT_UNAVAILABLE, EXIT_INTERNAL],
   run: [...RUN_STATUSES, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANT_CREATE, EXIT_IO],
   "verify-verdict": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
+  "verify-bundle": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
   demo: [0, EXIT_USAGE, EXIT_INTERNAL],
   "hook claude-stop": [0, EXIT_USAGE, EXIT_INTERNAL],
   "hook codex-stop": [0, EXIT_USAGE, EXIT_INTERNAL],

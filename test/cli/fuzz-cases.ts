@@ -233,6 +233,42 @@ const OUTPUT_REFUSALS: readonly (readonly [FuzzPath, string])[] = [
   ["a device (a link to /dev/null)", "ENOTREGULAR"],
 ];
 
+// verify-bundle: DIR is each path shape (its manifest.json then cannot be read), or a bundle whose
+// manifest.json is a link to each hostile input.
+function verifyBundleCases(): FuzzCase[] {
+  const problem = (pattern: string): FuzzExpectation => ({ status: 1, stdout: new RegExp(`^\\{"ok":false,"problems":\\["${pattern}`) });
+  const cases: FuzzCase[] = [{ command: "verify-bundle", slot: "stdin", input: "2 GB stream", args: (inputs) => ["verify-bundle", inputs.emptyDir], stdin: stream2g, expected: problem("cannot read \\S+manifest\\.json \\(ENOENT\\)") }];
+  const asDir: [FuzzPath, string][] = [
+    ...CONTENT.map((input): [FuzzPath, string] => [input, "ENOTDIR"]),
+    ["/dev/zero", "ENOTDIR"],
+    ["a directory", "ENOENT"],
+    ["a missing file", "ENOENT"],
+    ["a missing directory", "ENOENT"],
+    ["a FIFO with no writer", "ENOTDIR"],
+    ["a 2 GB sparse file", "ENOTDIR"],
+    ["a device (a link to /dev/null)", "ENOTDIR"],
+  ];
+  for (const [input, code] of asDir) cases.push({ command: "verify-bundle", slot: "DIR", input, args: (inputs) => ["verify-bundle", inputs.path(input)], expected: problem(`cannot read \\S+manifest\\.json \\(${code}\\)`) });
+  const asManifest: [FuzzPath, string][] = [
+    ...CONTENT.map((input): [FuzzPath, string] => [input, "manifest does not parse"]),
+    ["/dev/zero", "cannot read \\S+ \\(ENOTREGULAR\\)"],
+    ["a directory", "cannot read \\S+ \\(EISDIR\\)"],
+    ["a missing file", "cannot read \\S+ \\(ENOENT\\)"],
+    ["a FIFO with no writer", "cannot read \\S+ \\(ENOTREGULAR\\)"],
+    ["a 2 GB sparse file", "\\S+ is larger than 16 MiB; not read"],
+  ];
+  const bundleDir = (inputs: FuzzInputs, input: FuzzPath): string => join(inputs.root, `bundle-${slug(input)}`);
+  for (const [input, pattern] of asManifest) {
+    const setup = (inputs: FuzzInputs): void => {
+      mkdirSync(bundleDir(inputs, input), { recursive: true });
+      rmSync(join(bundleDir(inputs, input), "manifest.json"), { force: true });
+      symlinkSync(inputs.path(input), join(bundleDir(inputs, input), "manifest.json"));
+    };
+    cases.push({ command: "verify-bundle", slot: "the bundle's manifest", input, setup, args: (inputs) => ["verify-bundle", bundleDir(inputs, input)], expected: problem(pattern) });
+  }
+  return cases;
+}
+
 function auditCases(): FuzzCase[] {
   const cases: FuzzCase[] = [
     { command: "audit", slot: "stdin", input: "2 GB stream", args: (inputs) => ["audit", inputs.emptyDir], stdin: stream2g, expected: { status: 0 } },
@@ -399,6 +435,7 @@ export function fuzzCases(): FuzzCase[] {
     ...readerCases("patch", ["patch", "paths"]),
     ...judgeCases(),
     ...verifyCases(),
+    ...verifyBundleCases(),
     ...auditCases(),
     ...runCases(),
     ...stopCases("claude"),
