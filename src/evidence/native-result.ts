@@ -9,11 +9,15 @@ export async function extractNativeResult(result: ToolResult<unknown>): Promise<
   const data = result.data as Record<string, unknown> | undefined;
   if (data !== undefined && data.status === "not-run") return null;
   if (data !== undefined && data.status === "completed" && typeof data.exitCode === "number") {
-    const streams = data as { stdout?: { logPath?: string }; stderr?: { logPath?: string }; truncated?: boolean; timedOut?: boolean };
+    const streams = data as { stdout?: { logPath?: string }; stderr?: { logPath?: string }; truncated?: boolean; timedOut?: boolean; timeoutMs?: unknown };
     const [stdout, stderr] = await Promise.all([readLog(streams.stdout?.logPath), readLog(streams.stderr?.logPath)]);
+    const joined = stderr === "" ? stdout : `${stdout}${stdout.endsWith("\n") || stdout === "" ? "" : "\n"}${stderr}`;
+    // The tool's own timeout note, which the model sees after the streams: the run still going when
+    // the group was killed is a timeout (the judge's host-timeout rule), not a failure it never printed.
+    const note = streams.timedOut === true ? `Command timed out after ${typeof streams.timeoutMs === "number" ? streams.timeoutMs : 0} ms; its process group was killed.\n` : "";
     return {
       exitCode: data.exitCode,
-      output: stderr === "" ? stdout : `${stdout}${stdout.endsWith("\n") || stdout === "" ? "" : "\n"}${stderr}`,
+      output: note === "" ? joined : `${joined}${joined.endsWith("\n") || joined === "" ? "" : "\n"}${note}`,
       truncated: streams.truncated === true,
       timedOut: streams.timedOut === true,
     };

@@ -80,3 +80,14 @@ describe("option validation", () => {
     expect(error.message.trim().split(/\.\s+[A-Z]/)).toHaveLength(1);
   });
 });
+
+describe("a run the bash tool's own timeout kills", () => {
+  it("is a timeout, not a failure the runner never printed (found by the candidates' cross-check)", async () => {
+    const p = makeProject({ "conftest.py": "", "t.py": "import time\n\n\ndef test_a():\n    pass\n\n\ndef test_slow():\n    time.sleep(30)\n" });
+    projects.push(p);
+    const { tools, evidence } = evidenceTools(["bash"], { cwd: p.dir, headless: false, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST } } });
+    await call(tools, "bash", { command: "python -m pytest -v t.py", timeoutMs: 3000 });
+    expect(evidence.verificationRecords.map((r) => [r.exitCode, r.timedOut, r.outcome, r.verified, r.reasons])).toEqual([[124, true, "unknown", false, ["timeout"]]]);
+    await evidence.close();
+  });
+});
