@@ -92,6 +92,8 @@ export type { HasPassEvidenceOptions } from "./evidence/has-pass-evidence.js";
 export { EvidenceLedger } from "./evidence/ledger.js";
 export { testView } from "./evidence/test-view.js";
 export type { TestView, TestViewEntry, TestState } from "./evidence/test-view.js";
+export { verifyEvidenceBundle } from "./evidence/bundle.js";
+export type { EvidenceBundle, EvidenceBundleManifest, VerifyBundleResult } from "./evidence/bundle.js";
 export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LedgerState, LineJudge, VerifiedEntry, WorkspaceEffect } from "./evidence/ledger.js";
 export { BashEvidence, START_HOOK, PER_CALL_SHELL } from "./evidence/bash-evidence.js";
 export { ShellSession, isPlantablePathEntry } from "./evidence/shell-session.js";
@@ -222,4 +224,5 @@ export type {
   RankedCandidate,
   CandidateTestTable,
   PruneCandidatesResult,
+  CandidateBundleInfo,
 } from "./candidates/index.js";
