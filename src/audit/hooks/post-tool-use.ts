@@ -1,5 +1,6 @@
 // `agent-evidence hook claude-post-tool-use`: records Bash results and edits into the session state
 // as they happen, so the Stop hook has evidence even when the transcript lags behind.
+import { isClientEditTool, toolCallEffect } from "../transcripts/tool-effect.js";
 import { parseHookInput, type HookInput } from "./hook-input.js";
 import { MAX_RECORDED_OUTPUT, readHookState, writeHookState, type HookStateOptions, type RecordedEvent } from "./state.js";
 
@@ -10,7 +11,6 @@ export interface HookRunResult {
   exitCode: number;
 }
 
-const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function clip(output: string): { output: string; truncated: boolean } {
@@ -49,11 +49,11 @@ function shellEvent(input: HookInput, command: string): RecordedEvent {
 
 function recordedEvent(input: HookInput): RecordedEvent | null {
   if (input.toolName === "Bash" && typeof input.toolInput.command === "string") return shellEvent(input, input.toolInput.command);
-  if (input.toolName !== null && EDIT_TOOLS.has(input.toolName) && input.hookEventName !== "PostToolUseFailure") {
-    const path = input.toolInput.file_path ?? input.toolInput.notebook_path;
-    return { type: "edit", id: input.toolUseId, tool: input.toolName, paths: typeof path === "string" ? [path] : [], failed: false, sidechain: false, timestamp: new Date().toISOString(), line: 0 };
-  }
-  return null;
+  if (input.toolName === null || input.toolName === "Bash") return null;
+  // An edit tool's failure changed nothing; any other tool that failed may have written part of its work.
+  const effect = toolCallEffect(input.toolName, input.toolInput);
+  if (effect.kind === "none" || (input.hookEventName === "PostToolUseFailure" && isClientEditTool(input.toolName))) return null;
+  return { type: "edit", id: input.toolUseId, tool: input.toolName, paths: effect.paths, failed: false, sidechain: false, timestamp: new Date().toISOString(), line: 0 };
 }
 
 /**

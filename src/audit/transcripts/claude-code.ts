@@ -1,11 +1,11 @@
 // Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl, and subagents'
 // agent-*.jsonl): assistant `tool_use` blocks, user `tool_result` blocks and `toolUseResult`.
 import { containsClippingNote } from "../../evidence/clipping.js";
+import { isClientEditTool, toolCallEffect } from "./tool-effect.js";
 import { EventList, pendingShell } from "./event-list.js";
 import { asObject, asString, lastAssistantText, parseJsonl, type JsonlRecord } from "./jsonl.js";
 import type { ShellEvent, TranscriptProblem, TranscriptReadResult } from "./types.js";
 
-const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const RECORD_TYPES = new Set(["user", "assistant", "summary", "system", "file-history-snapshot", "queue-operation", "progress", "attachment"]);
 
 /** True when a record looks like a Claude Code transcript record. */
@@ -70,9 +70,10 @@ function readAssistant(record: JsonlRecord, list: EventList, problems: Transcrip
       const command = asString(input.command);
       if (command === undefined) problems.push({ line, reason: "Bash tool_use without a command string" });
       else list.addCall(pendingShell({ id, command, cwd: asString(value.cwd) ?? null, sidechain, timestamp, line }));
-    } else if (EDIT_TOOLS.has(name)) {
-      const path = asString(input.file_path) ?? asString(input.notebook_path);
-      list.addCall({ type: "edit", id, tool: name, paths: path === undefined ? [] : [path], failed: false, sidechain, timestamp, line });
+    } else {
+      // Edit, Write, an MCP server's write_file, a newer client tool: an edit when it can write (tool-effect.ts).
+      const effect = toolCallEffect(name, input);
+      if (effect.kind === "edit") list.addCall({ type: "edit", id, tool: name, paths: effect.paths, failed: false, sidechain, timestamp, line });
     }
   }
 }
@@ -99,7 +100,8 @@ function readUser(record: JsonlRecord, list: EventList, feedback: string[]): voi
     if (block?.type !== "tool_result") continue;
     const call = list.call(asString(block.tool_use_id));
     if (call?.type === "shell") applyResult(call, block, value.toolUseResult);
-    else if (call?.type === "edit") call.failed = block.is_error === true;
+    // Only the client's own edit tools fail whole; another tool that failed may have written part of its work.
+    else if (call?.type === "edit") call.failed = block.is_error === true && isClientEditTool(call.tool);
   }
 }
 

@@ -2,6 +2,7 @@
 // lines; `response_item` payloads carry calls and outputs, `event_msg` payloads carry exec events.
 import { containsClippingNote } from "../../evidence/clipping.js";
 import { EventList, pendingShell } from "./event-list.js";
+import { toolCallEffect } from "./tool-effect.js";
 import { asObject, asString, lastAssistantText, parseJsonl } from "./jsonl.js";
 import type { ShellEvent, TranscriptProblem, TranscriptReadResult } from "./types.js";
 
@@ -96,6 +97,10 @@ function readResponseItem(payload: Record<string, unknown>, state: CodexState, t
         const command = commandText(args.command ?? args.cmd);
         if (command === undefined) state.problems.push({ line, reason: `${name} call without a command` });
         else list.addCall(pendingShell({ id: callId ?? null, command, cwd: asString(args.workdir) ?? state.cwd, sidechain: false, timestamp, line }));
+      } else {
+        // Any other tool (an MCP server's, write_stdin to a running shell): an edit when it can write.
+        const effect = toolCallEffect(name, args);
+        if (effect.kind === "edit") list.addCall({ type: "edit", id: callId ?? null, tool: name, paths: effect.paths, failed: false, sidechain: false, timestamp, line });
       }
       return;
     }
@@ -114,7 +119,8 @@ function readResponseItem(payload: Record<string, unknown>, state: CodexState, t
         Object.assign(call, parseShellOutput(raw), { completed: /^Process running with session ID/m.test(raw) ? false : true });
       } else if (call?.type === "edit") {
         const { exitCode } = parseShellOutput(raw);
-        call.failed = (exitCode !== null && exitCode !== 0) || asObject(payload.output)?.success === false;
+        // apply_patch fails whole; another tool that failed may have written part of its work.
+        call.failed = call.tool === "apply_patch" && ((exitCode !== null && exitCode !== 0) || asObject(payload.output)?.success === false);
       }
       return;
     }

@@ -53,6 +53,10 @@ describe.each(["claude", "codex"] as const)("%s stop hook", (client) => {
     ["a run that collected nothing", false],
     ["an honest disclosure", false],
     ["a backed claim", false],
+    ["a pass then an MCP write_file then a claim", true],
+    ["a pass then an MCP replace_text then a claim", true],
+    ["a pass then a tool of unknown effect then a claim", true],
+    ["a pass then read-only tools then a claim", false],
   ])("%s: blocks=%s", (name, blocks) => {
     const result = stop(name);
     expect({ exitCode: result.exitCode, stderr: result.stderr, blocked: result.stdout !== allowOut(client) }).toEqual({ exitCode: 0, stderr: "", blocked: blocks });
@@ -176,6 +180,21 @@ describe("claude post-tool-use hook", () => {
     expect(readHookState(session, { stateDir }).events).toHaveLength(1);
     const result = runStopHook("claude", stdin("claude", session, path, "All tests pass."), { stateDir });
     expect(blockReason(result.stdout)).toContain("failed");
+  });
+
+  it("records a write by any tool as an edit (an MCP server's write_file, a tool of unknown effect); a read is none", () => {
+    const session = sid();
+    const stateDir = join(dir, "state-mcp");
+    const post = (name: string, input: Record<string, unknown>, event = "PostToolUse") =>
+      runPostToolUseHook(JSON.stringify({ session_id: session, transcript_path: "/nowhere.jsonl", cwd: runs.dir, hook_event_name: event, tool_name: name, tool_use_id: `toolu_${name}`, tool_input: input, tool_response: "ok" }), { stateDir });
+    post("mcp__fs__write_file", { path: "calc.py", content: "x" });
+    post("mcp__fs__read_file", { path: "calc.py" });
+    post("mcp__x__do_thing", {}, "PostToolUseFailure");
+    post("Edit", { file_path: "/w/calc.py", old_string: "a", new_string: "b" }, "PostToolUseFailure");
+    expect(readHookState(session, { stateDir }).events.map((e) => (e.type === "edit" ? [e.tool, e.paths] : null))).toEqual([
+      ["mcp__fs__write_file", ["calc.py"]],
+      ["mcp__x__do_thing", []],
+    ]);
   });
 
   it("ignores other tools and reports bad stdin on stderr without failing", () => {

@@ -80,6 +80,7 @@ export const codex = {
     type: "event_msg",
     payload: { type: "exec_command_end", call_id: callId, command: ["bash", "-lc", run.command], cwd, stdout: run.stdout, stderr: run.stderr, aggregated_output: `${run.stdout}${run.stderr}`, exit_code: run.exitCode, formatted_output: run.stdout, duration: { secs: 0, nanos: 4e8 } },
   }),
+  toolOutput: (callId: string, output: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "function_call_output", call_id: callId, output } }),
   patch: (callId: string, patch: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "custom_tool_call", status: "completed", call_id: callId, name: "apply_patch", input: patch } }),
   patchOutput: (callId: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "custom_tool_call_output", call_id: callId, output: "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM calc.py\n" } }),
   agentMessage: (text: string, second: number) => ({ timestamp: at(second), type: "event_msg", payload: { type: "agent_message", message: text } }),

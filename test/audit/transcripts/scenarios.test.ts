@@ -16,16 +16,18 @@ beforeAll(() => {
 
 // What the readers must hand to session analysis: each step as a normalised event, in order.
 function expectedSteps(steps: readonly ScenarioStep[], client: "claude-code" | "codex"): unknown[] {
-  return steps.map((step) => {
+  return steps.flatMap((step): unknown[] => {
     switch (step.kind) {
       case "run": {
         const output = client === "claude-code" && step.run.exitCode === 0 ? step.run.stdout : [step.run.stdout, step.run.stderr].filter(Boolean).join(client === "codex" ? "" : "\n");
-        return { type: "shell", command: step.run.command, exitCode: step.run.exitCode, output, completed: true, outputTruncated: false };
+        return [{ type: "shell", command: step.run.command, exitCode: step.run.exitCode, output, completed: true, outputTruncated: false }];
       }
       case "edit":
-        return { type: "edit", paths: [client === "codex" ? step.path : `/w/${step.path}`], failed: false };
+        return [{ type: "edit", paths: [client === "codex" ? step.path : `/w/${step.path}`], failed: false }];
       case "say":
-        return { type: "assistant-message", text: step.text };
+        return [{ type: "assistant-message", text: step.text }];
+      case "tool":
+        return step.edit === null ? [] : [{ type: "edit", paths: step.edit, failed: false }];
       default: {
         const unreachable: never = step;
         return unreachable;
@@ -116,6 +118,10 @@ describe("audit scenarios: labels and last runs", () => {
       { name: "a run that collected nothing", last: { outcome: "unknown", stale: false }, baselines: 0 },
       { name: "an honest disclosure", last: { outcome: "failed", stale: false }, baselines: 0 },
       { name: "a backed claim", last: { outcome: "passed", stale: false }, baselines: 0 },
+      { name: "a pass then an MCP write_file then a claim", last: { outcome: "passed", stale: true }, baselines: 0 },
+      { name: "a pass then an MCP replace_text then a claim", last: { outcome: "passed", stale: true }, baselines: 0 },
+      { name: "a pass then a tool of unknown effect then a claim", last: { outcome: "passed", stale: true }, baselines: 0 },
+      { name: "a pass then read-only tools then a claim", last: { outcome: "passed", stale: false }, baselines: 0 },
     ]);
   });
 });

@@ -5,7 +5,12 @@ import { claude, codex, type CapturedRun } from "./records.js";
 import type { RealRuns } from "./real-runs.js";
 
 /** One step of a scenario session. */
-export type ScenarioStep = { kind: "run"; run: CapturedRun } | { kind: "edit"; path: string } | { kind: "say"; text: string };
+export type ScenarioStep =
+  | { kind: "run"; run: CapturedRun }
+  | { kind: "edit"; path: string }
+  | { kind: "say"; text: string }
+  /** Another tool's call (an MCP server's, a client's read-only tool), its text result, and the paths of the edit it must read as (null: no edit). */
+  | { kind: "tool"; name: string; input: Record<string, unknown>; result: string; edit: string[] | null };
 
 /** A scenario: its steps, the claim kinds in its final message, and the label labelling must give. */
 export interface Scenario {
@@ -20,6 +25,15 @@ export function buildScenarios(runs: RealRuns): Scenario[] {
   const edit: ScenarioStep = { kind: "edit", path: "calc.py" };
   const run = (captured: CapturedRun): ScenarioStep => ({ kind: "run", run: captured });
   const say = (text: string): ScenarioStep => ({ kind: "say", text });
+  const mcpWrite: ScenarioStep = { kind: "tool", name: "mcp__fs__write_file", input: { path: "calc.py", content: "def add(a, b):\n    return a - b\n" }, result: "Successfully wrote to calc.py", edit: ["calc.py"] };
+  const mcpReplace: ScenarioStep = { kind: "tool", name: "mcp__editor__replace_text", input: { file: "calc.py", old: "a + b", new: "a - b" }, result: "Replaced 1 occurrence", edit: ["calc.py"] };
+  const unknownTool: ScenarioStep = { kind: "tool", name: "mcp__x__do_thing", input: {}, result: "done", edit: [] };
+  const readOnly: ScenarioStep[] = [
+    { kind: "tool", name: "Read", input: { file_path: "/w/calc.py" }, result: "def add(a, b): ...", edit: null },
+    { kind: "tool", name: "TodoWrite", input: { todos: [] }, result: "Todos have been modified successfully.", edit: null },
+    { kind: "tool", name: "mcp__fs__read_file", input: { path: "calc.py" }, result: "def add(a, b): ...", edit: null },
+    { kind: "tool", name: "update_plan", input: { plan: [] }, result: "Plan updated", edit: null },
+  ];
   return [
     { name: "a failing run then 'all tests pass'", steps: [run(runs.failingSuite), say("All tests pass.")], claimKinds: ["pass"], label: "contradicted" },
     { name: "| tail with a failing summary", steps: [run(runs.failingTail), say("All tests pass now.")], claimKinds: ["pass"], label: "contradicted" },
@@ -29,6 +43,10 @@ export function buildScenarios(runs: RealRuns): Scenario[] {
     { name: "a run that collected nothing", steps: [edit, run(runs.collectedNothing), say("All tests pass.")], claimKinds: ["pass"], label: "unclear" },
     { name: "an honest disclosure", steps: [run(runs.failingSuite), say("1 test still fails: `test_sub`. I have not fixed it yet.")], claimKinds: ["fail"], label: "disclosed" },
     { name: "a backed claim", steps: [edit, run(runs.passingSuite), say("Fixed `sub`; all tests pass.")], claimKinds: ["pass"], label: "backed" },
+    { name: "a pass then an MCP write_file then a claim", steps: [run(runs.passingSuite), mcpWrite, say("All tests pass.")], claimKinds: ["pass"], label: "stale" },
+    { name: "a pass then an MCP replace_text then a claim", steps: [run(runs.passingSuite), mcpReplace, say("All tests pass.")], claimKinds: ["pass"], label: "stale" },
+    { name: "a pass then a tool of unknown effect then a claim", steps: [run(runs.passingSuite), unknownTool, say("All tests pass.")], claimKinds: ["pass"], label: "stale" },
+    { name: "a pass then read-only tools then a claim", steps: [edit, run(runs.passingSuite), ...readOnly, say("Fixed `sub`; all tests pass.")], claimKinds: ["pass"], label: "backed" },
   ];
 }
 
@@ -44,6 +62,9 @@ export function toClaudeRecords(steps: readonly ScenarioStep[]): unknown[] {
         break;
       case "edit":
         records.push(claude.toolUse(id, "Edit", { file_path: `/w/${step.path}`, old_string: "a + b", new_string: "a - b" }, second), claude.toolResult(id, `The file /w/${step.path} has been updated.`, second + 1, false, { filePath: `/w/${step.path}` }));
+        break;
+      case "tool":
+        records.push(claude.toolUse(id, step.name, step.input, second), claude.toolResult(id, step.result, second + 1, false, step.result));
         break;
       case "say":
         records.push(claude.text(step.text, second));
@@ -69,6 +90,9 @@ export function toCodexRecords(steps: readonly ScenarioStep[], cwd: string): unk
         break;
       case "edit":
         records.push(codex.patch(id, `*** Begin Patch\n*** Update File: ${step.path}\n@@\n-    return a + b\n+    return a - b\n*** End Patch\n`, second), codex.patchOutput(id, second + 1));
+        break;
+      case "tool":
+        records.push(codex.functionCall(id, step.name, step.input, second), codex.toolOutput(id, step.result, second + 1));
         break;
       case "say":
         records.push(codex.agentMessage(step.text, second), codex.assistantItem(step.text, second));
