@@ -173,7 +173,8 @@ export function analyzeSession(events: readonly TranscriptEvent[]): SessionAnaly
         const before = lineEdits.find((command) => command.index < firstRunIndex);
         if (before) markStale({ kind: "shell", command: before.text, line: event.line }, position);
         if (judged.run) runs.push(judged.run);
-        const after = lineEdits.find((command) => command.index > firstRunIndex && (command.index > lastRunIndex || judged.run === null));
+        // A trap, a job or a pipeline stage may write after the run wherever it stands in the line.
+        const after = lineEdits.find((command) => (command.index > firstRunIndex && (command.index > lastRunIndex || judged.run === null)) || (command.runsLate === true && judged.run !== null));
         const anyEdit = before ?? after;
         if (after) markStale({ kind: "shell", command: after.text, line: event.line }, position);
         if (anyEdit) edits.push({ position, cause: { kind: "shell", command: anyEdit.text, line: event.line } });

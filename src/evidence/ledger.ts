@@ -187,7 +187,7 @@ export class EvidenceLedger {
     const recorded = analysis.opaque ? [] : analysis.invocations;
     // `pytest a && sed -i ...`: the edit after the run also touches what earlier runs proved.
     const first = recorded[0];
-    const editsAfterRun = first !== undefined && analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && c.index > first.commandIndex);
+    const editsAfterRun = first !== undefined && analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && (c.index > first.commandIndex || c.runsLate === true));
     if (editsAfterRun && this.#invalidatedAtStart.get(ticket) !== true) this.#invalidate({ command });
     if (recorded.length === 0) {
       this.#applyRunEffect(ticket);
@@ -206,7 +206,8 @@ export class EvidenceLedger {
     let verified = this.#state.verified.map((v) => ({ ...v }));
     recorded.forEach((inv, i) => {
       const run = judgement.runs[i];
-      const laterEdits = analysis.commands.filter((c) => !c.readOnly && c.invocation === undefined && c.index > inv.commandIndex);
+      // An edit after the run, or one that may run beside or after it wherever it stands (a trap, a job, a pipeline stage).
+      const laterEdits = analysis.commands.filter((c) => !c.readOnly && c.invocation === undefined && (c.index > inv.commandIndex || c.runsLate === true));
       for (const target of inv.targets) {
         // `cd "$DIR" && pytest t.py`: the run's t.py is not known to be the workspace's t.py.
         const placed = inv.workspace !== null || isAbsoluteTarget(inv, target);

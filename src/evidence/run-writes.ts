@@ -47,7 +47,8 @@ export function namedBeforeRun(analysis: CommandAnalysis, root: string): Set<str
   for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
   const bases = [root, ...(first.workspace !== null && isAbsolute(first.workspace) ? [first.workspace] : [])];
   for (const command of analysis.commands) {
-    if (command.index >= first.commandIndex || command.readOnly) continue;
+    // A command that may run beside or after the run (a trap, a job, a pipeline stage) is no edit before it.
+    if (command.index >= first.commandIndex || command.readOnly || command.runsLate === true) continue;
     const simple = byIndex.get(command.index);
     const named = [...command.words.slice(1), ...(simple?.redirects ?? []).filter((r) => r.op.includes(">")).map((r) => r.target)].filter((w) => STATIC.test(w) && !w.startsWith("-"));
     for (const word of named) {

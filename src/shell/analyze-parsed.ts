@@ -2,7 +2,7 @@
 // invocation with the directory it runs in.
 import { posix } from "node:path";
 import { numberSimpleCommands, someCommand } from "./flatten.js";
-import { isReadOnlyCommand } from "./read-only.js";
+import { isHarmlessRedirect, isReadOnlyCommand } from "./read-only.js";
 import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
 import { readRunnerArguments } from "./runner-options.js";
 import { routeOutputs } from "./output-route.js";
@@ -27,6 +27,12 @@ interface Walk {
   commands: AnalyzedCommand[];
   stashed: boolean;
   opaque: boolean;
+  /** How many enclosing subshells, groups or compounds redirect their output into a file (`{ ...; } > mod.py`). */
+  writingRedirects: number;
+  /** The line spells a code substitution somewhere: an unquoted heredoc body may hold it. */
+  substitutes: boolean;
+  /** How many enclosing background statements or multi-stage pipelines run beside what follows. */
+  late: number;
 }
 
 interface Scope {
@@ -39,7 +45,7 @@ interface Scope {
  * @example analyzeParsed(parseCommandLine("cd pkg && pytest -q", bashParser), { cwd: "/repo" }).invocations[0].workspace // "/repo/pkg"
  */
 export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
-  const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque };
+  const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0 };
   const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: null };
   walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
@@ -67,7 +73,12 @@ function copyState(state: DirectoryState): DirectoryState {
 function walkStatements(statements: readonly Statement[], state: DirectoryState, scope: Scope, walk: Walk): void {
   for (const statement of statements) {
     // A background list runs in a subshell: its `cd` does not move the rest of the line.
-    walkList(statement.list, statement.background ? copyState(state) : state, scope, walk);
+    if (statement.background) walk.late += 1;
+    try {
+      walkList(statement.list, statement.background ? copyState(state) : state, scope, walk);
+    } finally {
+      if (statement.background) walk.late -= 1;
+    }
   }
 }
 
@@ -84,7 +95,15 @@ function walkList(list: AndOrList, state: DirectoryState, scope: Scope, walk: Wa
     const run = copyState(current);
     let changed = false;
     if (pipeline.commands.length === 1) changed = walkNode(pipeline.commands[0]!, run, scope, walk);
-    else for (const command of pipeline.commands) walkNode(command, copyState(current), scope, walk);
+    else {
+      // The stages of a pipeline run at once: an earlier stage can write after a later one started.
+      walk.late += 1;
+      try {
+        for (const command of pipeline.commands) walkNode(command, copyState(current), scope, walk);
+      } finally {
+        walk.late -= 1;
+      }
+    }
     if (changed) {
       moved = true;
       current = run;
@@ -96,8 +115,19 @@ function walkList(list: AndOrList, state: DirectoryState, scope: Scope, walk: Wa
   state.stack = after === null ? null : after.stack;
 }
 
-// Returns true when the node changed the directory of the shell it runs in.
+// Returns true when the node changed the directory of the shell it runs in. A subshell, group or
+// compound whose output goes into a file makes every command in it a writer.
 function walkNode(node: CommandNode, state: DirectoryState, scope: Scope, walk: Walk): boolean {
+  const writes = node.type !== "simple" && !node.redirects.every(isHarmlessRedirect);
+  if (writes) walk.writingRedirects += 1;
+  try {
+    return walkNodeBody(node, state, scope, walk);
+  } finally {
+    if (writes) walk.writingRedirects -= 1;
+  }
+}
+
+function walkNodeBody(node: CommandNode, state: DirectoryState, scope: Scope, walk: Walk): boolean {
   const before = state.cwd;
   switch (node.type) {
     case "simple":
@@ -132,7 +162,7 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
     text: command.text,
     name: command.words.length === 0 ? "" : basename(command.words[nameIndex]!),
     words: command.words,
-    readOnly: !walk.opaque && isReadOnlyCommand(command, nameIndex),
+    readOnly: !walk.opaque && walk.writingRedirects === 0 && !(walk.substitutes && hasUnquotedHeredoc(command)) && isReadOnlyCommand(command, nameIndex),
   };
   if (!walk.opaque) {
     const invocation = recognizeInvocation(command, index, state, scope, walk);
@@ -141,10 +171,16 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
       entry.readOnly = false;
     }
   }
+  if (walk.late > 0 || entry.name === "trap" || /[<>]\(/.test(command.text)) entry.runsLate = true;
   walk.commands[index] = entry;
   trackStash(command, walk);
   if (isDirectoryCommand(command)) applyDirectoryCommand(command, state);
   if (command.nested !== undefined) walkStatements(command.nested.statements, copyState(state), scope, walk);
+}
+
+// `cat <<EOF` expands its body (`$(cmd)` runs); `<<'EOF'` and `<<"EOF"` do not.
+function hasUnquotedHeredoc(command: SimpleCommand): boolean {
+  return command.redirects.some((r) => (r.op === "<<" || r.op === "<<-") && !new RegExp(`<<-?\\s*(['"]|\\\\)`).test(command.text));
 }
 
 // Why the runner may not be the real one (a redefined name, a PATH prepend, runner-identity.ts), or null.

@@ -3,7 +3,7 @@ import type { Redirect, SimpleCommand } from "./types.js";
 import { basename } from "./wrappers.js";
 
 const ALWAYS = new Set([
-  "tail", "head", "grep", "egrep", "fgrep", "rg", "ag", "ack", "wc", "cat", "less", "more", "echo", "printf", "true", "false", ":",
+  "tail", "head", "grep", "egrep", "fgrep", "rg", "ag", "ack", "wc", "cat", "echo", "printf", "true", "false", ":",
   "cd", "pushd", "popd", "dirs", "set", "shopt", "export", "unset", "alias", "unalias", "readonly", "local", "declare", "typeset",
   "exit", "return", "wait", "sleep", "pwd", "ls", "ll", "tree", "which", "type", "whereis", "hash", "du", "df", "stat",
   "file", "diff", "cmp", "comm", "cut", "tr", "nl", "column", "fold", "paste", "rev", "tac", "expand", "unexpand", "fmt", "od",
@@ -16,11 +16,19 @@ const GIT_READ = new Set([
   "rev-list", "reflog", "whatchanged", "show-ref", "merge-base", "name-rev", "count-objects", "var", "help", "version",
 ]);
 const GO_READ = new Set(["vet", "list", "version", "doc", "help"]);
-const LOG_FILE = /\.(log|out)$/;
-const QUIET_PLACES = /^\/dev\/(null|stdout|stderr|tty)$|^\/tmp\//;
-const isQuietTarget = (path: string): boolean => QUIET_PLACES.test(path) || isLogFileName(path);
+const LOG_FILE = /\.log$/;
+const DEVICES = /^\/dev\/(null|stdout|stderr|tty)$/;
+// A target is a literal path: an expansion, a `..` segment or a `~` could put it anywhere (`/tmp/../$PWD/mod.py`).
+const LITERAL_PATH = /^[^$`~*?[{}]*$/;
+const isQuietTarget = (path: string): boolean =>
+  DEVICES.test(path) || (LITERAL_PATH.test(path) && !path.split("/").includes("..") && (path.startsWith("/tmp/") || isLogFileName(path)));
+// A code substitution spelled in a word, quoted or not: bash runs it in an array subscript (`printf -v
+// 'a[$(cmd)]'`), a here-string, or wherever the word is expanded again.
+const SUBSTITUTION = /\$\(|`/;
+// Assignments before a read-only command that cannot make it run anything (LESSOPEN, PAGER, GIT_* can).
+const SAFE_ASSIGNMENT = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|COLUMNS|LINES|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE)$/;
 
-/** A log file by its name (`*.log`, `*.out`): no runner loads one, so writing it changes nothing a test reads. */
+/** A log file by its name (`*.log`): no runner loads one, so writing it changes nothing a test reads. (`*.out` can be a golden file.) */
 export function isLogFileName(path: string): boolean {
   return LOG_FILE.test(path);
 }
@@ -29,7 +37,11 @@ export function isLogFileName(path: string): boolean {
 export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): boolean {
   if (command.hasSubstitution) return false;
   if (!command.redirects.every(isHarmlessRedirect)) return false;
+  if (command.words.some((word) => SUBSTITUTION.test(word)) || command.redirects.some((r) => SUBSTITUTION.test(r.target))) return false;
+  if (command.assignments.some((a) => SUBSTITUTION.test(a.value))) return false;
+  // `X=1` alone sets a shell variable; before a command, only names that cannot make it run a program.
   if (command.words.length === 0) return true;
+  if (!command.assignments.every((a) => SAFE_ASSIGNMENT.test(a.name))) return false;
   if (command.nested !== undefined) return !command.nested.opaque;
   const args = command.words.slice(nameIndex + 1);
   const name = basename(command.words[nameIndex] ?? "");
@@ -37,9 +49,16 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
     case "tee":
       return args.filter((a) => !a.startsWith("-")).every(isQuietTarget);
     case "sed":
-      return !args.some((a) => a === "-i" || a.startsWith("-i") || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a));
+      return isReadOnlySed(args);
     case "sort":
-      return !args.some((a) => a === "-o" || a.startsWith("-o") || a.startsWith("--output"));
+      return !args.some((a) => /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"));
+    case "xxd":
+      // `xxd -r` writes its second file operand.
+      return !args.some((a) => a === "-r" || a === "-revert" || /^-[a-z]*r/.test(a)) || args.filter((a) => !a.startsWith("-") || a === "-").length < 2;
+    case "printf":
+      return !args.some((a) => a === "-v" || a.startsWith("-v"));
+    case "history":
+      return args.every((a) => /^\d+$/.test(a));
     case "uniq":
       return args.filter((a) => !a.startsWith("-")).length <= 1;
     case "find":
@@ -47,27 +66,70 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
     case "git":
       return isReadOnlyGit(args);
     case "go":
+      if (args.some((a) => a.startsWith("-vettool") || a.startsWith("--vettool") || a.startsWith("-toolexec") || a.startsWith("--toolexec"))) return false;
       return GO_READ.has(args[0] ?? "") || (args[0] === "env" && !args.includes("-w") && !args.includes("-u"));
     case "command":
       return args[0] === "-v" || args[0] === "-V";
     case "env":
-      return args.every((a) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(a) || a.startsWith("-"));
+      // `env -S'...'` (--split-string) runs the command its string holds.
+      return args.every((a) => (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && !SUBSTITUTION.test(a)) || (a.startsWith("-") && !/^-[a-zA-Z]*S|^--split-string/.test(a)));
     default:
       return ALWAYS.has(name);
   }
 }
 
-function isHarmlessRedirect(redirect: Redirect): boolean {
-  if ((redirect.op === ">&" || redirect.op === "<&") && /^(\d+-?|-)$/.test(redirect.target)) return true;
+/** True when a redirect writes no file a test could read: input, a dup to stdout or stderr, /dev/null, a literal log or /tmp path. */
+export function isHarmlessRedirect(redirect: Redirect): boolean {
+  // A dup to fd 3 or above writes wherever `exec 3>>mod.py` opened it.
+  if (redirect.op === ">&" || redirect.op === "<&") return /^([012]-?|-)$/.test(redirect.target);
   return !redirect.op.includes(">") || isQuietTarget(redirect.target);
+}
+
+// sed is read-only when nothing edits in place and every script only prints, deletes from the
+// output, quits or substitutes without the `w` (write) and `e` (execute) flags: `sed -n 'w f'`,
+// `s/a/b/w f` and `1e cmd` write or run. A script from a file (`-f`) is not known.
+const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)(?:,(?:\d+|\$|/(?:[^/\\]|\\.)*/))?`;
+const SED_SIMPLE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*!?\s*[pdqQ=nNgGhHxlz]?\s*$`);
+const SED_SUBSTITUTE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1[gIimM0-9p]*\s*$`);
+const isReadOnlySedScript = (script: string): boolean => script.split(/[;\n]/).every((part) => SED_SIMPLE.test(part) || SED_SUBSTITUTE.test(part));
+
+function isReadOnlySed(args: readonly string[]): boolean {
+  const scripts: string[] = [];
+  let positional = false;
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i]!;
+    if (a === "-i" || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a) || a === "-f" || a.startsWith("--file") || /^-[a-zA-Z]*f/.test(a) || a === "-s" || a === "--separate") {
+      if (a === "-s" || a === "--separate") continue;
+      return false;
+    }
+    if (a === "-e" || a === "--expression") {
+      const next = args[i + 1];
+      if (next === undefined) return false;
+      scripts.push(next);
+      i += 1;
+    } else if (a.startsWith("--expression=")) scripts.push(a.slice("--expression=".length));
+    else if (/^-e./.test(a)) scripts.push(a.slice(2));
+    else if (a.startsWith("-") && a !== "-") continue;
+    else if (!positional) {
+      positional = true;
+      if (scripts.length === 0) scripts.push(a);
+    }
+  }
+  return scripts.length > 0 && scripts.every(isReadOnlySedScript);
 }
 
 function isReadOnlyGit(args: readonly string[]): boolean {
   let i = 0;
-  while (i < args.length && args[i]!.startsWith("-")) i += ["-C", "-c", "--git-dir", "--work-tree", "--namespace"].includes(args[i]!) ? 2 : 1;
+  while (i < args.length && args[i]!.startsWith("-")) {
+    // `-c core.fsmonitor=CMD`, `--config-env`, `--exec-path=DIR`: settings that make any command run a program.
+    if (args[i] === "-c" || args[i]!.startsWith("--config-env") || args[i]!.startsWith("--exec-path=")) return false;
+    i += ["-C", "--git-dir", "--work-tree", "--namespace"].includes(args[i]!) ? 2 : 1;
+  }
   const sub = args[i];
   const rest = args.slice(i + 1);
   if (sub === undefined) return true;
+  // An output file (`diff --output=f`), a pager that runs a command (`grep -O'cmd'`), an external diff.
+  if (rest.some((a) => a.startsWith("--output") || a === "-O" || a.startsWith("-O") || a.startsWith("--open-files-in-pager") || a === "--ext-diff" || a.startsWith("--exec"))) return false;
   if (GIT_READ.has(sub)) return true;
   if (sub === "branch" || sub === "tag" || sub === "remote") return rest.every((a) => a.startsWith("-") && !["-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-f", "--force", "--set-upstream-to", "-u"].includes(a));
   if (sub === "stash") return rest[0] === "list" || rest[0] === "show";

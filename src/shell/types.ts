@@ -192,6 +192,12 @@ export interface AnalyzedCommand {
    * `cd`, `pushd`, `set` ... The ledger treats the other commands as possible edits.
    */
   readOnly: boolean;
+  /**
+   * True when the command may still run after a later command of the line started: a background job,
+   * a stage of a pipeline, a `trap`, a process substitution. Its effect can land after any runner in
+   * the line, wherever it stands.
+   */
+  runsLate?: boolean;
 }
 
 /** The result of analysing one command line. */
