@@ -8,6 +8,7 @@ import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { startsBackgroundJob } from "../shell/shadowing.js";
+import { changesNoFile } from "../shell/read-only.js";
 import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import type { FileJournal } from "./journal.js";
@@ -295,6 +296,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // A line that runs a test is measured in both modes (a test may change what it tested); in
     // snapshot mode a line that runs none is judged by what it changed.
     const runsTest = runsProvableTest(observed);
+    // A line that changes no file (`ls`, `cat f`, `echo done`), in a shell that starts new for every
+    // call, is recorded as the read-only tools are: not at all. Snapshot mode measures every line.
+    if (!runsTest && this.#invalidation === "conservative" && this.#session === undefined && changesNoFile(observed)) return this.#inner.execute(input, ctx);
     const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined]);
     if (runsTest) this.#resets?.mark(observed, "before");
     const resetsBefore = this.#resets?.paths ?? new Set<string>();

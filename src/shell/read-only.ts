@@ -1,5 +1,5 @@
 // Decides whether a simple command only reads or filters (changes no file). Anything unknown is not read-only.
-import type { Redirect, SimpleCommand } from "./types.js";
+import type { CommandAnalysis, CommandNode, Redirect, SimpleCommand, Statement } from "./types.js";
 import { basename } from "./wrappers.js";
 
 const ALWAYS = new Set([
@@ -59,6 +59,14 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
       return !args.some((a) => a === "-v" || a.startsWith("-v"));
     case "history":
       return args.every((a) => /^\d+$/.test(a));
+    case "rg":
+      // `rg --pre CMD` runs CMD on every file it searches.
+      return !args.some((a) => a === "--pre" || a.startsWith("--pre=") || a.startsWith("--pre-glob"));
+    case "tree":
+      return !args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a));
+    case "file":
+      // `file -C` compiles a magic file next to its -m argument.
+      return !args.some((a) => a === "-C" || a === "--compile" || /^-[a-zA-Z]*C/.test(a));
     case "uniq":
       return args.filter((a) => !a.startsWith("-")).length <= 1;
     case "find":
@@ -76,6 +84,31 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
     default:
       return ALWAYS.has(name);
   }
+}
+
+/**
+ * A line that changes no file, whatever ran it before: every command read-only (in a pipeline or a
+ * background job too), none a test run, no `git` (the repository's config, which the agent's
+ * commands can write, makes any git command run a program: `core.fsmonitor` for status,
+ * `diff.external` for diff), and nothing written to a file at all, not even a quiet log (a
+ * `notes.log` can be a link to a source): only to a device, a dup of stdout or stderr, or a pipe.
+ * @example changesNoFile(analyzeCommand("ls && cat mod.py")) // true
+ */
+export function changesNoFile(analysis: CommandAnalysis): boolean {
+  if (analysis.opaque || analysis.commands.length === 0) return false;
+  if (!analysis.commands.every((c) => c.readOnly && c.invocation === undefined && c.name !== "git" && !(c.name === "tee" && c.words.slice(1).some((w) => !w.startsWith("-") && !DEVICES.test(w))))) return false;
+  let writes = false;
+  const visit = (statements: readonly Statement[]): void => {
+    for (const statement of statements) for (const pipeline of statement.list.pipelines) for (const node of pipeline.commands) visitWrites(node);
+  };
+  const visitWrites = (node: CommandNode): void => {
+    writes ||= node.redirects.some((r) => r.op.includes(">") && !(r.op === ">&" ? /^([012]-?|-)$/.test(r.target) : DEVICES.test(r.target)));
+    if (node.type === "simple") {
+      if (node.nested !== undefined) visit(node.nested.statements);
+    } else visit(node.body);
+  };
+  visit(analysis.parsed.statements);
+  return !writes;
 }
 
 /** True when a redirect writes no file a test could read: input, a dup to stdout or stderr, /dev/null, a literal log or /tmp path. */

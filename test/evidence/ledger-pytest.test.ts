@@ -184,7 +184,8 @@ describe("edits after a pass (evidenceTools)", () => {
   });
 
   it.each([
-    ["cat after a pass (conservative)", "cat module.py"],
+    // A read keeps it current (ledger-read-only.test.ts); git's repository config can run programs.
+    ["git status after a pass (conservative)", "git status --short"],
     ["a shell edit after a pass", "printf 'VALUE = 2\\n' > module.py"],
   ])("%s makes it unknown", async (_name, command) => {
     const { tools, evidence } = await passed(project());
