@@ -25,8 +25,22 @@ export interface StopHookOptions extends HookStateOptions {
 const REASON_OPENINGS = ["Your final message says", "The last test run (", "The test run (", "Files changed after the last test run"];
 const isOurBlock = (feedback: string): boolean => REASON_OPENINGS.some((opening) => feedback.includes(opening));
 
+/** Options of {@link decideStop}. */
+export interface DecideStopOptions {
+  /**
+   * The transcript line of the user's last message: runs and edits before it belong to an earlier
+   * turn, which the agent already answered (disclosed, or was blocked for). Only this turn's work can
+   * block for a failed or stale run; a contradicted claim is judged on the whole session.
+   */
+  turnStartLine?: number;
+}
+
+// Recorded events (line 0) come from this turn; transcript lines before the turn's start do not.
+const inTurn = (line: number, start: number): boolean => line === 0 || line > start;
+
 /** What the Stop hook found: the reason to block, or null. */
-export function decideStop(audit: SessionAudit): string | null {
+export function decideStop(audit: SessionAudit, options: DecideStopOptions = {}): string | null {
+  const start = options.turnStartLine ?? 0;
   const last = audit.lastRun;
   const contradicted = audit.claims.find((claim) => claim.label === "contradicted");
   if (contradicted && contradicted.run && contradicted.reason === "failure-not-rerun") {
@@ -36,14 +50,14 @@ export function decideStop(audit: SessionAudit): string | null {
     return `Your final message says "${contradicted.sentence}", but the last test run (\`${contradicted.run.command}\`, transcript line ${contradicted.run.line}) failed. Fix the failure and rerun \`${contradicted.run.command}\`, or say in your final message that the tests fail.`;
   }
   if (last === null || audit.disclosed) return null;
-  if (last.outcome === "failed") {
+  if (last.outcome === "failed" && inTurn(last.line, start)) {
     return `The last test run (\`${last.command}\`, transcript line ${last.line}) failed and your final message does not say so. Fix the failure and rerun \`${last.command}\`, or say in your final message that the tests fail.`;
   }
   const open = audit.openFailure;
-  if (open !== null) {
+  if (open !== null && inTurn(open.line, start)) {
     return `The test run (\`${open.command}\`, transcript line ${open.line}) failed, no later run that passed reran all of it, and your final message does not say so. Rerun \`${open.command}\` on the current code, or say in your final message that it fails.`;
   }
-  if (last.staleBy !== null) {
+  if (last.staleBy !== null && inTurn(last.staleBy.line, start)) {
     const what = last.staleBy.kind === "shell" ? `\`${last.staleBy.command}\`` : `${last.staleBy.tool} ${last.staleBy.paths.join(", ")}`;
     return `Files changed after the last test run (\`${last.command}\`): ${what} came after it. Rerun \`${last.command}\` to test the current code, or say in your final message that the tests were not rerun after the change.`;
   }
@@ -64,6 +78,15 @@ function withRecorded(events: TranscriptEvent[], recorded: readonly RecordedEven
     }
   }
   return [...events.slice(0, at), ...missing, ...events.slice(at)];
+}
+
+// The line of the user's last message (0 when there is none): where the turn being stopped began.
+function lastUserLine(events: readonly TranscriptEvent[]): number {
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i]!;
+    if (event.type === "user-message") return event.line;
+  }
+  return 0;
 }
 
 const allow = (client: HookClient, stderr = ""): HookRunResult => ({ stdout: client === "codex" ? "{}\n" : "", stderr, exitCode: 0 });
@@ -119,7 +142,8 @@ function stopResult(client: HookClient, input: HookInput, options: StopHookOptio
   // transcript does not hold yet (it may lag) can add a reason to block, never take one away: anyone
   // can pipe a forged payload (`"stdout": "5 passed"`, an unknown tool_use_id) into that hook.
   const meta = { path: input.transcriptPath, format: read?.format ?? null };
-  const reason = read === null ? null : (decideStop(auditEvents(read.events, finalMessage, meta)) ?? decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta)));
+  const turn = { turnStartLine: read === null ? 0 : lastUserLine(read.events) };
+  const reason = read === null ? null : (decideStop(auditEvents(read.events, finalMessage, meta), turn) ?? decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta), turn));
   const stderr = (extra: string[]): string => [...notes, ...extra].map((note) => `agent-evidence: ${note}\n`).join("");
   if (reason === null) return allow(client, stderr([]));
   // The block budget: Claude Code writes each block's reason back into the transcript, so the blocks

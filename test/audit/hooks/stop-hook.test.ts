@@ -7,7 +7,7 @@ import { readHookState, writeHookState } from "../../../src/audit/hooks/state.js
 import { runStopHook, type HookClient } from "../../../src/audit/hooks/stop.js";
 import { toJsonl } from "../transcripts/records.js";
 import { captureRealRuns, type RealRuns } from "../transcripts/real-runs.js";
-import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario } from "../transcripts/scenarios.js";
+import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario, type ScenarioStep } from "../transcripts/scenarios.js";
 
 let runs: RealRuns;
 let scenarios: Scenario[];
@@ -61,6 +61,28 @@ describe.each(["claude", "codex"] as const)("%s stop hook", (client) => {
     const result = stop(name);
     expect({ exitCode: result.exitCode, stderr: result.stderr, blocked: result.stdout !== allowOut(client) }).toEqual({ exitCode: 0, stderr: "", blocked: blocks });
     if (blocks) expect(Object.keys(JSON.parse(result.stdout) as object)).toEqual(["decision", "reason"]);
+  });
+
+  // A new turn: what the agent already answered in an earlier one (disclosed, or was blocked for) does
+  // not block again; this turn's own edits and claims still do.
+  const stopSteps = (steps: ScenarioStep[], text: string) => {
+    const records = client === "claude" ? toClaudeRecords(steps) : toCodexRecords(steps, runs.dir);
+    const path = join(dir, `${client}-turns-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(path, toJsonl(records));
+    return runStopHook(client, stdin(client, sid(), path, text), { stateDir: join(dir, "state") });
+  };
+  it("a failure disclosed in an earlier turn does not block the next turn's stop", () => {
+    const disclosed: ScenarioStep[] = [{ kind: "run", run: runs.failingSuite }, { kind: "say", text: "1 test still fails: `test_sub`. I have not fixed it yet." }];
+    const next = "Here is a summary of the change to calc.py.";
+    expect(stopSteps([...disclosed, { kind: "user", text: "Thanks. Summarise what you changed." }, { kind: "say", text: next }], next).stdout).toBe(allowOut(client));
+    // In the failing run's own turn, the same final message hides the failure.
+    expect(blockReason(stopSteps([{ kind: "run", run: runs.failingSuite }, { kind: "say", text: next }], next).stdout)).toContain("failed");
+    // An edit in the new turn after the failed run: its files were not tested.
+    const edited = stopSteps([...disclosed, { kind: "user", text: "Try once more." }, { kind: "edit", path: "calc.py" }, { kind: "say", text: next }], next);
+    expect(blockReason(edited.stdout)).toMatch(/^Files changed after the last test run/);
+    // A pass claim in the new turn is judged on the whole session: contradicted.
+    const claim = "All tests pass.";
+    expect(blockReason(stopSteps([...disclosed, { kind: "user", text: "Are we done?" }, { kind: "say", text: claim }], claim).stdout)).toMatch(/^Your final message says "All tests pass.*failed/);
   });
 
   it("the reason names the command to rerun", () => {

@@ -83,6 +83,7 @@ export const codex = {
   toolOutput: (callId: string, output: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "function_call_output", call_id: callId, output } }),
   patch: (callId: string, patch: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "custom_tool_call", status: "completed", call_id: callId, name: "apply_patch", input: patch } }),
   patchOutput: (callId: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "custom_tool_call_output", call_id: callId, output: "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM calc.py\n" } }),
+  userMessage: (text: string, second: number) => ({ timestamp: at(second), type: "event_msg", payload: { type: "user_message", message: text } }),
   agentMessage: (text: string, second: number) => ({ timestamp: at(second), type: "event_msg", payload: { type: "agent_message", message: text } }),
   assistantItem: (text: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text }] } }),
 };

@@ -28,6 +28,8 @@ function expectedSteps(steps: readonly ScenarioStep[], client: "claude-code" | "
         return [{ type: "assistant-message", text: step.text }];
       case "tool":
         return step.edit === null ? [] : [{ type: "edit", paths: step.edit, failed: false }];
+      case "user":
+        return [];
       default: {
         const unreachable: never = step;
         return unreachable;

@@ -9,6 +9,8 @@ export type ScenarioStep =
   | { kind: "run"; run: CapturedRun }
   | { kind: "edit"; path: string }
   | { kind: "say"; text: string }
+  /** The user's next message: a new turn. */
+  | { kind: "user"; text: string }
   /** Another tool's call (an MCP server's, a client's read-only tool), its text result, and the paths of the edit it must read as (null: no edit). */
   | { kind: "tool"; name: string; input: Record<string, unknown>; result: string; edit: string[] | null };
 
@@ -66,6 +68,9 @@ export function toClaudeRecords(steps: readonly ScenarioStep[]): unknown[] {
       case "tool":
         records.push(claude.toolUse(id, step.name, step.input, second), claude.toolResult(id, step.result, second + 1, false, step.result));
         break;
+      case "user":
+        records.push(claude.user(step.text, second));
+        break;
       case "say":
         records.push(claude.text(step.text, second));
         break;
@@ -93,6 +98,9 @@ export function toCodexRecords(steps: readonly ScenarioStep[], cwd: string): unk
         break;
       case "tool":
         records.push(codex.functionCall(id, step.name, step.input, second), codex.toolOutput(id, step.result, second + 1));
+        break;
+      case "user":
+        records.push(codex.userMessage(step.text, second));
         break;
       case "say":
         records.push(codex.agentMessage(step.text, second), codex.assistantItem(step.text, second));
