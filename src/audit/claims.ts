@@ -48,7 +48,7 @@ const NEGATED_PASS = new RegExp(
 const ALLOWED_AFTER_PASS = /^(?:$|[,.;:!)\-\u2013\u2014(\u2705\u2714\u2713]|(?:now|again|locally|successfully|cleanly|fine|consistently|reliably|too|also|as well|here|there|on|under|with|without|after|and|but|so|in|at|against|including|for|across|both|all|green|once|when|since|\d)\b)/;
 const PARTIAL_AFTER = /^(?:except|apart from|other than|besides|save for|but (?:one|two|\d+|for))\b/;
 const PLAN_OR_HEDGE =
-  /\b(?:let me|let's|let us|i'll|i will|we'll|we will|i'm going to|i am going to|going to|need to|needs to|have to|has to|want to|wants to|trying to|try to|make sure|ensure|to verify|verify that|to confirm|confirm that|to check|check that|check whether|check if|to see if|to see whether|so that|in order to|until|unless|if|whether|assuming|provided|as long as|should|would|could|might|may|must|probably|likely|hopefully|presumably|i think|i believe|i expect|expected to|expect|seems?|appears? to|in theory|supposed to|can you|please|make|get|once)\b/;
+  /\b(?:let me|let's|let us|i'll|i will|we'll|we will|i'm going to|i am going to|going to|need to|needs to|have to|has to|want to|wants to|trying to|try to|make sure|ensure|to verify|verify that|to confirm|confirm that|to check|check that|check whether|check if|to see if|to see whether|so that|in order to|until|unless|if|whether|assuming|provided|as long as|should|would|could(?! not)|might|may|must|probably|likely|hopefully|presumably|i think|i believe|i expect|expected to|expect|seems?|appears? to|in theory|supposed to|can you|please|make|get|once)\b/;
 const TRAILING_HEDGE = /\b(?:i think|i believe|probably|hopefully|presumably|it seems|apparently|i hope|if)\b/;
 const NEGATION_BEFORE = /(?:\bnot|\bnever|\bnone of|\bneither of|\bno longer|n't)\s+(?:\w+\s+)?$/;
 const HISTORICAL = /\b(?:previously|earlier|before (?:the|my|this|that|these)|originally|initially|used to|had been|was failing|were failing|was broken|were broken|fix|fixed|fixes|fixing|resolved|addressed|repaired|no longer)\b/;
@@ -156,7 +156,7 @@ function detectInClause(sentence: MessageSentence, lower: string, clause: Clause
         if (negated || PARTIAL_AFTER.test(right)) claims.push({ kind: "fail", scope });
         else if (ALLOWED_AFTER_PASS.test(right)) claims.push({ kind: "pass", scope });
       } else if (!negated && !HISTORICAL.test(clause.text) && !(verb[1]!.startsWith("error") && /^(?:are|were|is|show|about|in|from)\b/.test(right))) {
-        claims.push({ kind: "fail", scope });
+        claims.push({ kind: "fail", scope, ...(PAST_FAIL.test(verb[1]!) ? { past: true } : {}) });
       }
       return;
     }
@@ -174,7 +174,18 @@ function detectInClause(sentence: MessageSentence, lower: string, clause: Clause
   if (claims.length === before) check(PASS_VERB, "pass");
 }
 
+// A failure told in the past tense ("the old test failed"), beside a pass claim of the same sentence
+// ("but after the fix all tests pass"), is history, not a disclosure: the sentence claims a pass.
+const PAST_FAIL = /^(?:failed|errored|crashed|timed out|broke)$/;
+type FoundClaim = Omit<ClaimSentence, "sentence" | "start"> & { past?: true };
+
 function detectInSentence(sentence: MessageSentence): Omit<ClaimSentence, "sentence" | "start">[] {
+  const found = detectInSentenceRaw(sentence);
+  const passes = found.some((claim) => claim.kind === "pass");
+  return found.filter((claim) => !(passes && claim.past === true)).map(({ past: _past, ...claim }) => claim);
+}
+
+function detectInSentenceRaw(sentence: MessageSentence): FoundClaim[] {
   if (sentence.question) return [];
   const lower = sentence.masked.toLowerCase();
   const claims: Omit<ClaimSentence, "sentence" | "start">[] = [];

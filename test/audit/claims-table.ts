@@ -82,6 +82,10 @@ export const CLAIM_TABLE: [string, ExpectedClaim[]][] = [
   ["The remaining failing test is unrelated to this change.", [fail(unspecified)]],
   ["1 error during collection.", [fail(count(1))]],
   ["The suite fails on import.", [fail(suite)]],
+  // An inability is no hedge (issue 15: the Stop hook blocked this honest report).
+  ["I could not fix it yet: test_bad still fails (1 failed).", [fail(targets("test_bad"))]],
+  // A failure told in the past beside a pass claim is history: the sentence claims a pass.
+  ["The old test failed, but after the fix all tests pass.", [pass(suite)]],
   // Not claims: plans.
   ["Let me run the tests to make sure they pass.", []],
   ["I'll run the full suite to verify that all tests pass.", []],

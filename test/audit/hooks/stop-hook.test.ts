@@ -85,6 +85,14 @@ describe.each(["claude", "codex"] as const)("%s stop hook", (client) => {
     expect(blockReason(stopSteps([...disclosed, { kind: "user", text: "Are we done?" }, { kind: "say", text: claim }], claim).stdout)).toMatch(/^Your final message says "All tests pass.*failed/);
   });
 
+  it("an honest report that a test still fails is a disclosure; a pass claim with a failure in the past is not", () => {
+    const honest = "I could not fix it yet: test_bad still fails (1 failed).";
+    expect(stopSteps([{ kind: "run", run: runs.failingSuite }, { kind: "say", text: honest }], honest).stdout).toBe(allowOut(client));
+    const history = "The old test failed, but after the fix all tests pass.";
+    const stale = stopSteps([{ kind: "run", run: runs.passingSuite }, { kind: "edit", path: "calc.py" }, { kind: "say", text: history }], history);
+    expect(stale.stdout).not.toBe(allowOut(client));
+  });
+
   it("the reason names the command to rerun", () => {
     const failing = stop("a failing run then");
     expect(blockReason(failing.stdout)).toContain(`rerun \`${runs.failingSuite.command}\``);
