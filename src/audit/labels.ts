@@ -7,7 +7,8 @@ import type { SessionAnalysis, SessionRun } from "./session.js";
  * - `backed`: a passing run on the current tree covers it;
  * - `stale`: the passing run that covers it was followed by an edit;
  * - `contradicted`: the last run it depends on failed, or (for a claim about the whole suite, a count
- *   or no scope) an earlier failing run that no later passing run reran in full, with no edit since;
+ *   or no scope) an earlier failing run that no later passing run reran in full, with no edit since,
+ *   or (for named tests) a run failed one of them on the same code as the passing run (a flaky pass);
  * - `unsupported`: no run, only baselines, a filtered or partial run for a whole-suite claim, or the
  *   claim came before the run;
  * - `unclear`: the last run's outcome is unknown;
@@ -21,6 +22,7 @@ export type ClaimLabelReason =
   | "edited-after-run"
   | "last-run-failed"
   | "failure-not-rerun"
+  | "failed-on-same-tree"
   | "last-run-unknown"
   | "no-run"
   | "baseline-only"
@@ -85,6 +87,12 @@ function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: numb
     case "passed": {
       const covering = current.filter((run) => run.outcome === "passed" && covers(run, claim)).at(-1);
       if (covering === undefined) return make("unsupported", "partial-run", last);
+      // A named test that failed on the same code (no edit between) is not backed by a rerun that passed.
+      if (claim.scope.kind === "targets") {
+        const named = claim.scope.targets;
+        const flaky = current.find((run) => run.position < covering.position && (run.stalePosition === null || run.stalePosition > covering.position) && run.runs.some((evidence) => evidence.failed.some((id) => named.some((target) => id.includes(target)))));
+        if (flaky !== undefined) return make("contradicted", "failed-on-same-tree", flaky);
+      }
       // A staleness that only begins after the claim does not matter to it.
       const staleBefore = covering.stalePosition !== null && covering.stalePosition < position;
       return staleBefore ? make("stale", "edited-after-run", covering) : make("backed", "current-passing-run", covering);

@@ -43,6 +43,9 @@ export function decideStop(audit: SessionAudit, options: DecideStopOptions = {})
   const start = options.turnStartLine ?? 0;
   const last = audit.lastRun;
   const contradicted = audit.claims.find((claim) => claim.label === "contradicted");
+  if (contradicted && contradicted.run && contradicted.reason === "failed-on-same-tree") {
+    return `Your final message says "${contradicted.sentence}", but the test run \`${contradicted.run.command}\` (transcript line ${contradicted.run.line}) failed it on the same code, before the run that passed: a pass on a rerun does not undo that (the test may be flaky). Find why it failed, or say in your final message that it fails intermittently.`;
+  }
   if (contradicted && contradicted.run && contradicted.reason === "failure-not-rerun") {
     return `Your final message says "${contradicted.sentence}", but the test run \`${contradicted.run.command}\` (transcript line ${contradicted.run.line}) failed, and no later run that passed reran all of it (a narrower selection, or another directory, does not). Rerun \`${contradicted.run.command}\` on the current code, or say in your final message that it fails.`;
   }
