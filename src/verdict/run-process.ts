@@ -63,6 +63,8 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
   const decoder = new StringDecoder("utf8");
   let bytes = 0;
   let timedOut = false;
+  // The watchdog first, so it is there before any suite process exists (no watchdog, no suite).
+  const watchdog = startWatchdog();
   // The outer bash merges stderr into stdout on one pipe (order kept), then execs the inner
   // `bash -c COMMAND` so the command runs exactly as given.
   const child = spawn("bash", ["-c", 'exec bash -c "$1" 2>&1', "bash", options.command], {
@@ -79,7 +81,7 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
       // The group is already gone.
     }
   };
-  const watchdog = child.pid === undefined ? null : startWatchdog(child.pid);
+  if (child.pid !== undefined) watchdog.arm(child.pid);
   let timer: NodeJS.Timeout | undefined;
   let killTimer: NodeJS.Timeout | undefined;
   const stop = (): void => {
@@ -115,7 +117,7 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
       clearTimeout(timer);
       clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
-      watchdog?.release();
+      watchdog.release();
     };
     child.on("error", (error) => {
       settle();
@@ -156,17 +158,25 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
 
 /**
  * Ties the suite's life to this process's, even through a SIGKILL that runs no handler: a tiny shell in
- * a group of its own waits on a pipe from us. When this process dies the pipe ends (EOF, `read` fails)
- * and the shell kills the suite's whole group; `release` sends a line instead, and it just exits.
+ * a group of its own waits on a pipe from us. `arm` tells it the suite's group; when this process dies
+ * the pipe ends (EOF, `read` fails) and the shell kills that whole group; `release` sends a line
+ * instead, and it just exits. Started before the suite: a watchdog that cannot start is an error, and
+ * no suite runs unwatched.
  */
-function startWatchdog(group: number): { release(): void } {
-  const dog = spawn("sh", ["-c", 'read -r _ || kill -9 "-$1" 2>/dev/null', "sh", String(group)], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+function startWatchdog(): { arm(group: number): void; release(): void } {
+  const dog = spawn("sh", ["-c", 'read -r g || exit 0; read -r _ || kill -9 "-$g" 2>/dev/null'], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
   dog.on("error", () => undefined);
+  if (dog.pid === undefined) throw new Error("cannot start the watchdog that ends the suite if agent-evidence run dies (sh)");
   dog.stdin.on("error", () => undefined);
   dog.unref();
+  let armed = false;
   return {
+    arm(group: number): void {
+      armed = true;
+      dog.stdin.write(`${group}\n`);
+    },
     release(): void {
-      dog.stdin.end("\n");
+      dog.stdin.end(armed ? "\n" : "\n\n");
     },
   };
 }
