@@ -6,9 +6,8 @@ import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { readGit, runGit } from "./git.js";
-import { CANDIDATE_BASE_REF } from "./workspace.js";
+import { CANDIDATE_BASE_REF, CANDIDATE_PARENT } from "./workspace.js";
 
-const OUR_PARENT = /^agent-evidence-candidate-/;
 
 /** What {@link pruneCandidates} removed. */
 export interface PruneCandidatesResult {
@@ -35,7 +34,7 @@ export async function pruneCandidates(repo: string): Promise<PruneCandidatesResu
     const parent = dirname(root);
     // The marker: the worktree-local base ref, kept in the worktree's own git directory.
     const marked = existsSync(join(gitDir, ...CANDIDATE_BASE_REF.split("/")));
-    if (!OUR_PARENT.test(basename(parent)) || !marked) continue;
+    if (!CANDIDATE_PARENT.test(basename(parent)) || !marked) continue;
     const result = await runGit(top, ["worktree", "remove", "--force", "--force", root], { allowFailure: true });
     if (result.exitCode !== 0) {
       await rm(root, { recursive: true, force: true });

@@ -11,9 +11,7 @@ import { rankCandidates } from "./rank.js";
 import type { RankedWorktree } from "./rank-worktrees.js";
 import type { CandidateBundleInfo } from "./run-candidate.js";
 import { snapshotWorkingTree } from "./snapshot.js";
-import { CANDIDATE_BUNDLE_DIR } from "./workspace.js";
-
-const OUR_PARENT = /^agent-evidence-candidate-/;
+import { CANDIDATE_BUNDLE_DIR, CANDIDATE_PARENT } from "./workspace.js";
 
 /** A worktree given that runCandidate did not make (no bundle beside it). */
 export class NotACandidateWorktreeError extends Error {
@@ -70,7 +68,7 @@ function candidateRoot(worktree: string): string {
     throw new NotACandidateWorktreeError(worktree);
   }
   for (; dirname(dir) !== dir; dir = dirname(dir)) {
-    if (OUR_PARENT.test(basename(dirname(dir))) && existsSync(join(dirname(dir), CANDIDATE_BUNDLE_DIR, "manifest.json"))) return dir;
+    if (CANDIDATE_PARENT.test(basename(dirname(dir))) && existsSync(join(dirname(dir), CANDIDATE_BUNDLE_DIR, "manifest.json"))) return dir;
   }
   throw new NotACandidateWorktreeError(worktree);
 }

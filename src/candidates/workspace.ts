@@ -94,6 +94,9 @@ function safeLabel(label: string): string {
   return label.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 40) || "candidate";
 }
 
+/** The name of every candidate's temporary directory (`agent-evidence-candidate-<label>-XXXXXX`): one of the two signs a worktree is ours. */
+export const CANDIDATE_PARENT = /^agent-evidence-candidate-/;
+
 /** Where runCandidate writes a candidate's evidence bundle: beside its worktree, in the same temporary directory. */
 export const CANDIDATE_BUNDLE_DIR = ".evidence";
 

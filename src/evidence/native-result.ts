@@ -1,6 +1,7 @@
 // The complete result of a call of the native bash tool (or, for a foreign tool, what its text shows),
 // as BashEvidence hands it to the ledger.
 import { readFile } from "node:fs/promises";
+import { timeoutNote } from "../tools/bash-render.js";
 import type { ToolResult } from "../tools/tool.js";
 import type { CommandResult } from "./ledger.js";
 
@@ -14,7 +15,7 @@ export async function extractNativeResult(result: ToolResult<unknown>): Promise<
     const joined = stderr === "" ? stdout : `${stdout}${stdout.endsWith("\n") || stdout === "" ? "" : "\n"}${stderr}`;
     // The tool's own timeout note, which the model sees after the streams: the run still going when
     // the group was killed is a timeout (the judge's host-timeout rule), not a failure it never printed.
-    const note = streams.timedOut === true ? `Command timed out after ${typeof streams.timeoutMs === "number" ? streams.timeoutMs : 0} ms; its process group was killed.\n` : "";
+    const note = streams.timedOut === true ? `${timeoutNote(typeof streams.timeoutMs === "number" ? streams.timeoutMs : 0)}\n` : "";
     return {
       exitCode: data.exitCode,
       output: note === "" ? joined : `${joined}${joined.endsWith("\n") || joined === "" ? "" : "\n"}${note}`,

@@ -18,6 +18,9 @@ const GIT_READ = new Set([
 const GO_READ = new Set(["vet", "list", "version", "doc", "help"]);
 const LOG_FILE = /\.log$/;
 const DEVICES = /^\/dev\/(null|stdout|stderr|tty)$/;
+// `>&1`, `2>&1`, `>&-`: a dup of stdin, stdout or stderr, or a close. A dup to fd 3 or above writes
+// wherever `exec 3>>mod.py` opened it.
+const isStdioDup = (target: string): boolean => /^([012]-?|-)$/.test(target);
 // A target is a literal path: an expansion, a `..` segment or a `~` could put it anywhere (`/tmp/../$PWD/mod.py`).
 const LITERAL_PATH = /^[^$`~*?[{}]*$/;
 const isQuietTarget = (path: string): boolean =>
@@ -102,7 +105,7 @@ export function changesNoFile(analysis: CommandAnalysis): boolean {
     for (const statement of statements) for (const pipeline of statement.list.pipelines) for (const node of pipeline.commands) visitWrites(node);
   };
   const visitWrites = (node: CommandNode): void => {
-    writes ||= node.redirects.some((r) => r.op.includes(">") && !(r.op === ">&" ? /^([012]-?|-)$/.test(r.target) : DEVICES.test(r.target)));
+    writes ||= node.redirects.some((r) => r.op.includes(">") && !(r.op === ">&" ? isStdioDup(r.target) : DEVICES.test(r.target)));
     if (node.type === "simple") {
       if (node.nested !== undefined) visit(node.nested.statements);
     } else visit(node.body);
@@ -113,8 +116,7 @@ export function changesNoFile(analysis: CommandAnalysis): boolean {
 
 /** True when a redirect writes no file a test could read: input, a dup to stdout or stderr, /dev/null, a literal log or /tmp path. */
 export function isHarmlessRedirect(redirect: Redirect): boolean {
-  // A dup to fd 3 or above writes wherever `exec 3>>mod.py` opened it.
-  if (redirect.op === ">&" || redirect.op === "<&") return /^([012]-?|-)$/.test(redirect.target);
+  if (redirect.op === ">&" || redirect.op === "<&") return isStdioDup(redirect.target);
   return !redirect.op.includes(">") || isQuietTarget(redirect.target);
 }
 

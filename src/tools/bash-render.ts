@@ -20,6 +20,11 @@ function decodeTail(tail: Buffer): string {
   return new TextDecoder("utf-8", decoderOptions).decode(tail.subarray(start));
 }
 
+/** The note the bash tool adds when its timeout killed a call (the judge reads it as the host's timeout). */
+export function timeoutNote(timeoutMs: number): string {
+  return `Command timed out after ${timeoutMs} ms; its process group was killed.`;
+}
+
 /** The head and tail of one stream, clipped to `maxChars` code points, with a marker naming the clipped bytes. */
 export function renderStream(windows: StreamWindows, maxChars: number, label: string): string {
   const { head, tail, bytes } = windows;

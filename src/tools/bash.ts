@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { checkCommandPolicy, type BlockRule, type ConfirmRule } from "./bash-policy.js";
-import { renderBashText, renderStream } from "./bash-render.js";
+import { renderBashText, renderStream, timeoutNote } from "./bash-render.js";
 import { runProcessGroup, shellExitCode } from "./bash-run.js";
 import { OutputCapture, type StreamFacts } from "./output-capture.js";
 import { EvidenceError } from "../errors.js";
@@ -306,7 +306,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       const stderrFacts = stderr.facts();
       const truncated = stdoutFacts.truncated || stderrFacts.truncated;
       const notes: string[] = [];
-      if (outcome.timedOut) notes.push(`Command timed out after ${timeoutMs} ms; its process group was killed.`);
+      if (outcome.timedOut) notes.push(timeoutNote(timeoutMs));
       if (outcome.aborted) notes.push("Command aborted; its process group was killed.");
       if (truncated) notes.push(`[the raw output exceeded ${rawCapBytes} bytes; the log kept only the first ${rawCapBytes} bytes of each stream]`);
       const text = renderBashText({
