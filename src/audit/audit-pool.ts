@@ -1,5 +1,6 @@
 // Audits many transcripts across cores with worker threads (in-process when one job is asked for,
 // or when running from TypeScript sources, where a worker cannot load the module).
+import { isPlainFileOnDisk } from "./plain-file.js";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { readRegularFile } from "../io/named-files.js";
@@ -39,7 +40,7 @@ export function auditFile(path: string, read: (path: string, encoding: "utf8") =
   } catch (error) {
     return { kind: "error", path, error: error instanceof Error && "code" in error ? String(error.code) : String(error) };
   }
-  return { kind: "audit", audit: auditTranscript(text, { path }) };
+  return { kind: "audit", audit: auditTranscript(text, { path, isPlainFile: isPlainFileOnDisk }) };
 }
 
 const BATCH = 8;

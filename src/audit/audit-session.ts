@@ -75,8 +75,12 @@ function findingsOf(session: SessionAnalysis, claims: readonly LabelledClaim[]):
 }
 
 /** Audits an event list with its final message (what {@link auditTranscript} does after reading). */
-export function auditEvents(events: readonly TranscriptEvent[], finalMessage: string | null, extra: { path?: string | null; format?: TranscriptFormat | null; problems?: TranscriptProblem[] } = {}): SessionAudit {
-  const session = analyzeSession(events);
+export function auditEvents(
+  events: readonly TranscriptEvent[],
+  finalMessage: string | null,
+  extra: { path?: string | null; format?: TranscriptFormat | null; problems?: TranscriptProblem[]; isPlainFile?: (absolutePath: string) => boolean } = {},
+): SessionAudit {
+  const session = analyzeSession(events, extra.isPlainFile === undefined ? {} : { isPlainFile: extra.isPlainFile });
   const claims = labelClaims(detectClaims(finalMessage ?? ""), session, { position: finalMessagePosition(events, finalMessage) });
   const last = session.lastRun;
   return {
@@ -99,7 +103,7 @@ export function auditEvents(events: readonly TranscriptEvent[], finalMessage: st
  * and staleness, the final message's claims labelled. Never throws on bad lines (see `problems`).
  * @example auditTranscript(readFileSync(path, "utf8"), { path }).claims[0]?.label // "contradicted"
  */
-export function auditTranscript(text: string, options: { path?: string; format?: TranscriptFormat } = {}): SessionAudit {
+export function auditTranscript(text: string, options: { path?: string; format?: TranscriptFormat; isPlainFile?: (absolutePath: string) => boolean } = {}): SessionAudit {
   const read = readTranscript(text, options.format === undefined ? {} : { format: options.format });
-  return auditEvents(read.events, read.finalMessage, { path: options.path ?? null, format: read.format, problems: read.problems });
+  return auditEvents(read.events, read.finalMessage, { path: options.path ?? null, format: read.format, problems: read.problems, ...(options.isPlainFile === undefined ? {} : { isPlainFile: options.isPlainFile }) });
 }

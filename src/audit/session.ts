@@ -7,6 +7,8 @@ import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
 import { covers, placeTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import type { ShellEvent, TranscriptEvent } from "./transcripts/types.js";
+import { inertPathReason } from "../evidence/test-inputs.js";
+import { posix } from "node:path";
 
 /** What changed the tree after a run: an edit tool call, or a shell command that may edit. */
 export type EditCause =
@@ -81,17 +83,67 @@ const isStashSave = (command: AnalyzedCommand): boolean => {
 };
 const isStashRestore = (command: AnalyzedCommand): boolean => ["pop", "apply"].includes(stashVerb(command) ?? "");
 
+/** Options of {@link analyzeSession}. */
+export interface AnalyzeSessionOptions {
+  /**
+   * Checks a written path on disk (I/O, injected): true when it is a plain file with one name whose
+   * real path is where its name says (no symlink or hard link into the sources). Given, the path rule
+   * holds only for files it confirms; absent, names are trusted (a pure reading of the text).
+   */
+  isPlainFile?: (absolutePath: string) => boolean;
+}
+
+// What the session's path rule needs: where it runs, how to check a file, and whether the repository's
+// configuration or hooks were written (after which git commands may run anything).
+interface EditContext {
+  workspace: string | null;
+  isPlainFile: ((absolutePath: string) => boolean) | undefined;
+  repositoryConfigWritten: boolean;
+}
+
+// Commands that remove or rename what they name: the name may have been a link, and is no longer there to check.
+const UNLINKS = new Set(["rm", "rmdir", "unlink", "mv"]);
+
+// A write the path rule leaves out (test-inputs.ts): a doc, a cache, `.git/`, outside the workspace.
+function isInertWrite(path: string, context: EditContext, cwd: string | null): boolean {
+  const reason = inertPathReason(path, context.workspace, cwd);
+  if (reason === null) return false;
+  if (context.isPlainFile === undefined) return true;
+  const base = cwd ?? context.workspace;
+  const absolute = posix.isAbsolute(path) ? path : base === null ? null : posix.join(base, path);
+  return absolute !== null && context.isPlainFile(absolute);
+}
+
+const writesRepositoryConfig = (path: string, context: EditContext, cwd: string | null): boolean => inertPathReason(path, context.workspace, cwd) === "vcs-internals";
+
+// Can the command change what the tests read? By its effect (command-effect.ts) and the path rule.
+function mayChangeSources(command: AnalyzedCommand, context: EditContext, cwd: string | null): boolean {
+  if (command.invocation !== undefined) return false;
+  const effect = command.effect;
+  if (effect.kind !== "unknown" && effect.dependsOn === "repository-config" && context.repositoryConfigWritten) return true;
+  if (command.readOnly) return false;
+  if (effect.kind === "unknown") return true;
+  if (effect.kind !== "paths") return false;
+  const gitRemoves = command.name === "git" && command.words.some((w) => w === "rm" || w === "mv");
+  if (UNLINKS.has(command.name) || gitRemoves) return true;
+  return !effect.paths.every((path) => isInertWrite(path, context, cwd));
+}
+
 // The commands of a line that may change files. A stash that saved the tree and the pop that put it
 // back cancel out; a stash that saved nothing or failed changed nothing, and then the pop is an edit.
-function shellEdits(analysis: CommandAnalysis, runs: readonly RunEvidence[]): AnalyzedCommand[] {
+function shellEdits(analysis: CommandAnalysis, runs: readonly RunEvidence[], context: EditContext, cwd: string | null): AnalyzedCommand[] {
   const realBaseline = runs.some((run) => run.baseline);
   const stashed = analysis.invocations.some((invocation) => invocation.afterStash);
-  return analysis.commands.filter((command) => {
-    if (command.readOnly || command.invocation !== undefined) return false;
+  const edits = analysis.commands.filter((command) => {
+    if (!mayChangeSources(command, context, cwd)) return false;
     if (stashed && isStashSave(command)) return false;
     if (realBaseline && isStashRestore(command)) return false;
     return true;
   });
+  for (const command of analysis.commands) {
+    if (command.effect.kind === "paths" && command.effect.paths.some((path) => writesRepositoryConfig(path, context, cwd))) context.repositoryConfigWritten = true;
+  }
+  return edits;
 }
 
 function combine(runs: readonly RunEvidence[]): { outcome: Outcome; reasons: string[] } {
@@ -149,7 +201,8 @@ function judgeShell(event: ShellEvent, position: number): { run: SessionRun | nu
  * shell command that may write) makes every earlier run stale; `git stash` baselines are kept apart.
  * @example analyzeSession(readTranscript(text).events).lastRun?.outcome // "failed"
  */
-export function analyzeSession(events: readonly TranscriptEvent[]): SessionAnalysis {
+export function analyzeSession(events: readonly TranscriptEvent[], options: AnalyzeSessionOptions = {}): SessionAnalysis {
+  const context: EditContext = { workspace: null, isPlainFile: options.isPlainFile, repositoryConfigWritten: false };
   const runs: SessionRun[] = [];
   const edits: SessionEdit[] = [];
   let shellCalls = 0;
@@ -165,8 +218,10 @@ export function analyzeSession(events: readonly TranscriptEvent[]): SessionAnaly
     switch (event.type) {
       case "shell": {
         shellCalls += 1;
+        // The workspace is where the session's shell first ran (edit tools name no directory).
+        context.workspace ??= event.cwd;
         const judged = judgeShell(event, position);
-        const lineEdits = shellEdits(judged.analysis, judged.runs);
+        const lineEdits = shellEdits(judged.analysis, judged.runs, context, event.cwd);
         const firstRunIndex = judged.analysis.invocations[0]?.commandIndex ?? Number.POSITIVE_INFINITY;
         const lastRunIndex = judged.analysis.invocations.at(-1)?.commandIndex ?? Number.NEGATIVE_INFINITY;
         // Edits before the line's first run stale earlier runs only; edits after its last run stale it too.
@@ -182,6 +237,8 @@ export function analyzeSession(events: readonly TranscriptEvent[]): SessionAnaly
       }
       case "edit": {
         if (event.failed) break;
+        if (event.paths.some((path) => writesRepositoryConfig(path, context, null))) context.repositoryConfigWritten = true;
+        if (event.paths.length > 0 && event.paths.every((path) => isInertWrite(path, context, null))) break;
         const cause: EditCause = { kind: "edit-tool", tool: event.tool, paths: event.paths, line: event.line };
         markStale(cause, position);
         edits.push({ position, cause });

@@ -9,6 +9,7 @@ import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { startsBackgroundJob } from "../shell/shadowing.js";
 import { changesNoFile } from "../shell/read-only.js";
+import { lineEffect } from "../shell/command-effect.js";
 import { judgeAnalyzed } from "./judge.js";
 import { EvidenceLedger, runsProvableTest, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import type { FileJournal } from "./journal.js";
@@ -229,7 +230,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // A line that changes no file (`ls`, `cat f`, `echo done`), in a shell that starts new for every
     // call, is recorded as the read-only tools are: not at all. Snapshot mode measures every line.
     if (!runsTest && this.#invalidation === "conservative" && this.#session === undefined && changesNoFile(observed)) return this.#inner.execute(input, ctx);
-    const [before] = await Promise.all([runsTest || this.#invalidation === "snapshot" ? this.#takeSnapshot() : null, runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined]);
+    // A line the effect table says changes no source (a checker, `git status`, `git commit`, a build,
+    // a write to README.md) is measured in conservative mode too: it keeps the evidence when the
+    // snapshot shows it changed nothing a test reads, and a line of unknown effect invalidates at once.
+    const measure = runsTest || this.#invalidation === "snapshot" || lineEffect(observed).kind !== "unknown";
+    const [before] = await Promise.all([measure ? this.#takeSnapshot() : null, runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined]);
     if (runsTest) this.#resets?.mark(observed, "before");
     const resetsBefore = this.#resets?.paths ?? new Set<string>();
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;

@@ -1,6 +1,7 @@
 // The evidence ledger: records, applicability and verified targets. Pure state transitions;
 // judging, path resolution and the journal are injected so this file does no I/O of its own.
-import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
+import type { AnalyzedCommand, CommandAnalysis, TestInvocation } from "../shell/types.js";
+import { affectsTests } from "./test-inputs.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
 import { posix } from "node:path";
 import { covers, overlaps, placeTarget, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
@@ -187,7 +188,11 @@ export class EvidenceLedger {
     const recorded = analysis.opaque ? [] : analysis.invocations;
     // `pytest a && sed -i ...`: the edit after the run also touches what earlier runs proved.
     const first = recorded[0];
-    const editsAfterRun = first !== undefined && analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && (c.index > first.commandIndex || c.runsLate === true));
+    // A measured line's later commands of known effect are judged by what the snapshot saw them change.
+    const measuredLine = effect !== undefined && effect.kind !== "unknown";
+    const editsAfter = (index: number) => (c: AnalyzedCommand) =>
+      !c.readOnly && c.invocation === undefined && (c.index > index || c.runsLate === true) && !(measuredLine && c.runsLate !== true && c.effect.kind !== "unknown");
+    const editsAfterRun = first !== undefined && analysis.commands.some(editsAfter(first.commandIndex));
     if (editsAfterRun && this.#invalidatedAtStart.get(ticket) !== true) this.#invalidate({ command });
     if (recorded.length === 0) {
       this.#applyRunEffect(ticket);
@@ -207,7 +212,7 @@ export class EvidenceLedger {
     recorded.forEach((inv, i) => {
       const run = judgement.runs[i];
       // An edit after the run, or one that may run beside or after it wherever it stands (a trap, a job, a pipeline stage).
-      const laterEdits = analysis.commands.filter((c) => !c.readOnly && c.invocation === undefined && (c.index > inv.commandIndex || c.runsLate === true));
+      const laterEdits = analysis.commands.filter(editsAfter(inv.commandIndex));
       for (const target of inv.targets) {
         // `cd "$DIR" && pytest t.py`: the run's t.py is not known to be the workspace's t.py.
         const placed = inv.workspace !== null || isAbsoluteTarget(inv, target);
@@ -292,9 +297,12 @@ export class EvidenceLedger {
     switch (effect.kind) {
       case "unchanged":
         return;
-      case "changed":
-        this.#invalidate({ command, edits: effect.paths });
+      case "changed": {
+        // The path rule (test-inputs.ts): a changed README.md, .git/ or cache changes no test's result.
+        const relevant = effect.paths.filter((path) => affectsTests(path, this.#options.workspace));
+        if (relevant.length > 0) this.#invalidate({ command, edits: relevant });
         return;
+      }
       case "unknown":
         this.#invalidate({ command });
         return;

@@ -3,6 +3,7 @@
 import { posix } from "node:path";
 import { numberSimpleCommands, someCommand } from "./flatten.js";
 import { isHarmlessRedirect, isReadOnlyCommand } from "./read-only.js";
+import { commandEffect, type CommandEffect } from "./command-effect.js";
 import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
 import { readRunnerArguments } from "./runner-options.js";
 import { routeOutputs } from "./output-route.js";
@@ -49,7 +50,7 @@ export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}):
   const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: null };
   walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
-  if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false });
+  if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false, effect: { kind: "unknown", reason: "the line cannot be read" } });
   const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
   if (invocations.length > 0) {
     // unittest and Django's runner print their results on stderr; pytest and go on stdout.
@@ -163,12 +164,14 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
     name: command.words.length === 0 ? "" : basename(command.words[nameIndex]!),
     words: command.words,
     readOnly: !walk.opaque && walk.writingRedirects === 0 && !(walk.substitutes && hasUnquotedHeredoc(command)) && isReadOnlyCommand(command, nameIndex),
+    effect: contextEffect(command, nameIndex, walk),
   };
   if (!walk.opaque) {
     const invocation = recognizeInvocation(command, index, state, scope, walk);
     if (invocation !== null) {
       entry.invocation = invocation;
       entry.readOnly = false;
+      entry.effect = { kind: "unknown", reason: "runs tests" };
     }
   }
   if (walk.late > 0 || entry.name === "trap" || /[<>]\(/.test(command.text)) entry.runsLate = true;
@@ -176,6 +179,15 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
   trackStash(command, walk);
   if (isDirectoryCommand(command)) applyDirectoryCommand(command, state);
   if (command.nested !== undefined) walkStatements(command.nested.statements, copyState(state), scope, walk);
+}
+
+// A command's effect where it stands: inside an unreadable line, a compound whose output goes to a
+// file (`{ ...; } > mod.py`), or with an unquoted heredoc that may expand a substitution, anything.
+function contextEffect(command: SimpleCommand, nameIndex: number, walk: Walk): CommandEffect {
+  if (walk.opaque) return { kind: "unknown", reason: "the line cannot be read" };
+  if (walk.writingRedirects > 0) return { kind: "unknown", reason: "inside a compound whose output goes to a file" };
+  if (walk.substitutes && hasUnquotedHeredoc(command)) return { kind: "unknown", reason: "an unquoted heredoc may run a substitution" };
+  return commandEffect(command, nameIndex);
 }
 
 // `cat <<EOF` expands its body (`$(cmd)` runs); `<<'EOF'` and `<<"EOF"` do not.

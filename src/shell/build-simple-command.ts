@@ -130,7 +130,11 @@ export function readRedirect(node: Node, ctx: BuildContext): { redirect: Redirec
       haveTarget = true;
       continue;
     }
-    if (child.type === "heredoc_body" || child.type === "heredoc_end") continue;
+    if (child.type === "heredoc_body") {
+      redirect.body = ctx.source.slice(child.startIndex, child.endIndex);
+      continue;
+    }
+    if (child.type === "heredoc_end") continue;
     if (previousEnd >= 0 && (checkGap(ctx, previousEnd, child.startIndex)?.length ?? 0) > 0) ctx.reasons.push("lost-text");
     previousEnd = child.endIndex;
     const word = readWord(child, ctx.source);

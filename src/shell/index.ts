@@ -8,6 +8,8 @@ export type { AttributeOptions } from "./attribute-exit.js";
 export { stripWrappers, basename } from "./wrappers.js";
 export type { StrippedWrappers } from "./wrappers.js";
 export { isReadOnlyCommand } from "./read-only.js";
+export { commandEffect, combineEffects, lineEffect } from "./command-effect.js";
+export type { CommandEffect, EffectDependency } from "./command-effect.js";
 export { recognizeRunner } from "./recognize-runner.js";
 export type { RunnerMatch } from "./recognize-runner.js";
 export { readRunnerArguments, PYTEST_OPTIONS, GO_OPTIONS, DJANGO_RUNTESTS_OPTIONS, DJANGO_MANAGE_OPTIONS, UNITTEST_OPTIONS } from "./runner-options.js";

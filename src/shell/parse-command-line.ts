@@ -224,7 +224,9 @@ function readHeredoc(node: Node, owner: CommandNode | undefined, ctx: BuildConte
         owner.redirects.push(redirect);
         extendText(owner, child.endIndex, ctx);
       }
-    } else if (child.type === "heredoc_body" || child.type === "heredoc_end") continue;
+    } else if (child.type === "heredoc_body") {
+      if (redirect !== null) redirect.body = ctx.source.slice(child.startIndex, child.endIndex);
+    } else if (child.type === "heredoc_end") continue;
     else if (child.type === "file_redirect" || child.type === "herestring_redirect") attachRedirect(continued ? lastNode(items) : owner, child, ctx);
     else if (STATEMENT_TYPES.has(child.type)) {
       flattenChain(child, ctx, level + 1, items);

@@ -31,6 +31,11 @@ const SUBSTITUTION = /\$\(|`/;
 // Assignments before a read-only command that cannot make it run anything (LESSOPEN, PAGER, GIT_* can).
 const SAFE_ASSIGNMENT = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|COLUMNS|LINES|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE)$/;
 
+/** A program given by a path into the system's own directories (`/usr/bin/git`), which no agent writes as a user would. */
+export function isSystemProgram(word: string): boolean {
+  return /^\/(?:usr\/)?(?:local\/)?s?bin\/[^/]+$/.test(word);
+}
+
 /** A log file by its name (`*.log`): no runner loads one, so writing it changes nothing a test reads. (`*.out` can be a golden file.) */
 export function isLogFileName(path: string): boolean {
   return LOG_FILE.test(path);
@@ -47,7 +52,10 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
   if (!command.assignments.every((a) => SAFE_ASSIGNMENT.test(a.name))) return false;
   if (command.nested !== undefined) return !command.nested.opaque;
   const args = command.words.slice(nameIndex + 1);
-  const name = basename(command.words[nameIndex] ?? "");
+  const word = command.words[nameIndex] ?? "";
+  // `./ls`, `/tmp/cat`: a file someone wrote, whatever its name. Only a name PATH finds, or the system's own.
+  if (word.includes("/") && !isSystemProgram(word)) return false;
+  const name = basename(word);
   switch (name) {
     case "tee":
       return args.filter((a) => !a.startsWith("-")).every(isQuietTarget);

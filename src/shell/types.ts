@@ -10,6 +10,8 @@ export interface Redirect {
   op: string;
   /** The unquoted target (`1` for `2>&1`, the file name, or the heredoc delimiter). */
   target: string;
+  /** A heredoc's body as written (before any expansion), when the parser saw it. */
+  body?: string;
 }
 
 /** A simple command: assignments, words and redirects. */
@@ -177,6 +179,9 @@ export interface TestInvocation {
 }
 
 /** Every simple command of the line, flattened in line order (nested `bash -c` included). */
+export type { CommandEffect } from "./command-effect.js";
+import type { CommandEffect } from "./command-effect.js";
+
 export interface AnalyzedCommand {
   /** Index in line order. */
   index: number;
@@ -192,6 +197,8 @@ export interface AnalyzedCommand {
    * `cd`, `pushd`, `set` ... The ledger treats the other commands as possible edits.
    */
   readOnly: boolean;
+  /** What the command can change (command-effect.ts; docs/shell.md). A test invocation's is `unknown`. */
+  effect: CommandEffect;
   /**
    * True when the command may still run after a later command of the line started: a background job,
    * a stage of a pipeline, a `trap`, a process substitution. Its effect can land after any runner in

@@ -246,3 +246,18 @@ describe("a background job from an earlier call breaks the code after a verified
     await expectNoFalsePass(p, t.evidence);
   });
 });
+
+describe("an earlier call makes a later read-looking line write", () => {
+  it.each([
+    ["a function cat() that breaks the code", `cat() { command cat "$@"; ${PYTEST_BREAK}; }`, "cat test_mod.py"],
+    ["an alias ls that breaks the code", `shopt -s expand_aliases; alias ls="${PYTEST_BREAK}; ls"`, "ls"],
+    ["a function git() that breaks the code", `git() { ${PYTEST_BREAK}; }`, "git status"],
+  ])("%s: the later line is measured, and the pass does not stay current", async (_name, earlier, later) => {
+    const p = pytestProject();
+    const t = persistentTools(p);
+    await t.bash(earlier);
+    await t.bash(PYTEST_RUN);
+    await t.bash(later);
+    await expectNoFalsePass(p, t.evidence);
+  });
+});

@@ -56,7 +56,7 @@ const distrusted = (state: JournalState): boolean => state.verified.length === 0
 describe("a journal written by the ledger", () => {
   it("replays to the live state, in lines that grow with the transitions, not with the history", async () => {
     const paths = fresh();
-    const commands = Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? `python -m pytest t${i % 8}.py` : `touch f${i}.txt`));
+    const commands = Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? `python -m pytest t${i % 8}.py` : `perl -pi -e '' f${i}.txt`));
     const live = await journalOf(paths, commands);
     const state = readJournal(paths.journal, { seal: paths.seal });
     expect({ verified: [...new Set(state.verified.map((v) => v.key))].sort(), records: state.records, warnings: state.warnings, skipped: state.skipped }).toEqual({ verified: live.verified, records: live.records, warnings: [], skipped: 0 });
@@ -67,7 +67,7 @@ describe("a journal written by the ledger", () => {
 
   it("a journal longer than the reader's chunk replays the same (lines that span chunks)", async () => {
     const paths = fresh();
-    const commands = Array.from({ length: 3_000 }, (_, i) => (i % 3 === 0 ? `python -m pytest tests/test_${"x".repeat(200)}_${i}.py` : `touch f${i}.txt`));
+    const commands = Array.from({ length: 3_000 }, (_, i) => (i % 3 === 0 ? `python -m pytest tests/test_${"x".repeat(200)}_${i}.py` : `perl -pi -e '' f${i}.txt`));
     const live = await journalOf(paths, commands);
     expect(readFileSync(paths.journal).length).toBeGreaterThan(2 * 1024 * 1024);
     const state = readJournal(paths.journal, { seal: paths.seal });
@@ -108,10 +108,10 @@ describe("a torn last line, then a restart", () => {
     appendFileSync(paths.journal, `${"a".repeat(64)} {"type":"invalidate","comm`);
     const restored = evidence(paths, true);
     expect([restored.verifiedTargets, restored.verificationRecords.map((r) => r.applicability), restored.restoreWarnings.length > 0]).toEqual([[], ["unknown"], true]);
-    await restored.execute({ command: "touch a.py" });
+    await restored.execute({ command: "perl -pi -e 's/1/2/' a.py" });
     await restored.close();
     const again = readJournal(paths.journal, { seal: paths.seal });
-    expect([again.verified, again.records.map((r) => [r.applicability, r.postTestCommands])]).toEqual([[], [["unknown", ["touch a.py"]]]]);
+    expect([again.verified, again.records.map((r) => [r.applicability, r.postTestCommands])]).toEqual([[], [["unknown", ["perl -pi -e 's/1/2/' a.py"]]]]);
     expect(readFileSync(paths.journal, "utf8").includes("\n\n")).toBe(false);
   });
 
@@ -141,7 +141,7 @@ describe("forgery", () => {
     }],
   ])("%s appended by the agent restores no target", async (_name, forge) => {
     const paths = fresh();
-    await journalOf(paths, ["python -m pytest tests", "touch module.py"]);
+    await journalOf(paths, ["python -m pytest tests", "perl -pi -e 's/1/2/' module.py"]);
     const before = readJournal(paths.journal, { seal: paths.seal });
     expect(before.verified).toEqual([]);
     appendFileSync(paths.journal, `${forge(Buffer.alloc(0), before.tip.mac)}\n`);
@@ -151,7 +151,7 @@ describe("forgery", () => {
 
   it("an invalidation cut out of the middle: every later line fails its hmac, and nothing is trusted", async () => {
     const paths = fresh();
-    await journalOf(paths, ["python -m pytest a.py", "touch module.py", "python -m pytest b.py"]);
+    await journalOf(paths, ["python -m pytest a.py", "perl -pi -e 's/1/2/' module.py", "python -m pytest b.py"]);
     const lines = readFileSync(paths.journal, "utf8").split("\n");
     const kept = lines.filter((line) => !line.includes('"type":"invalidate"'));
     expect(kept.length).toBe(lines.length - 1);
@@ -161,7 +161,7 @@ describe("forgery", () => {
 
   it("two lines swapped: nothing is trusted", async () => {
     const paths = fresh();
-    await journalOf(paths, ["python -m pytest a.py", "touch module.py", "python -m pytest b.py"]);
+    await journalOf(paths, ["python -m pytest a.py", "perl -pi -e 's/1/2/' module.py", "python -m pytest b.py"]);
     const lines = readFileSync(paths.journal, "utf8").split("\n");
     const at = lines.findIndex((line) => line.includes('"type":"invalidate"'));
     [lines[at], lines[at + 1]] = [lines[at + 1] ?? "", lines[at] ?? ""];
@@ -171,7 +171,7 @@ describe("forgery", () => {
 
   it("the tail cut off at a line boundary (the invalidation gone): the seal's tip says so", async () => {
     const paths = fresh();
-    await journalOf(paths, ["python -m pytest a.py", "touch module.py"]);
+    await journalOf(paths, ["python -m pytest a.py", "perl -pi -e 's/1/2/' module.py"]);
     const text = readFileSync(paths.journal, "utf8");
     const cut = text.lastIndexOf('"type":"invalidate"');
     truncateSync(paths.journal, text.lastIndexOf("\n", cut) + 1);
@@ -213,7 +213,7 @@ describe("damage at every offset and at random", () => {
   let original = "";
   let live: JournalState;
   it("builds the journal", async () => {
-    await journalOf(paths, ["python -m pytest a.py", "touch module.py", "python -m pytest b.py", "echo hi", "python -m pytest c.py d.py"]);
+    await journalOf(paths, ["python -m pytest a.py", "perl -pi -e 's/1/2/' module.py", "python -m pytest b.py", "echo hi", "python -m pytest c.py d.py"]);
     original = readFileSync(paths.journal, "utf8");
     live = readJournal(paths.journal, { seal: paths.seal });
     expect(live.verified.length).toBeGreaterThan(0);
@@ -271,7 +271,7 @@ const tool = { name: "bash", description: "stub", inputSchema: {}, execute: asyn
 const judge = ({ analysis }) => ({ runs: analysis.invocations.map((inv) => ({ kind: inv.kind, runner: inv.runner, targets: inv.targets, workspace: inv.workspace, filtered: false, baseline: false, outcome: "passed", passed: [], failed: [], skipped: [], reasons: [] })) });
 const bash = new BashEvidence(tool, { workspace: ${JSON.stringify(workspace)}, realpath: false, judge, journal: ${JSON.stringify(paths.journal)}, journalSeal: ${JSON.stringify(paths.seal)} });
 for (;; i++) {
-  await bash.execute({ command: i % 2 === 0 ? "python -m pytest tests" : "touch module.py" });
+  await bash.execute({ command: i % 2 === 0 ? "python -m pytest tests" : "perl -pi -e 's/1/2/' module.py" });
   note("done " + i);
   if (i === 1) process.stdout.write("READY\\n");
 }
@@ -303,7 +303,7 @@ for (;; i++) {
       if (state.verified.length > 0) expect(ran.at(-1), `round ${round}: a target restored although an edit ran after the last run`).toMatch(/pytest/);
       // A restart keeps appending, and what it restored stays consistent.
       const restored = evidence(paths, true);
-      await restored.execute({ command: "touch module.py" });
+      await restored.execute({ command: "perl -pi -e 's/1/2/' module.py" });
       await restored.close();
       expect(readJournal(paths.journal, { seal: paths.seal }).verified).toEqual([]);
     }

@@ -22,7 +22,7 @@ describe("journal", () => {
     const journal = join(p.scratch, "ledger.jsonl");
     const bash = observedBash(p, {}, { journal });
     await bash.execute({ command: "python -m pytest -rA u.py" });
-    await bash.execute({ command: "python -m pytest -rA t.py && touch module.py" });
+    await bash.execute({ command: "python -m pytest -rA t.py && perl -pi -e 's/1/2/' module.py" });
     await bash.close();
     const restored = BashEvidence.fromJournal(journal, realBash(p), { workspace: p.dir });
     expect(restored.verificationRecords).toEqual(bash.verificationRecords);

@@ -184,8 +184,7 @@ describe("edits after a pass (evidenceTools)", () => {
   });
 
   it.each([
-    // A read keeps it current (ledger-read-only.test.ts); git's repository config can run programs.
-    ["git status after a pass (conservative)", "git status --short"],
+    // A read, or git status measured to change nothing, keeps it current (ledger-read-only.test.ts).
     ["a shell edit after a pass", "printf 'VALUE = 2\\n' > module.py"],
   ])("%s makes it unknown", async (_name, command) => {
     const { tools, evidence } = await passed(project());
@@ -198,16 +197,22 @@ describe("edits after a pass (evidenceTools)", () => {
 describe("mixed lines", () => {
   it("pytest && sed -i records the run, then makes it unknown at once", async () => {
     const bash = observedBash(project());
-    const command = `${PASS} && sed -i 's/1/1/' module.py`;
+    const command = `${PASS} && sed -i 's/1/2/' module.py`;
     await bash.execute({ command });
     expect(bash.verificationRecords.map((r) => [r.verified, r.applicability, r.postTestCommands])).toEqual([[true, "unknown", [command]]]);
     expect(bash.verifiedTargets).toEqual([]);
   });
 
+  it("pytest && sed -i that changes no byte: measured, the run stays current", async () => {
+    const bash = observedBash(project());
+    await bash.execute({ command: `${PASS} && sed -i 's/1/1/' module.py` });
+    expect(bash.verificationRecords.map((r) => [r.verified, r.applicability])).toEqual([[true, "current"]]);
+  });
+
   it("pytest a && sed -i also makes an earlier pass of another file unknown", async () => {
     const bash = observedBash(project({ ...PYTEST_FILES, "u.py": "def test_u():\n    assert True\n" }));
     await bash.execute({ command: "python -m pytest -rA u.py" });
-    const command = `${PASS} && sed -i 's/1/1/' module.py`;
+    const command = `${PASS} && sed -i 's/1/2/' module.py`;
     await bash.execute({ command });
     expect(bash.verificationRecords.map((r) => [r.target, r.applicability, r.postTestCommands])).toEqual([
       ["u.py", "unknown", [command]],

@@ -1,5 +1,6 @@
 // `agent-evidence hook claude-stop` / `codex-stop`: blocks a stop that hides a failing or stale test
 // run, or a contradicted claim, and tells the agent exactly what to do.
+import { isPlainFileOnDisk } from "../plain-file.js";
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "../../io/named-files.js";
 import { auditEvents, type SessionAudit } from "../audit-session.js";
@@ -144,7 +145,7 @@ function stopResult(client: HookClient, input: HookInput, options: StopHookOptio
   // Only the transcript can let a stop through. What the post-tool-use hook recorded and the
   // transcript does not hold yet (it may lag) can add a reason to block, never take one away: anyone
   // can pipe a forged payload (`"stdout": "5 passed"`, an unknown tool_use_id) into that hook.
-  const meta = { path: input.transcriptPath, format: read?.format ?? null };
+  const meta = { path: input.transcriptPath, format: read?.format ?? null, isPlainFile: isPlainFileOnDisk };
   const turn = { turnStartLine: read === null ? 0 : lastUserLine(read.events) };
   const reason = read === null ? null : (decideStop(auditEvents(read.events, finalMessage, meta), turn) ?? decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta), turn));
   const stderr = (extra: string[]): string => [...notes, ...extra].map((note) => `agent-evidence: ${note}\n`).join("");

@@ -1,0 +1,396 @@
+// What one simple command can change, from its words alone: the effect table of docs/shell.md. One
+// table for the ledger (which measures what the table says cannot touch sources) and the audit (which
+// cannot measure, and trusts the table). Pure: a parsed command in, its effect out.
+import { isReadOnlyCommand, isSystemProgram } from "./read-only.js";
+import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
+import { basename } from "./wrappers.js";
+
+/**
+ * What the command's behaviour depends on beyond its words, which the agent can write:
+ * - `repository-config`: git's configuration and hooks (`core.fsmonitor`, `diff.external`, a
+ *   `post-commit` or `reference-transaction` hook run programs);
+ * - `project-config`: the tool's config can make it write (ruff's `fix = true`, a `tsBuildInfoFile`);
+ * - `project-code`: the tool runs code from the project (an ESLint or Prettier config, a mypy plugin,
+ *   a Cargo build script).
+ */
+export type EffectDependency = "repository-config" | "project-config" | "project-code";
+
+/** What a simple command can change (docs/shell.md, "What a command changes"). */
+export type CommandEffect =
+  /** Reads, prints, checks: writes no file (a checker's own cache aside). */
+  | { kind: "none"; dependsOn?: EffectDependency }
+  /** Changes only the repository's metadata (index, refs, objects): the work tree is as it was. */
+  | { kind: "vcs-metadata"; dependsOn: EffectDependency }
+  /** Writes build outputs (binaries, bytecode, `target/`, `dist/`) that no runner reads as sources. */
+  | { kind: "build-outputs"; dependsOn?: EffectDependency }
+  /** Writes, creates or removes the files it names (paths as written, relative to where it runs). */
+  | { kind: "paths"; paths: string[]; dependsOn?: EffectDependency }
+  /** May change anything. */
+  | { kind: "unknown"; reason: string };
+
+const NONE: CommandEffect = { kind: "none" };
+const unknown = (reason: string): CommandEffect => ({ kind: "unknown", reason });
+
+const SUBSTITUTION = /\$\(|`/;
+const DEVICES = /^\/dev\/(null|stdout|stderr|tty)$/;
+// A literal path: an expansion, a glob or a `~` could name any file.
+const LITERAL = /^[^$`~*?[{}]+$/;
+const isStdioDup = (target: string): boolean => /^([012]-?|-)$/.test(target);
+// Before a command, only names that cannot make it run a program (LESSOPEN, PAGER, GIT_*, PYTHON* can).
+const SAFE_ASSIGNMENT = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|COLUMNS|LINES|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE)$/;
+
+const RANK: Record<CommandEffect["kind"], number> = { none: 0, "vcs-metadata": 1, "build-outputs": 2, paths: 3, unknown: 4 };
+const DEPENDENCY_RANK: Record<EffectDependency, number> = { "repository-config": 1, "project-config": 2, "project-code": 3 };
+
+/** The wider of two effects: unknown wins, paths add up, the strongest dependency is kept. */
+export function combineEffects(a: CommandEffect, b: CommandEffect): CommandEffect {
+  if (a.kind === "unknown") return a;
+  if (b.kind === "unknown") return b;
+  const dependsOn = strongest(a.dependsOn, b.dependsOn);
+  const paths = [...(a.kind === "paths" ? a.paths : []), ...(b.kind === "paths" ? b.paths : [])];
+  const kind = RANK[a.kind] >= RANK[b.kind] ? a.kind : b.kind;
+  const extra = dependsOn === undefined ? {} : { dependsOn };
+  switch (kind) {
+    case "paths":
+      return { kind, paths: [...new Set(paths)], ...extra };
+    case "vcs-metadata":
+      return { kind, dependsOn: dependsOn ?? "repository-config" };
+    case "none":
+    case "build-outputs":
+      return { kind, ...extra };
+    default:
+      return unknown("unreachable");
+  }
+}
+
+function strongest(a: EffectDependency | undefined, b: EffectDependency | undefined): EffectDependency | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return DEPENDENCY_RANK[a] >= DEPENDENCY_RANK[b] ? a : b;
+}
+
+/**
+ * The effect of one simple command (after wrapper stripping, its program at `nameIndex`). A code
+ * substitution anywhere, an assignment that can make it run a program, a write through a non-literal
+ * path or to a file descriptor of its own make it `unknown`; a redirect to a named file adds that path.
+ * @example commandEffect(parse("ruff format --check .")) // { kind: "none" }
+ * @example commandEffect(parse("sed -i s/a/b/ mod.py")) // { kind: "paths", paths: ["mod.py"] }
+ */
+export function commandEffect(command: SimpleCommand, nameIndex: number): CommandEffect {
+  if (command.hasSubstitution || command.words.some((w) => SUBSTITUTION.test(w)) || command.redirects.some((r) => SUBSTITUTION.test(r.target))) {
+    return unknown("runs a command substitution");
+  }
+  if (command.assignments.some((a) => SUBSTITUTION.test(a.value))) return unknown("runs a command substitution");
+  const redirects = redirectEffect(command.redirects);
+  if (command.words.length === 0) return redirects;
+  if (!command.assignments.every((a) => SAFE_ASSIGNMENT.test(a.name))) return unknown(`an assignment (${command.assignments.map((a) => a.name).join(", ")}) can make it run a program`);
+  // `bash -c '...'`: the inner commands are analysed one by one; the shell itself changes nothing.
+  if (command.nested !== undefined) return command.nested.opaque ? unknown("an inner shell line that cannot be read") : redirects;
+  const bare = { ...command, redirects: [] };
+  const name = basename(command.words[nameIndex] ?? "");
+  const args = command.words.slice(nameIndex + 1);
+  const own = isReadOnlyCommand(bare, nameIndex) ? (name === "git" ? { kind: "none" as const, dependsOn: "repository-config" as const } : NONE) : programEffect(name, args, command.redirects, command.words[nameIndex] ?? "");
+  return combineEffects(own, redirects);
+}
+
+// What the command's redirects write: nothing (input, a dup of stdout or stderr, a device), the
+// literal files they name, or anything (`>&3` writes wherever `exec 3>` pointed, `> $F` anywhere).
+function redirectEffect(redirects: readonly Redirect[]): CommandEffect {
+  const paths: string[] = [];
+  for (const r of redirects) {
+    if (r.op === ">&" || r.op === "<&") {
+      if (!isStdioDup(r.target)) return unknown(`writes to file descriptor ${r.target}`);
+      continue;
+    }
+    if (!r.op.includes(">")) continue;
+    if (r.fd !== null && r.fd > 2) return unknown(`opens file descriptor ${r.fd}`);
+    if (DEVICES.test(r.target)) continue;
+    if (!LITERAL.test(r.target)) return unknown(`writes to ${r.target}, which is not a literal path`);
+    paths.push(r.target);
+  }
+  return paths.length === 0 ? NONE : { kind: "paths", paths };
+}
+
+const isOption = (a: string): boolean => a.startsWith("-") && a !== "-";
+const has = (args: readonly string[], ...options: string[]): boolean =>
+  args.some((a) => options.some((o) => a === o || (o.startsWith("--") && a.startsWith(`${o}=`))));
+const operands = (args: readonly string[]): string[] => {
+  const dash = args.indexOf("--");
+  return dash === -1 ? args.filter((a) => !isOption(a)) : [...args.slice(0, dash).filter((a) => !isOption(a)), ...args.slice(dash + 1)];
+};
+const literalPaths = (paths: readonly string[], what: string): CommandEffect =>
+  paths.length === 0 ? unknown(`${what} names no file`) : paths.every((p) => LITERAL.test(p)) ? { kind: "paths", paths: [...paths] } : unknown(`${what} a path that is not literal`);
+
+// Short options that take a value, per program: their value is no file operand.
+const VALUE_OPTIONS: Record<string, readonly string[]> = {
+  cp: ["-t", "-S", "--target-directory", "--suffix"],
+  mv: ["-t", "-S", "--target-directory", "--suffix"],
+  sed: ["-e", "-f", "-l", "--expression", "--file", "--line-length"],
+};
+
+function fileOperands(name: string, args: readonly string[]): string[] {
+  const takesValue = Object.hasOwn(VALUE_OPTIONS, name) ? VALUE_OPTIONS[name]! : [];
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i]!;
+    if (a === "--") {
+      out.push(...args.slice(i + 1));
+      break;
+    }
+    if (takesValue.includes(a)) {
+      if (a === "-t" || a === "--target-directory") out.push(args[i + 1] ?? "");
+      i += 1;
+    } else if (!isOption(a)) out.push(a);
+    else if (a.startsWith("--target-directory=")) out.push(a.slice("--target-directory=".length));
+  }
+  return out.filter((a) => a !== "");
+}
+
+// A program that reads and prints its version or help, nothing else (a bare name PATH finds).
+const isVersionOrHelp = (args: readonly string[]): boolean => args.length === 1 && ["--version", "-V", "--help", "-h", "version", "help"].includes(args[0]!);
+
+type ProgramRule = (args: readonly string[], redirects: readonly Redirect[]) => CommandEffect;
+
+// Checkers in check mode, version control, builds and file writers. Every program not listed here
+// (and not read-only, read-only.ts) may change anything: scripts, make, formatters, interpreters.
+const PROGRAMS: Record<string, ProgramRule> = {
+  ruff: (args) => {
+    const sub = args.find((a) => !isOption(a));
+    if (isVersionOrHelp(args) || sub === "version" || sub === "rule" || sub === "linter" || sub === "config") return NONE;
+    if (sub === "format") return has(args, "--check", "--diff") ? NONE : unknown("ruff format rewrites the files");
+    if (sub !== undefined && sub !== "check" && !/[./]/.test(sub)) return unknown(`ruff ${sub}`);
+    if (has(args, "--fix", "--unsafe-fixes", "--add-noqa", "--watch", "-w", "--output-file", "-o")) return unknown("ruff check fixes or writes files");
+    // `fix = true` in its configuration makes `ruff check` fix.
+    return has(args, "--no-fix", "--diff") ? NONE : { kind: "none", dependsOn: "project-config" };
+  },
+  black: (args) => (has(args, "--check", "--diff") || isVersionOrHelp(args) ? NONE : unknown("black rewrites the files")),
+  isort: (args) => (has(args, "--check-only", "--check", "-c", "--diff") || isVersionOrHelp(args) ? NONE : unknown("isort rewrites the files")),
+  prettier: (args) =>
+    isVersionOrHelp(args) ? NONE : has(args, "--write", "-w") || !has(args, "--check", "-c", "--list-different", "-l") ? unknown("prettier without --check prints or writes the files") : { kind: "none", dependsOn: "project-code" },
+  eslint: (args) => {
+    if (isVersionOrHelp(args)) return NONE;
+    if (has(args, "--fix", "--init", "--cache-location")) return unknown("eslint fixes or writes files");
+    const output = valueOf(args, "-o", "--output-file");
+    const own: CommandEffect = { kind: "none", dependsOn: "project-code" };
+    return output === undefined ? own : combineEffects(own, literalPaths([output], "eslint --output-file"));
+  },
+  mypy: (args) => (args.some((a) => /report|junit|--install-types|--cache-dir|--non-interactive/.test(a)) ? unknown("mypy writes reports or installs packages") : { kind: "none", dependsOn: "project-code" }),
+  pyright: (args) => (has(args, "--createstub", "--writebaseline") ? unknown("pyright writes stubs or a baseline") : NONE),
+  basedpyright: (args) => (has(args, "--createstub", "--writebaseline") ? unknown("basedpyright writes stubs or a baseline") : NONE),
+  flake8: (args) => (has(args, "--output-file") ? unknown("flake8 writes a report") : { kind: "none", dependsOn: "project-code" }),
+  pylint: (args) => (has(args, "--output") ? unknown("pylint writes a report") : { kind: "none", dependsOn: "project-code" }),
+  pycodestyle: () => NONE,
+  pydocstyle: () => NONE,
+  shellcheck: () => NONE,
+  yamllint: () => NONE,
+  hadolint: () => NONE,
+  actionlint: () => NONE,
+  tsc: (args) => {
+    if (isVersionOrHelp(args) || has(args, "-v", "--showConfig", "--listFilesOnly")) return NONE;
+    if (has(args, "-b", "--build", "--init", "-w", "--watch")) return unknown("tsc --build, --init or --watch");
+    // `tsBuildInfoFile` in the project's tsconfig names where an incremental check writes.
+    if (has(args, "--noEmit")) return { kind: "none", dependsOn: "project-config" };
+    if (has(args, "--outDir", "--outFile")) return { kind: "build-outputs", dependsOn: "project-config" };
+    return unknown("tsc without --noEmit or --outDir may write JavaScript beside the sources");
+  },
+  gofmt: (args) => (has(args, "-w") ? unknown("gofmt -w rewrites the files") : NONE),
+  go: (args) => {
+    if (args.some((a) => /^--?(toolexec|vettool|exec|overlay|modfile)/.test(a))) return unknown("runs a program go is told to run");
+    const sub = args[0];
+    if (sub === "build" || sub === "install") {
+      const output = valueOf(args, "-o");
+      return output === undefined ? { kind: "build-outputs" } : literalPaths([output], "go build -o");
+    }
+    return unknown(`go ${sub ?? ""}`.trim());
+  },
+  cargo: (args) => {
+    const sub = args.find((a) => !isOption(a));
+    if (isVersionOrHelp(args)) return NONE;
+    if (sub === "fmt") return has(args, "--check") ? NONE : unknown("cargo fmt rewrites the files");
+    // Build scripts and procedural macros are code from the project.
+    if ((sub === "build" || sub === "check" || sub === "clippy" || sub === "doc") && !has(args, "--fix", "--allow-dirty", "--out-dir", "--artifact-dir")) return { kind: "build-outputs", dependsOn: "project-code" };
+    return unknown(`cargo ${sub ?? ""}`.trim());
+  },
+  "golangci-lint": (args) => (args[0] === "run" && !has(args, "--fix") ? { kind: "none", dependsOn: "project-config" } : isVersionOrHelp(args) || args[0] === "version" ? NONE : unknown("golangci-lint without run, or with --fix")),
+  uv: (args) => (args[0] === "build" ? { kind: "build-outputs", dependsOn: "project-code" } : isVersionOrHelp(args) ? NONE : unknown(`uv ${args[0] ?? ""}`.trim())),
+  curl: (args) =>
+    args.some((a) => /^-[a-zA-Z]*[oODcKT]/.test(a) || /^--(output|remote-name|dump-header|cookie-jar|config|trace|libcurl|etag-save|hsts|alt-svc|upload-file|create-dirs)/.test(a))
+      ? unknown("curl writes, uploads or reads a config")
+      : NONE,
+  wget: (args) => (args.some((a) => a === "--spider" || a === "-qO-" || a === "-O-") || (valueOf(args, "-O", "--output-document") === "-" && !has(args, "-o", "-a")) ? NONE : unknown("wget saves what it fetches")),
+  pip: (args) => (["list", "show", "freeze", "check", "--version", "-V", "help"].includes(args[0] ?? "") ? NONE : unknown(`pip ${args[0] ?? ""}`.trim())),
+  pip3: (args) => (["list", "show", "freeze", "check", "--version", "-V", "help"].includes(args[0] ?? "") ? NONE : unknown(`pip ${args[0] ?? ""}`.trim())),
+  npm: (args) => (["ls", "list", "view", "info", "outdated", "--version", "-v", "help", "config", "prefix", "root", "bin"].includes(args[0] ?? "") && !(args[0] === "config" && args[1] !== "get" && args[1] !== "list") ? NONE : unknown(`npm ${args[0] ?? ""}`.trim())),
+  node: (args) => (isVersionOrHelp(args) || (args.length === 2 && (args[0] === "--check" || args[0] === "-c")) ? NONE : unknown("node runs a program")),
+  tee: (args) => literalPaths(operands(args).filter((a) => !DEVICES.test(a)), "tee"),
+  sed: (args) => sedEffect(args),
+  cp: (args) => {
+    const files = fileOperands("cp", args);
+    const target = valueOf(args, "-t", "--target-directory");
+    if (has(args, "-s", "--symbolic-link", "-l", "--link")) return unknown("cp makes links");
+    return literalPaths(target !== undefined ? [target] : files.slice(-1), "cp");
+  },
+  mv: (args) => literalPaths(fileOperands("mv", args), "mv"),
+  rm: (args) => literalPaths(operands(args), "rm"),
+  rmdir: (args) => literalPaths(operands(args), "rmdir"),
+  touch: (args) => (args.some((a) => /^-[a-z]*[rd]$/.test(a) || a.startsWith("--reference") || a.startsWith("--date")) ? unknown("touch with a reference or date") : literalPaths(operands(args), "touch")),
+  mkdir: (args) => literalPaths(operands(args).filter((a) => a !== valueOf(args, "-m", "--mode")), "mkdir"),
+  apply_patch: (_args, redirects) => patchBodyEffect(redirects, "apply_patch"),
+  "apply-patch": (_args, redirects) => patchBodyEffect(redirects, "apply_patch"),
+  patch: (args, redirects) => {
+    if (has(args, "--dry-run")) return NONE;
+    const strip = valueOf(args, "-p", "--strip") ?? args.find((a) => /^-p\d+$/.test(a))?.slice(2);
+    if (strip === undefined || !/^\d+$/.test(strip) || args.some((a) => !isOption(a) && a !== strip)) return unknown("patch without -pN reading a heredoc");
+    return patchBodyEffect(redirects, "patch", Number(strip));
+  },
+  git: (args, redirects) => gitEffect(args, redirects),
+};
+
+/** The effect of a program other than a read-only one, from its name and arguments. */
+// A program given by a relative path is the project's own file, unless a package manager put it there.
+const MANAGED_BIN = /^(?:\.\/)?(?:\.?venv|\.tox\/[^/]+|node_modules\/\.bin)\/(?:bin\/)?[^/]+$/;
+
+function programEffect(name: string, args: readonly string[], redirects: readonly Redirect[], word: string): CommandEffect {
+  if (word.includes("/") && !isSystemProgram(word) && !MANAGED_BIN.test(word)) return unknown(`runs ${word}, a file someone wrote`);
+  const rule = Object.hasOwn(PROGRAMS, name) ? PROGRAMS[name] : undefined;
+  if (rule !== undefined) return rule(args, redirects);
+  const python = /^python(\d+(\.\d+)?)?$/.test(name);
+  if (python && args[0] === "-m" && args[1] !== undefined) {
+    const module = args[1];
+    // `python -m` puts the working directory first on sys.path: a module of the project can stand in.
+    if (module === "py_compile" || module === "compileall") return { kind: "build-outputs", dependsOn: "project-code" };
+    const inner = Object.hasOwn(PROGRAMS, module) ? PROGRAMS[module] : undefined;
+    if (inner !== undefined && ["ruff", "black", "isort", "mypy", "pyright", "flake8", "pylint", "pycodestyle", "pydocstyle", "pip"].includes(module)) {
+      return combineEffects(inner(args.slice(2), redirects), { kind: "none", dependsOn: "project-code" });
+    }
+  }
+  if (!word.includes("/") && isVersionOrHelp(args)) return NONE;
+  return unknown(`runs ${name}`);
+}
+
+function valueOf(args: readonly string[], ...options: string[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i]!;
+    for (const o of options) {
+      if (a === o) return args[i + 1];
+      if (o.startsWith("--") && a.startsWith(`${o}=`)) return a.slice(o.length + 1);
+      if (!o.startsWith("--") && a.startsWith(o) && a.length > o.length) return a.slice(o.length);
+    }
+  }
+  return undefined;
+}
+
+// `sed -i SCRIPT FILES`: writes its files, when the script itself neither writes (`w`) nor runs (`e`).
+const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)(?:,(?:\d+|\$|/(?:[^/\\]|\\.)*/))?`;
+const SED_SIMPLE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*!?\s*[pdqQ=nNgGhHxlz]?\s*$`);
+const SED_SUBSTITUTE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1[gIimM0-9p]*\s*$`);
+const SED_TEXT = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*[aic]\\?\s.*$`);
+const isPlainSedScript = (script: string): boolean => script.split(/[;\n]/).every((part) => SED_SIMPLE.test(part) || SED_SUBSTITUTE.test(part) || SED_TEXT.test(part));
+
+function sedEffect(args: readonly string[]): CommandEffect {
+  if (!args.some((a) => a === "-i" || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a))) return unknown("sed with a script that writes or runs");
+  const scripts: string[] = [];
+  const files: string[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const a = args[i]!;
+    if (a === "-f" || a.startsWith("--file") || /^-[a-zA-Z]*f/.test(a)) return unknown("sed with a script from a file");
+    if (a === "-e" || a === "--expression") {
+      scripts.push(args[i + 1] ?? "");
+      i += 1;
+    } else if (a.startsWith("--expression=")) scripts.push(a.slice("--expression=".length));
+    else if (/^-e./.test(a)) scripts.push(a.slice(2));
+    else if (isOption(a)) continue;
+    else if (scripts.length === 0) scripts.push(a);
+    else files.push(a);
+  }
+  if (!scripts.every(isPlainSedScript)) return unknown("sed with a script that writes or runs");
+  return literalPaths(files, "sed -i");
+}
+
+// The files a patch in a heredoc names: apply_patch's `*** Update File: p`, a unified diff's `+++ b/p`.
+function patchBodyEffect(redirects: readonly Redirect[], what: string, strip = 1): CommandEffect {
+  const heredocs = redirects.filter((r) => r.op === "<<" || r.op === "<<-");
+  const body = heredocs.length === 1 ? heredocs[0]!.body : undefined;
+  if (body === undefined || redirects.length !== heredocs.length) return unknown(`${what} reads a patch that is not in a heredoc`);
+  const paths: string[] = [];
+  for (const line of body.split("\n")) {
+    const codex = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/.exec(line);
+    if (codex !== null) paths.push((codex[1] ?? codex[2]!).trim());
+    const diff = /^(?:\+\+\+|---) (\S+)/.exec(line);
+    if (diff !== null && diff[1] !== "/dev/null") paths.push(diff[1]!.split("/").slice(strip).join("/"));
+  }
+  return literalPaths([...new Set(paths.filter((p) => p !== ""))], what);
+}
+
+const GIT_METADATA = new Set(["add", "commit", "tag", "fetch", "push", "notes", "init", "gc", "prune", "repack", "pack-refs", "update-index", "update-ref", "mktree", "write-tree", "commit-tree", "hash-object", "fsck", "maintenance"]);
+
+// What a git command changes: the repository's metadata, named files, or the tree.
+function gitEffect(args: readonly string[], redirects: readonly Redirect[]): CommandEffect {
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith("-")) {
+    if (args[i] === "-c" || args[i]!.startsWith("--config-env") || args[i]!.startsWith("--exec-path")) return unknown("git with a setting that can run a program");
+    if (["-C", "--git-dir", "--work-tree", "--namespace"].includes(args[i]!) || /^--(git-dir|work-tree)=/.test(args[i]!)) return unknown("git on another repository or work tree");
+    i += 1;
+  }
+  const sub = args[i];
+  const rest = args.slice(i + 1);
+  const meta: CommandEffect = { kind: "vcs-metadata", dependsOn: "repository-config" };
+  const files = (paths: string[], what: string): CommandEffect => combineEffects(literalPaths(paths, what), meta);
+  if (sub === undefined) return { kind: "none", dependsOn: "repository-config" };
+  if (rest.some((a) => a.startsWith("--output") || a === "--ext-diff" || a.startsWith("--exec") || a.startsWith("--upload-pack") || a.startsWith("--receive-pack"))) return unknown(`git ${sub} with an option that writes or runs`);
+  if (GIT_METADATA.has(sub)) return sub === "commit" && has(rest, "--interactive", "--patch") ? unknown("git commit --interactive") : meta;
+  switch (sub) {
+    case "branch":
+    case "remote":
+      return meta;
+    case "checkout": {
+      const dash = rest.indexOf("--");
+      if (dash !== -1) return files(rest.slice(dash + 1), "git checkout --");
+      const creates = rest.some((a) => a === "-b" || a === "-B" || a === "--orphan");
+      // `git checkout -b name` keeps the tree; with a start point it switches to it.
+      if (creates && rest.filter((a) => !isOption(a)).length === 1) return meta;
+      return unknown("git checkout switches the tree");
+    }
+    case "switch":
+      return rest.some((a) => a === "-c" || a === "-C" || a === "--create" || a === "--force-create") && rest.filter((a) => !isOption(a)).length === 1 ? meta : unknown("git switch changes the tree");
+    case "restore": {
+      const worktree = has(rest, "--worktree", "-W") || !has(rest, "--staged", "-S");
+      if (!worktree) return meta;
+      const source = valueOf(rest, "--source", "-s");
+      return files(operands(rest).filter((a) => a !== source), "git restore");
+    }
+    case "reset":
+      return has(rest, "--hard", "--merge", "--keep") ? unknown("git reset rewrites the tree") : meta;
+    case "rm":
+      return has(rest, "--cached") ? meta : files(operands(rest), "git rm");
+    case "mv":
+      return files(operands(rest), "git mv");
+    case "apply":
+      if (has(rest, "--cached")) return meta;
+      if (has(rest, "--check", "--stat", "--numstat", "--summary") && !has(rest, "--apply")) return { kind: "none", dependsOn: "repository-config" };
+      return operands(rest).length > 0 ? unknown("git apply reads a patch file") : combineEffects(patchBodyEffect(redirects, "git apply", 1), meta);
+    case "stash":
+      return unknown("git stash restores or reverts tracked files");
+    case "config":
+      return unknown("git config changes what later git commands run");
+    default:
+      return unknown(`git ${sub}`);
+  }
+}
+
+/**
+ * The effect of a whole analysed line: its commands' effects combined. An unreadable line, a test run
+ * (which may change anything it likes), or a command that may still run after the line ends (a
+ * background job, a trap) with any effect at all make it `unknown`.
+ * @example lineEffect(analyzeCommand("git add -A && git commit -m x")).kind // "vcs-metadata"
+ */
+export function lineEffect(analysis: Pick<CommandAnalysis, "opaque" | "commands">): CommandEffect {
+  if (analysis.opaque) return unknown("the line cannot be read");
+  let effect: CommandEffect = NONE;
+  for (const command of analysis.commands) {
+    if (command.runsLate === true && command.effect.kind !== "none" && command.invocation === undefined) return unknown(`${command.name || command.text} may run after the line ends`);
+    effect = combineEffects(effect, command.effect);
+    if (effect.kind === "unknown") return effect;
+  }
+  return effect;
+}
