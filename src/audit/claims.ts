@@ -1,12 +1,13 @@
 // Finds the sentences of an assistant message that claim tests pass or disclose failures. Pure text
 // analysis, independent of evidence: labelling a claim against runs is a separate step.
 import { english } from "./claims-english.js";
+import { CLAIM_LANGUAGES } from "./claims-languages.js";
 import type { ClaimDetector, ClaimScope, ClaimSentence, FoundClaim } from "./claims-types.js";
 import { splitMessageSentences, type MessageSentence } from "./message-text.js";
 
 export type { ClaimKind, ClaimScope, ClaimSentence } from "./claims-types.js";
 
-const DETECTORS: readonly ClaimDetector[] = [english];
+const DETECTORS: readonly ClaimDetector[] = [english, ...CLAIM_LANGUAGES];
 
 // An open checkbox ("- [ ] Tests pass"), a plan or criterion label before the sentence's first colon
 // ("Goal: all tests pass"), or a list under such a line ("Acceptance criteria:") is no report.
