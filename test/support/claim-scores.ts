@@ -12,6 +12,8 @@ export interface ClaimRow {
   form: string;
   /** Not looked at while the detector was tuned. */
   heldOut: boolean;
+  /** `tables`: written with the tables, before the detector; `fresh`: gathered after it, scored once. */
+  batch: "tables" | "fresh";
   /** Where it was taken or adapted from, or "written". */
   source: string;
 }
