@@ -41,7 +41,7 @@ const PARTIAL_BEFORE = /\b(?:zero|only|just|merely|most(?:\s+of)?|nearly|almost|
 const PARTIAL_SUBJECT = /^(?:zero|0|no|only|just|merely|most|few|half|some|several|nearly|almost)\b/;
 // Labels that make a sentence a plan or a criterion ("Goal: all tests pass", "Acceptance criteria:").
 const FRAMING =
-  /\b(?:goals?|acceptance(?:\s+(?:criteria|tests?))?|criteria|criterion|definition of done|done when|exit criteria|objectives?|expected(?:\s+(?:result|outcome|output))?|expectations?|requirements?|to ?do|plan|next steps?|checklist|targets?|success)\b|^(?:if|when|once|unless|until|before)\b/;
+  /\b(?:goals?|acceptance(?:\s+(?:criteria|tests?))?|criteria|criterion|definition of done|done when|exit criteria|objectives?|expected(?:\s+(?:result|outcome|output))?|expectations?|requirements?|to ?do|plan|next steps?|checklist|targets?|success|gates?)\b|^(?:if|when|once|unless|until|before)\b/;
 const NEGATION_BEFORE = /(?:\bnot|\bnever|\bnone of|\bneither of|\bno longer|n't)\s+(?:\w+\s+)?$/;
 const HISTORICAL = /\b(?:previously|earlier|before (?:the|my|this|that|these)|originally|initially|used to|had been|was failing|were failing|was broken|were broken|fix|fixed|fixes|fixing|resolved|addressed|repaired|no longer)\b/;
 const WHOLE = /\b(?:all|every|whole|full|entire|complete|everything|both)\b/;

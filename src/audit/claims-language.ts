@@ -35,10 +35,14 @@ export interface ClaimLanguageTable {
   notRun: string;
   /** A failure told in the past or before the fix ("échouait", "修复前"). */
   past: string;
+  /** Fixed ("corrigé", "修复了"): a failure in the same clause is what was fixed, not a report. */
+  fixed: string;
   /** Plans, hedges, conditionals, instructions: no pass claim in the sentence, no claim in the clause. */
   hedge: string;
   /** Reported speech and other branches: no pass claim in the sentence. */
   elsewhere: string;
+  /** "If" words: a failure in a sentence with one is a condition, not a report ("fails if ..."). */
+  conditional: string;
   /** Plan and criterion labels ("critère", "验收标准"): see {@link ClaimDetector.framing}. */
   framing: string;
   /** Words between the two numbers of a ratio besides `/` ("von", "sur", "de"). */
@@ -82,8 +86,12 @@ interface Compiled {
   partial: RegExp;
   notRun: RegExp;
   past: RegExp;
+  fixed: RegExp;
+  /** A failure count of zero after its label ("Tests Fallidos: 0/7"). */
+  zeroFailures: RegExp;
   hedge: RegExp;
   elsewhere: RegExp;
+  conditional: RegExp;
   ratio: RegExp;
   failLabel: RegExp;
   clauseBreak: RegExp;
@@ -100,7 +108,7 @@ function compileTable(table: ClaimLanguageTable): Compiled {
   const standIn = `(?:${subject}|${table.standIn})`;
   return {
     table,
-    mention: compile(`${subject}|${RUNNER}|\\d+\\s*(?:${table.counter})\\s*(?:${table.pass}|${table.fail})`),
+    mention: compile(`${subject}|${RUNNER}|\\d+\\s*(?:${table.counter})\\s*(?:${table.pass}|${table.fail})|(?:${table.pass})\\s*[:\\uff1a]?\\s*\\d+\\s*/\\s*\\d+`),
     predicate: compile(`${table.pass}|${table.fail}|${table.notRun}|${table.negatedPass}|${table.noFailures}`),
     test: compile(subject),
     subject: compile(standIn),
@@ -113,8 +121,11 @@ function compileTable(table: ClaimLanguageTable): Compiled {
     partial: compile(table.partial),
     notRun: compile(table.notRun),
     past: compile(table.past),
+    fixed: compile(table.fixed),
+    zeroFailures: compile(`(?:${table.fail})\\s*[:\\uff1a]\\s*0(?![\\d.,])`),
     hedge: compile(table.hedge),
     elsewhere: compile(table.elsewhere),
+    conditional: compile(table.conditional),
     ratio: compile(`(?<![\\d./])(\\d{1,6})\\s*(?:/|\\b(?:${table.ratioWords})\\b)\\s*(\\d{1,6})(?![\\d./])`, "gu"),
     failLabel: compile(`(?:${table.fail})\\s*[:\\uff1a]\\s*(\\d+)`),
     clauseBreak: compile(`[,\\uff0c\\u3001;\\uff1b:\\uff1a()\\uff08\\uff09\\u2192]|\\s[-\\u2013\\u2014]+\\s|--|\\s(?:${table.conjunctions})\\s|${table.dense ? `(?:${table.conjunctions})` : "(?!)"}`, "gu"),
@@ -169,7 +180,7 @@ function lastMatch(pattern: RegExp, text: string): RegExpExecArray | null {
 function scopeAt(c: Compiled, kind: "pass" | "fail", clause: string, at: number, predicate: string): ClaimScope {
   const left = clause.slice(0, at);
   const count = lastMatch(c.countBeforeNoun, left) ?? c.countBeforeVerb.exec(left) ?? (kind === "fail" ? c.countAfterVerb.exec(clause.slice(at + predicate.length)) : null);
-  const whole = c.whole.test(left) || c.whole.test(predicate);
+  const whole = c.whole.test(left) || c.whole.test(predicate) || /100\s*%/.test(left);
   if (kind === "pass" && whole) return { kind: "suite" };
   if (count) return { kind: "count", count: toNumber(c.table, count[1]!) };
   const ids = [...left.matchAll(c.testId)].map((match) => match[0]);
@@ -182,44 +193,67 @@ function scopeAt(c: Compiled, kind: "pass" | "fail", clause: string, at: number,
 // itself is about tests.
 function predicates(c: Compiled, pattern: RegExp, clause: string): RegExpExecArray[] {
   pattern.lastIndex = 0;
-  return [...clause.matchAll(pattern)].filter((match) => {
-    const left = clause.slice(0, match.index);
-    return c.subject.test(left) || c.countBeforeVerb.test(left);
-  });
+  const subject = c.subject.exec(clause);
+  const subjectEnd = subject === null ? Number.POSITIVE_INFINITY : subject.index + subject[0].length;
+  // The count sits right before the predicate: a short tail is enough (and keeps long clauses linear).
+  return [...clause.matchAll(pattern)].filter((match) => subjectEnd <= match.index || c.countBeforeVerb.test(clause.slice(Math.max(0, match.index - 24), match.index)));
 }
 
 function inside(index: number, spans: readonly RegExpExecArray[]): boolean {
   return spans.some((span) => index >= span.index && index < span.index + span[0].length);
 }
 
-// Ratios ("8/12 tests pasando", "7 von 7 Tests bestanden", "通过: 270/270"): with a fail predicate
-// near, the first number fails; with a pass predicate, a full ratio is a count and a short one a
-// failure count.
+// Ratios ("8/12 tests pasando", "7 von 7 Tests bestanden", "通过: 270/270") next to a test noun or
+// right beside a predicate: with a fail predicate after it the first number fails ("18/20 tests
+// siguen fallando"; "0/7" fails none); with a pass predicate a full ratio is a count, and full
+// ratios before one predicate add up ("167/167 ... und 56/56 ... sind grün"); a short one is a
+// failure count. A ratio told as before the fix ("vorher 12/13") is history.
 function ratioClaims(c: Compiled, text: string, passBlocked: (index: number) => boolean): FoundClaim[] {
   const claims: FoundClaim[] = [];
+  const passTotals = new Map<number, { total: number; whole: boolean; at: number }>();
   for (const ratio of text.matchAll(c.ratio)) {
     const first = Number(ratio[1]);
     const total = Number(ratio[2]);
     if (first > total || total === 0) continue;
+    const end = ratio.index + ratio[0].length;
     const before = text.slice(Math.max(0, ratio.index - 40), ratio.index).split(/[,\uff0c\u3001;\uff1b]/).at(-1) ?? "";
-    const after = text.slice(ratio.index + ratio[0].length, ratio.index + ratio[0].length + 64).split(/[,\uff0c\u3001;\uff1b(\uff08]/)[0] ?? "";
-    const near = `${before} ${after}`;
+    const after = text.slice(end, end + 160).split(/[,\uff0c\u3001;\uff1b(\uff08]/)[0] ?? "";
+    if (c.past.test(before.slice(-12))) continue;
     c.fail.lastIndex = 0;
     c.pass.lastIndex = 0;
-    if (c.fail.test(after)) claims.push({ kind: "fail", scope: { kind: "count", count: first } });
-    else if (!c.pass.test(near)) continue;
+    const failAfter = c.fail.exec(after);
+    const passAfter = c.pass.exec(after);
+    const passBefore = lastMatch(c.pass, before);
+    const adjacent = (passBefore !== null && passBefore.index + passBefore[0].length >= before.trimEnd().length - 2) || (passAfter !== null && passAfter.index <= 2);
+    if (!c.test.test(`${before} ${after}`) && !adjacent && !(failAfter && failAfter.index <= 2)) continue;
+    if (failAfter && (passAfter === null || failAfter.index < passAfter.index)) {
+      if (first > 0) claims.push({ kind: "fail", scope: { kind: "count", count: first } });
+    } else if (passAfter === null && passBefore === null) continue;
     else if (first < total) claims.push({ kind: "fail", scope: { kind: "count", count: total - first } });
-    else if (!passBlocked(ratio.index)) claims.push({ kind: "pass", scope: c.whole.test(before) ? { kind: "suite" } : { kind: "count", count: total } });
+    else if (!passBlocked(ratio.index)) {
+      const key = passAfter === null ? -ratio.index - 1 : end + passAfter.index;
+      const held = passTotals.get(key);
+      passTotals.set(key, { total: (held?.total ?? 0) + total, whole: (held?.whole ?? false) || c.whole.test(before), at: held?.at ?? ratio.index });
+    }
   }
+  for (const { total, whole } of passTotals.values()) claims.push({ kind: "pass", scope: whole ? { kind: "suite" } : { kind: "count", count: total } });
   return claims;
+}
+
+// An arrow makes what follows it an expected result ("`pytest` → all tests pass"), unless a bracket
+// or a clause break comes between ("(intake → generator) con 37 tests en verde").
+function arrowBefore(text: string, index: number): boolean {
+  const left = text.slice(0, index);
+  let last = -1;
+  for (const match of left.matchAll(new RegExp(ARROW.source, "g"))) last = match.index;
+  return last >= 0 && !/[),;:\uff09\uff0c\uff1b\uff1a]/.test(left.slice(last));
 }
 
 function detectInTable(c: Compiled, sentence: MessageSentence): FoundClaim[] {
   const text = prepare(sentence);
   if (!c.predicate.test(text) || !c.mention.test(text)) return [];
-  const arrow = ARROW.exec(text);
   const passHedged = c.hedge.test(text) || c.elsewhere.test(text);
-  const passBlocked = (index: number): boolean => passHedged || (arrow !== null && arrow.index < index);
+  const passBlocked = (index: number): boolean => passHedged || arrowBefore(text, index);
   const claims = ratioClaims(c, text, passBlocked);
   const label = c.failLabel.exec(text);
   if (label && Number(label[1]) > 0 && !c.hedge.test(text)) claims.push({ kind: "fail", scope: { kind: "count", count: Number(label[1]) } });
@@ -227,7 +261,10 @@ function detectInTable(c: Compiled, sentence: MessageSentence): FoundClaim[] {
     if (c.hedge.test(clause.text) || /(?<![=!<>])=(?!=)/.test(clause.text)) continue;
     claims.push(...detectInClause(c, clause, passBlocked));
   }
-  return claims;
+  // "Ein Test schlägt fehl, wenn sie veralten": a failure under a condition is no report of one;
+  // "Tests Fallidos: 0/7" counts none.
+  const noFailure = c.conditional.test(text) || (c.zeroFailures.test(text) && !(label && Number(label[1]) > 0));
+  return noFailure ? claims.filter((claim) => claim.kind === "pass") : claims;
 }
 
 function detectInClause(c: Compiled, clause: Clause, passBlocked: (index: number) => boolean): FoundClaim[] {
@@ -238,7 +275,7 @@ function detectInClause(c: Compiled, clause: Clause, passBlocked: (index: number
   c.noFailures.lastIndex = 0;
   const none = [...text.matchAll(c.noFailures)];
   const fails = predicates(c, c.fail, text).filter((match) => !inside(match.index, none));
-  if (fails.length > 0) {
+  if (fails.length > 0 && !c.fixed.test(text)) {
     const fail = fails[0]!;
     const past = c.past.test(text) ? { past: true as const } : {};
     const scope = scopeAt(c, "fail", text, fail.index, fail[0]);
