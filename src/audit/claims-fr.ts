@@ -7,6 +7,7 @@ export const french: ClaimLanguageTable = {
   code: "fr",
   name: "French",
   dense: false,
+  quick: "pass|réuss|vert|échou|échec|cass|plant|rouge|exécut|lanc|tourn",
   test: "\\btests?\\b|\\bsuite(?:\\s+de\\s+tests)?\\b|\\btest-suite\\b",
   standIn: "\\b(?:ceux|celles?|celui|les\\s+autres|d'autres)\\b",
   whole: "\\b(?:tous|toutes|tout|ensemble|complète|complet|entière|entier|suite)\\b",

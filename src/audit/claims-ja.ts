@@ -7,6 +7,7 @@ export const japanese: ClaimLanguageTable = {
   code: "ja",
   name: "Japanese",
   dense: true,
+  quick: "パス|通|成功|合格|グリーン|失敗|落ち|エラー|実行|走ら|回",
   test: "テスト|試験|spec",
   standIn: "他の|残り|その他",
   whole: "すべて|全て|全部|全件|全\\s*\\d|いずれも|どれも",

@@ -15,6 +15,8 @@ export interface ClaimLanguageTable {
   name: string;
   /** True for languages written without spaces between words (Chinese, Japanese). */
   dense: boolean;
+  /** Stems of every predicate, without lookarounds: a cheap first test that most sentences fail. */
+  quick: string;
   /** Nouns for tests ("tests", "pruebas", "测试"); test ids and test files are found by the engine. */
   test: string;
   /** Words that stand for tests named earlier in the sentence ("los de integración", "ceux de"). */
@@ -71,6 +73,7 @@ function compile(source: string, flags = "u"): RegExp {
 
 interface Compiled {
   table: ClaimLanguageTable;
+  quick: RegExp;
   mention: RegExp;
   /** Any pass, fail, not-run or nothing-failed form: a sentence with none has no claim here. */
   predicate: RegExp;
@@ -108,6 +111,7 @@ function compileTable(table: ClaimLanguageTable): Compiled {
   const standIn = `(?:${subject}|${table.standIn})`;
   return {
     table,
+    quick: new RegExp(table.quick),
     mention: compile(`${subject}|${RUNNER}|\\d+\\s*(?:${table.counter})\\s*(?:${table.pass}|${table.fail})|(?:${table.pass})\\s*[:\\uff1a]?\\s*\\d+\\s*/\\s*\\d+`),
     predicate: compile(`${table.pass}|${table.fail}|${table.notRun}|${table.negatedPass}|${table.noFailures}`),
     test: compile(subject),
@@ -249,7 +253,20 @@ function arrowBefore(text: string, index: number): boolean {
   return last >= 0 && !/[),;:\uff09\uff0c\uff1b\uff1a]/.test(left.slice(last));
 }
 
+// Each table reads the same lowercased sentence first; it is made once.
+const lowered = new WeakMap<MessageSentence, string>();
+
+function lowerOf(sentence: MessageSentence): string {
+  let lower = lowered.get(sentence);
+  if (lower === undefined) {
+    lower = sentence.masked.toLowerCase();
+    lowered.set(sentence, lower);
+  }
+  return lower;
+}
+
 function detectInTable(c: Compiled, sentence: MessageSentence): FoundClaim[] {
+  if (!c.quick.test(lowerOf(sentence))) return [];
   const text = prepare(sentence);
   if (!c.predicate.test(text) || !c.mention.test(text)) return [];
   const passHedged = c.hedge.test(text) || c.elsewhere.test(text);

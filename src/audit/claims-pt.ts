@@ -7,6 +7,7 @@ export const portuguese: ClaimLanguageTable = {
   code: "pt",
   name: "Portuguese",
   dense: false,
+  quick: "pass|aprov|verde|falh|quebr|vermelh|rod|execut|corr",
   test: "\\b(?:testes?|suítes?|suites?|specs?)\\b",
   standIn: "\\b(?:[oa]s?\\s+de|[oa]s\\s+(?:demais|outr[oa]s)|outr[oa]s)\\b",
   whole: "\\b(?:todos|todas|tudo|inteira|inteiro|completa|completo|suíte|suite)\\b",
