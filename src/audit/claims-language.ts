@@ -60,7 +60,7 @@ export interface ClaimLanguageTable {
 const LETTER = "[\\p{L}\\p{N}_]";
 const START = `(?<!${LETTER})`;
 const END = `(?!${LETTER})`;
-// Test ids and files as agents write them: test_login, tests/test_api.py::test_x, cart.test.ts, TestFoo.
+// Test ids and files as agents write them: test_login, tests/test_api.py::test_x, cart.test.ts, x_test.go.
 const TEST_ID = "(?:test_[\\p{L}\\p{N}_]+|[\\w./-]*::[\\w\\[\\]./-]+|[\\w./-]+\\.(?:test|spec)\\.[a-z]+|(?:[\\w.-]+/)*test_[\\w./-]*\\.py|[\\w./-]+_test\\.(?:go|py|rb))";
 const RUNNER = "(?:pytest|jest|vitest|mocha|phpunit|rspec|[a-z]+_test|cargo_test|go_test|ctest|gradlew?_test|mvn_test)";
 const ARROW = /\u2192|\u21d2|=>|->|(?<![=!<>])=(?!=)/;

@@ -7,7 +7,7 @@ export const chinese: ClaimLanguageTable = {
   code: "zh",
   name: "Chinese",
   dense: true,
-  quick: "通过|通過|跑通|绿|失败|失敗|挂|报错|報錯|出错|运行|执行|跑",
+  quick: "通过|通過|跑通|绿|红|失败|失敗|挂|报错|報錯|出错|运行|执行|跑",
   test: "测试|測試|用例|单测|單測",
   standIn: "其他|其余|其它|另外|剩下的|剩余的",
   whole: "所有|全部|全都|都|均|全体|整个|全量|全套|套件",
