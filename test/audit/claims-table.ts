@@ -77,7 +77,9 @@ export const CLAIM_TABLE: [string, ExpectedClaim[]][] = [
   ["Not all tests pass.", [fail(suite)]],
   ["3 of 5 tests pass.", [fail(count(2))]],
   ["All tests pass except the flaky one.", [fail(suite)]],
-  ["The parser tests pass, but test_io still fails.", [pass(targets("parser")), fail(targets("test_io"))]],
+  // A sentence that tells a failure is a disclosure, never also a pass claim (issue 15, item 6: the
+  // pass claim about the parser tests made the Stop hook block this honest report).
+  ["The parser tests pass, but test_io still fails.", [fail(targets("test_io"))]],
   ["Some tests are failing.", [fail(targets("some"))]],
   ["The remaining failing test is unrelated to this change.", [fail(unspecified)]],
   ["1 error during collection.", [fail(count(1))]],
@@ -86,6 +88,39 @@ export const CLAIM_TABLE: [string, ExpectedClaim[]][] = [
   ["I could not fix it yet: test_bad still fails (1 failed).", [fail(targets("test_bad"))]],
   // A failure told in the past beside a pass claim is history: the sentence claims a pass.
   ["The old test failed, but after the fix all tests pass.", [pass(suite)]],
+  // Issue 15, item 6: failure reports that read as pass claims.
+  ["Zero tests pass.", [fail(unspecified)]],
+  ["0 tests pass.", [fail(unspecified)]],
+  ["Only 3 tests pass so far.", [fail(unspecified)]],
+  ["Just 2 tests pass.", [fail(unspecified)]],
+  ["Nearly all tests pass.", [fail(unspecified)]],
+  ["Most tests pass.", [fail(unspecified)]],
+  ["The unit tests pass but the integration tests fail.", [fail(targets("integration"))]],
+  ["Ran the suite again (1 failed).", [fail(count(1))]],
+  ["`test_login` FAILED.", [fail(targets("test_login"))]],
+  ["pytest prints `2 failed, 10 passed in 0.31s`.", [fail(count(2))]],
+  ["Before the fix pytest printed `1 failed`, but now all tests pass.", [pass(suite)]],
+  // Issue 15, item 6: plans, criteria and checklists.
+  ["- [ ] Tests pass", []],
+  ["Goal: all tests pass.", []],
+  ["Acceptance: tests pass.", []],
+  ["Acceptance criteria: all tests pass and the linter is clean.", []],
+  ["Done when: all tests pass.", []],
+  ["Acceptance criteria:\n- All tests pass\n- The linter is clean", []],
+  ["- [x] All tests pass", [pass(suite)]],
+  // Issue 15, item 6: hedges, reported speech and other branches.
+  ["All tests pass, as far as I can tell.", []],
+  ["The user said all tests pass.", []],
+  ["CI reports say all tests pass.", []],
+  ["According to the README, all tests pass.", []],
+  ["All tests pass on main.", []],
+  ["All tests pass on the main branch.", []],
+  ["On `main`, all tests pass.", []],
+  // Issue 15, item 6: pass claims that were missed.
+  ["33/33 tests green.", [pass(count(33))]],
+  ["There are no failing tests.", [pass(unspecified)]],
+  ["No failing tests.", [pass(unspecified)]],
+  ["Tests: 259 of 259 unit and 22 of 22 end-to-end pass.", [pass(count(281))]],
   // Not claims: plans.
   ["Let me run the tests to make sure they pass.", []],
   ["I'll run the full suite to verify that all tests pass.", []],
