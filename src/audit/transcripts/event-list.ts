@@ -32,6 +32,12 @@ export class EventList {
     if (event.id !== null) this.calls.set(event.id, event);
   }
 
+  /** Removes a call the transcript shows never ran (a denied command); its id still finds it, so late results stay attached. */
+  remove(event: ShellEvent | EditEvent): void {
+    const index = this.events.indexOf(event);
+    if (index >= 0) this.events.splice(index, 1);
+  }
+
   /** The call with `id`, if one was added. */
   call(id: string | undefined): ShellEvent | EditEvent | undefined {
     return id === undefined ? undefined : this.calls.get(id);
