@@ -60,10 +60,12 @@ function readResponseItem(payload: Record<string, unknown>, state: CodexState, t
     case "function_call":
     case "custom_tool_call":
       if (callId !== undefined) state.announced.add(callId);
+      state.list.breakText();
       readCall(payload, type, callId, state, timestamp, line);
       return;
     case "local_shell_call": {
       if (callId !== undefined) state.announced.add(callId);
+      state.list.breakText();
       const action = asObject(payload.action);
       const command = commandText(action?.command);
       if (command === undefined) state.problems.push({ line, reason: "local_shell_call without a command" });
@@ -136,9 +138,12 @@ function readOutput(payload: Record<string, unknown>, callId: string | undefined
       state.list.remove(call);
       return;
     }
-    // apply_patch checks its patch before writing and fails whole; another tool that failed may have written part of its work.
-    const failed = (result.kind === "ran" && result.exitCode !== null && result.exitCode !== 0) || asObject(payload.output)?.success === false || /^apply_patch verification failed/.test(raw);
-    call.failed = call.tool === "apply_patch" && failed;
+    // A patch that failed its verification wrote nothing; one that failed while applying may have written the
+    // files before the failing one, so only a one-file patch that failed is known to have changed nothing.
+    // Another tool that failed may have written part of its work.
+    const verificationFailed = /^apply_patch verification failed/.test(raw);
+    const failedWhole = (result.kind === "ran" && result.exitCode !== null && result.exitCode !== 0) || asObject(payload.output)?.success === false;
+    call.failed = call.tool === "apply_patch" && (verificationFailed || (failedWhole && call.paths.length === 1));
   }
 }
 
