@@ -90,8 +90,8 @@ export function applyCommandEnd(state: CodexState, end: CommandEnd, timestamp: s
     if (end.command === undefined) return;
     call = pendingShell({ id: end.id, command: end.command, cwd: end.cwd ?? state.cwd, sidechain: false, timestamp, line });
     state.list.addCall(call);
-    const open = [...state.codeMode.values()].at(-1);
-    if (open !== undefined) open.nestedShells += 1;
+    // A command no call announced belongs to the code mode exec running, when just one is (parallel ones can't be told apart).
+    if (state.codeMode.size === 1) state.codeMode.values().next().value!.nestedShells += 1;
   }
   if (call.type !== "shell") return;
   if (end.exitCode !== undefined) call.exitCode = end.exitCode;

@@ -76,6 +76,12 @@ describe("Codex code mode (custom_tool_call exec) and item_completed CommandExec
     expect(analyzeSession(readTranscript(toJsonl(later)).events).runs[0]).toMatchObject({ outcome: "passed", staleBy: { kind: "edit-tool", tool: "exec" } });
   });
 
+  it("keeps both edits when two code mode execs run at once: their commands can't be told apart", () => {
+    const one = 'await tools.exec_command({cmd: "pytest"})';
+    const records = [exec("x1", one), exec("x2", one), commandItem("i1", "pytest", { status: "completed", exit_code: 0 }), commandItem("i2", "pytest", { status: "completed", exit_code: 0 }), execOutput("x1", ""), execOutput("x2", "")];
+    expect(kinds(records)).toEqual(["edit exec []", "edit exec []", "shell pytest 0", "shell pytest 0"]);
+  });
+
   it("a script that calls no tool, or only read-only ones, changes nothing", () => {
     expect(kinds([exec("x1", "text(1 + 1)"), execOutput("x1", "2"), exec("x2", 'await tools.view_image({path: "a.png"})'), execOutput("x2", "")])).toEqual([]);
     expect(scanCodeModeScript('const r = await tools.exec_command({cmd: "pytest"}); text(r.output)')).toEqual({ shellCalls: 1, otherEdits: false, opaque: false });
