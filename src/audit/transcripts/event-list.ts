@@ -5,17 +5,25 @@ import type { EditEvent, ShellEvent, TranscriptEvent } from "./types.js";
 export class EventList {
   readonly events: TranscriptEvent[] = [];
   private readonly calls = new Map<string, ShellEvent | EditEvent>();
+  private textBroken = false;
 
   /** Adds assistant text; text right after the same agent's text joins it, an exact repeat is dropped. */
   addAssistantText(text: string, sidechain: boolean, timestamp: string | null, line: number): void {
     if (text.trim() === "") return;
     const last = this.events.at(-1);
-    if (last?.type === "assistant-message" && last.sidechain === sidechain) {
+    const broken = this.textBroken;
+    this.textBroken = false;
+    if (!broken && last?.type === "assistant-message" && last.sidechain === sidechain) {
       // Codex writes the same final text twice (an event and a response item).
       if (last.text !== text && !last.text.endsWith(`\n\n${text}`)) last.text = `${last.text}\n\n${text}`;
       return;
     }
     this.events.push({ type: "assistant-message", text, sidechain, timestamp, line });
+  }
+
+  /** Marks a tool call that left no event (a read-only tool, a poll): the next assistant text is a new message. */
+  breakText(): void {
+    this.textBroken = true;
   }
 
   /** Adds user text, dropping an exact repeat of the previous user message. */
@@ -30,6 +38,12 @@ export class EventList {
   addCall(event: ShellEvent | EditEvent): void {
     this.events.push(event);
     if (event.id !== null) this.calls.set(event.id, event);
+  }
+
+  /** Removes a call the transcript shows never ran (a denied command); its id still finds it, so late results stay attached. */
+  remove(event: ShellEvent | EditEvent): void {
+    const index = this.events.indexOf(event);
+    if (index >= 0) this.events.splice(index, 1);
   }
 
   /** The call with `id`, if one was added. */
