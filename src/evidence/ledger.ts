@@ -188,10 +188,12 @@ export class EvidenceLedger {
     const recorded = analysis.opaque ? [] : analysis.invocations;
     // `pytest a && sed -i ...`: the edit after the run also touches what earlier runs proved.
     const first = recorded[0];
-    // A measured line's later commands of known effect are judged by what the snapshot saw them change.
+    // A measured line's later commands that write no named file (git, checkers, builds) are judged by
+    // what the snapshot saw them change. A named write stays an edit: it may be the run's own output
+    // file, read after the line (`pytest > out.log; cp good.txt out.log`).
     const measuredLine = effect !== undefined && effect.kind !== "unknown";
     const editsAfter = (index: number) => (c: AnalyzedCommand) =>
-      !c.readOnly && c.invocation === undefined && (c.index > index || c.runsLate === true) && !(measuredLine && c.runsLate !== true && c.effect.kind !== "unknown");
+      !c.readOnly && c.invocation === undefined && (c.index > index || c.runsLate === true) && !(measuredLine && c.runsLate !== true && c.effect.kind !== "unknown" && c.effect.kind !== "paths");
     const editsAfterRun = first !== undefined && analysis.commands.some(editsAfter(first.commandIndex));
     if (editsAfterRun && this.#invalidatedAtStart.get(ticket) !== true) this.#invalidate({ command });
     if (recorded.length === 0) {

@@ -197,22 +197,30 @@ describe("edits after a pass (evidenceTools)", () => {
 describe("mixed lines", () => {
   it("pytest && sed -i records the run, then makes it unknown at once", async () => {
     const bash = observedBash(project());
-    const command = `${PASS} && sed -i 's/1/2/' module.py`;
+    const command = `${PASS} && sed -i 's/1/1/' module.py`;
     await bash.execute({ command });
     expect(bash.verificationRecords.map((r) => [r.verified, r.applicability, r.postTestCommands])).toEqual([[true, "unknown", [command]]]);
     expect(bash.verifiedTargets).toEqual([]);
   });
 
-  it("pytest && sed -i that changes no byte: measured, the run stays current", async () => {
+  it("pytest && sed -i that changes no byte: still an edit after the run (a named write in the run's line may rewrite its output)", async () => {
     const bash = observedBash(project());
     await bash.execute({ command: `${PASS} && sed -i 's/1/1/' module.py` });
+    expect(bash.verificationRecords.map((r) => [r.verified, r.applicability])).toEqual([[true, "unknown"]]);
+  });
+
+  it("pytest && git add -A in one line: measured, the run stays current", async () => {
+    const p = project();
+    gitInit(p.dir);
+    const bash = observedBash(p);
+    await bash.execute({ command: `${PASS} && git add -A` });
     expect(bash.verificationRecords.map((r) => [r.verified, r.applicability])).toEqual([[true, "current"]]);
   });
 
   it("pytest a && sed -i also makes an earlier pass of another file unknown", async () => {
     const bash = observedBash(project({ ...PYTEST_FILES, "u.py": "def test_u():\n    assert True\n" }));
     await bash.execute({ command: "python -m pytest -rA u.py" });
-    const command = `${PASS} && sed -i 's/1/2/' module.py`;
+    const command = `${PASS} && sed -i 's/1/1/' module.py`;
     await bash.execute({ command });
     expect(bash.verificationRecords.map((r) => [r.target, r.applicability, r.postTestCommands])).toEqual([
       ["u.py", "unknown", [command]],
