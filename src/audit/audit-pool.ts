@@ -1,9 +1,9 @@
 // Audits many transcripts across cores with worker threads (in-process when one job is asked for,
 // or when running from TypeScript sources, where a worker cannot load the module).
-import { isPlainFileOnDisk } from "./plain-file.js";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { readRegularFile } from "../io/named-files.js";
+import { isPlainFileOnDisk } from "../io/plain-file.js";
 import { auditTranscript, type SessionAudit } from "./audit-session.js";
 
 /** One file's result: its audit, or why it could not be read. */

@@ -1,7 +1,7 @@
 // One session's audit: transcript -> events -> judged runs -> labelled claims of the final message.
 import { detectClaims } from "./claims.js";
 import { labelClaims, type ClaimLabel, type LabelledClaim } from "./labels.js";
-import { analyzeSession, type EditCause, type SessionAnalysis, type SessionRun } from "./session.js";
+import { analyzeSession, type AnalyzeSessionOptions, type EditCause, type SessionAnalysis, type SessionRun } from "./session.js";
 import { readTranscript } from "./transcripts/read-transcript.js";
 import type { TranscriptEvent, TranscriptFormat, TranscriptProblem } from "./transcripts/types.js";
 
@@ -78,7 +78,7 @@ function findingsOf(session: SessionAnalysis, claims: readonly LabelledClaim[]):
 export function auditEvents(
   events: readonly TranscriptEvent[],
   finalMessage: string | null,
-  extra: { path?: string | null; format?: TranscriptFormat | null; problems?: TranscriptProblem[]; isPlainFile?: (absolutePath: string) => boolean } = {},
+  extra: { path?: string | null; format?: TranscriptFormat | null; problems?: TranscriptProblem[]; isPlainFile?: AnalyzeSessionOptions["isPlainFile"] } = {},
 ): SessionAudit {
   const session = analyzeSession(events, extra.isPlainFile === undefined ? {} : { isPlainFile: extra.isPlainFile });
   const claims = labelClaims(detectClaims(finalMessage ?? ""), session, { position: finalMessagePosition(events, finalMessage) });
@@ -103,7 +103,7 @@ export function auditEvents(
  * and staleness, the final message's claims labelled. Never throws on bad lines (see `problems`).
  * @example auditTranscript(readFileSync(path, "utf8"), { path }).claims[0]?.label // "contradicted"
  */
-export function auditTranscript(text: string, options: { path?: string; format?: TranscriptFormat; isPlainFile?: (absolutePath: string) => boolean } = {}): SessionAudit {
+export function auditTranscript(text: string, options: { path?: string; format?: TranscriptFormat; isPlainFile?: AnalyzeSessionOptions["isPlainFile"] } = {}): SessionAudit {
   const read = readTranscript(text, options.format === undefined ? {} : { format: options.format });
   return auditEvents(read.events, read.finalMessage, { path: options.path ?? null, format: read.format, problems: read.problems, ...(options.isPlainFile === undefined ? {} : { isPlainFile: options.isPlainFile }) });
 }

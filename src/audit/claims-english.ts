@@ -1,7 +1,7 @@
 // The English claim forms: clause by clause, a test subject ("all tests", "`test_x`", "the parser
 // tests") with a pass or fail verb, counts ("12 passed", "3 of 5"), and the not-run forms.
 import type { ClaimDetector, ClaimScope, FoundClaim } from "./claims-types.js";
-import { CODE_MARK, type MessageSentence } from "./message-text.js";
+import { CODE_MARK, splitClauses, type Clause, type MessageSentence } from "./message-text.js";
 
 const NUM = "(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 const HEAD = "(?:test[ -]suite|suite|test ?cases?|test files?|tests?|specs?)";
@@ -66,23 +66,6 @@ const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 
 function toNumber(word: string): number {
   return WORD_NUMBERS[word] ?? Number(word);
-}
-
-interface Clause {
-  text: string;
-  /** Offset of the clause in the lowercased sentence. */
-  offset: number;
-}
-
-function splitClauses(text: string): Clause[] {
-  const clauses: Clause[] = [];
-  let from = 0;
-  for (const match of text.matchAll(CLAUSE_BREAK)) {
-    clauses.push({ text: text.slice(from, match.index), offset: from });
-    from = match.index + match[0].length;
-  }
-  clauses.push({ text: text.slice(from), offset: from });
-  return clauses;
 }
 
 // Named targets come from the original text: inline code content, or ids as written.
@@ -257,7 +240,7 @@ function detectInText(sentence: MessageSentence, lower: string, blocks: Blocks):
   if (passedCount && Number(passedCount[1]) === 0 && !modal(passedCount.index)) return [{ kind: "fail", scope: { kind: "unspecified" } }];
   if (passedCount && !blocked(passedCount.index)) return [{ kind: "pass", scope: { kind: "count", count: Number(passedCount[1]) } }];
 
-  for (const clause of splitClauses(lower)) detectInClause(sentence, lower, clause, blocks, claims);
+  for (const clause of splitClauses(lower, CLAUSE_BREAK)) detectInClause(sentence, lower, clause, blocks, claims);
   if (claims.length === 0) {
     const failing = FAILING_NOUN.exec(lower);
     if (failing && !modal(failing.index) && !HISTORICAL.test(lower) && !/\b(?:no|zero|without|any)\s+(?:\w+\s+)?(?:failing|broken)\b/.test(lower)) {

@@ -2,7 +2,7 @@
 // test subject followed by a pass or fail predicate within a clause, ratios and counts, the not-run
 // forms, and the words that make a sentence a plan, a hedge, hearsay or about another branch.
 import type { ClaimDetector, ClaimScope, FoundClaim } from "./claims-types.js";
-import { CODE_MARK, type MessageSentence } from "./message-text.js";
+import { CODE_MARK, splitClauses, type Clause, type MessageSentence } from "./message-text.js";
 
 /**
  * One language's claim forms, as regular expression sources over lowercased text. `\b` is a Unicode
@@ -156,22 +156,6 @@ function prepare(sentence: MessageSentence): string {
   return (text + sentence.masked.slice(at)).toLowerCase();
 }
 
-interface Clause {
-  text: string;
-  offset: number;
-}
-
-function splitClauses(text: string, pattern: RegExp): Clause[] {
-  const clauses: Clause[] = [];
-  let from = 0;
-  for (const match of text.matchAll(pattern)) {
-    clauses.push({ text: text.slice(from, match.index), offset: from });
-    from = match.index + match[0].length;
-  }
-  clauses.push({ text: text.slice(from), offset: from });
-  return clauses.filter((clause) => clause.text.trim().length > 0);
-}
-
 function lastMatch(pattern: RegExp, text: string): RegExpExecArray | null {
   let last: RegExpExecArray | null = null;
   pattern.lastIndex = 0;
@@ -274,7 +258,7 @@ function detectInTable(c: Compiled, sentence: MessageSentence): FoundClaim[] {
   const claims = ratioClaims(c, text, passBlocked);
   const label = c.failLabel.exec(text);
   if (label && Number(label[1]) > 0 && !c.hedge.test(text)) claims.push({ kind: "fail", scope: { kind: "count", count: Number(label[1]) } });
-  for (const clause of splitClauses(text, c.clauseBreak)) {
+  for (const clause of splitClauses(text, c.clauseBreak).filter((part) => part.text.trim().length > 0)) {
     if (c.hedge.test(clause.text) || /(?<![=!<>])=(?!=)/.test(clause.text)) continue;
     claims.push(...detectInClause(c, clause, passBlocked));
   }

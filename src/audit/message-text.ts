@@ -111,3 +111,21 @@ export function splitMessageSentences(message: string): MessageSentence[] {
   push(masked.length, "");
   return sentences;
 }
+
+/** A clause of a sentence: its text, and where it starts in the text it was cut from. */
+export interface Clause {
+  text: string;
+  offset: number;
+}
+
+/** Cuts `text` at every match of `pattern` (a global RegExp); the matches themselves are dropped. */
+export function splitClauses(text: string, pattern: RegExp): Clause[] {
+  const clauses: Clause[] = [];
+  let from = 0;
+  for (const match of text.matchAll(pattern)) {
+    clauses.push({ text: text.slice(from, match.index), offset: from });
+    from = match.index + match[0].length;
+  }
+  clauses.push({ text: text.slice(from), offset: from });
+  return clauses;
+}

@@ -86,18 +86,19 @@ const isStashRestore = (command: AnalyzedCommand): boolean => ["pop", "apply"].i
 /** Options of {@link analyzeSession}. */
 export interface AnalyzeSessionOptions {
   /**
-   * Checks a written path on disk (I/O, injected): true when it is a plain file with one name whose
-   * real path is where its name says (no symlink or hard link into the sources). Given, the path rule
-   * holds only for files it confirms; absent, names are trusted (a pure reading of the text).
+   * Checks a written path on disk (I/O, injected; `isPlainFileOnDisk` in io/plain-file.ts): true when
+   * it is a plain file with one name whose real path is where its name says below `root` (no symlink
+   * or hard link into the sources). Given, the path rule holds only for files it confirms; absent,
+   * names are trusted (a pure reading of the text).
    */
-  isPlainFile?: (absolutePath: string) => boolean;
+  isPlainFile?: (absolutePath: string, root: string | null) => boolean;
 }
 
 // What the session's path rule needs: where it runs, how to check a file, and whether the repository's
 // configuration or hooks were written (after which git commands may run anything).
 interface EditContext {
   workspace: string | null;
-  isPlainFile: ((absolutePath: string) => boolean) | undefined;
+  isPlainFile: AnalyzeSessionOptions["isPlainFile"];
   repositoryConfigWritten: boolean;
 }
 
@@ -111,7 +112,7 @@ function isInertWrite(path: string, context: EditContext, cwd: string | null): b
   if (context.isPlainFile === undefined) return true;
   const base = cwd ?? context.workspace;
   const absolute = posix.isAbsolute(path) ? path : base === null ? null : posix.join(base, path);
-  return absolute !== null && context.isPlainFile(absolute);
+  return absolute !== null && context.isPlainFile(absolute, context.workspace);
 }
 
 const writesRepositoryConfig = (path: string, context: EditContext, cwd: string | null): boolean => inertPathReason(path, context.workspace, cwd) === "vcs-internals";

@@ -1,10 +1,10 @@
 // The evidence ledger: records, applicability and verified targets. Pure state transitions;
 // judging, path resolution and the journal are injected so this file does no I/O of its own.
-import type { AnalyzedCommand, CommandAnalysis, TestInvocation } from "../shell/types.js";
+import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import { affectsTests } from "./test-inputs.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
-import { posix } from "node:path";
-import { covers, overlaps, placeTarget, splitSelector, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
+import { covers, overlaps, placeTarget, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
+import { editsAfter, editsBefore, isAbsoluteTarget, isProvable, provableInvocations } from "./line-reading.js";
 import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
 import type { HarnessDigest } from "./harness.js";
 
@@ -152,7 +152,7 @@ export class EvidenceLedger {
       first === undefined ||
       analysis.opaque ||
       analysis.invocations.some((inv) => !isProvable(inv)) ||
-      analysis.commands.some((c) => !c.readOnly && c.invocation === undefined && c.index < first.commandIndex);
+      analysis.commands.some((c) => editsBefore(c, first.commandIndex));
     const measured = timing === "measured" && first === undefined;
     // What must be on disk before the command starts: its begin when its effect is measured, and any
     // loss of trust (a crash mid-command must not bring back what this call cleared).
@@ -188,13 +188,8 @@ export class EvidenceLedger {
     const recorded = analysis.opaque ? [] : analysis.invocations;
     // `pytest a && sed -i ...`: the edit after the run also touches what earlier runs proved.
     const first = recorded[0];
-    // A measured line's later commands that write no named file (git, checkers, builds) are judged by
-    // what the snapshot saw them change. A named write stays an edit: it may be the run's own output
-    // file, read after the line (`pytest > out.log; cp good.txt out.log`).
     const measuredLine = effect !== undefined && effect.kind !== "unknown";
-    const editsAfter = (index: number) => (c: AnalyzedCommand) =>
-      !c.readOnly && c.invocation === undefined && (c.index > index || c.runsLate === true) && !(measuredLine && c.runsLate !== true && c.effect.kind !== "unknown" && c.effect.kind !== "paths");
-    const editsAfterRun = first !== undefined && analysis.commands.some(editsAfter(first.commandIndex));
+    const editsAfterRun = first !== undefined && analysis.commands.some((c) => editsAfter(c, first.commandIndex, measuredLine));
     if (editsAfterRun && this.#invalidatedAtStart.get(ticket) !== true) this.#invalidate({ command });
     if (recorded.length === 0) {
       this.#applyRunEffect(ticket);
@@ -214,7 +209,7 @@ export class EvidenceLedger {
     recorded.forEach((inv, i) => {
       const run = judgement.runs[i];
       // An edit after the run, or one that may run beside or after it wherever it stands (a trap, a job, a pipeline stage).
-      const laterEdits = analysis.commands.filter(editsAfter(inv.commandIndex));
+      const laterEdits = analysis.commands.filter((c) => editsAfter(c, inv.commandIndex, measuredLine));
       for (const target of inv.targets) {
         // `cd "$DIR" && pytest t.py`: the run's t.py is not known to be the workspace's t.py.
         const placed = inv.workspace !== null || isAbsoluteTarget(inv, target);
@@ -391,23 +386,4 @@ export class EvidenceLedger {
     const records = this.#state.records;
     if (max !== undefined && records.length > max) this.#state.records = records.slice(records.length - max);
   }
-}
-
-/** True when the line holds a recognised invocation that can prove something (a test command). */
-export function runsProvableTest(analysis: CommandAnalysis): boolean {
-  return provableInvocations(analysis).length > 0;
-}
-
-// A pytest or Django target given as an absolute path names its file wherever the run started.
-function isAbsoluteTarget(inv: TestInvocation, target: string): boolean {
-  return targetFamily(inv.kind) === "python" && posix.isAbsolute(splitSelector(target).path);
-}
-
-/** A recognised invocation that can prove something (runs tests, the runner is the real one). */
-function isProvable(inv: TestInvocation): boolean {
-  return inv.runsTests && !inv.shadowed;
-}
-
-function provableInvocations(analysis: CommandAnalysis): TestInvocation[] {
-  return analysis.opaque ? [] : analysis.invocations.filter(isProvable);
 }

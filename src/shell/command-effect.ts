@@ -1,7 +1,7 @@
 // What one simple command can change, from its words alone: the effect table of docs/shell.md. One
 // table for the ledger (which measures what the table says cannot touch sources) and the audit (which
 // cannot measure, and trusts the table). Pure: a parsed command in, its effect out.
-import { isReadOnlyCommand, isSystemProgram } from "./read-only.js";
+import { isDevice, isLiteralPath, isPlainSedScript, isReadOnlyCommand, readSedArguments, isSafeAssignment, isStdioDup, isSystemProgram, spellsSubstitution } from "./read-only.js";
 import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
 import { basename } from "./wrappers.js";
 
@@ -30,14 +30,6 @@ export type CommandEffect =
 
 const NONE: CommandEffect = { kind: "none" };
 const unknown = (reason: string): CommandEffect => ({ kind: "unknown", reason });
-
-const SUBSTITUTION = /\$\(|`/;
-const DEVICES = /^\/dev\/(null|stdout|stderr|tty)$/;
-// A literal path: an expansion, a glob or a `~` could name any file.
-const LITERAL = /^[^$`~*?[{}]+$/;
-const isStdioDup = (target: string): boolean => /^([012]-?|-)$/.test(target);
-// Before a command, only names that cannot make it run a program (LESSOPEN, PAGER, GIT_*, PYTHON* can).
-const SAFE_ASSIGNMENT = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|COLUMNS|LINES|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE)$/;
 
 const RANK: Record<CommandEffect["kind"], number> = { none: 0, "vcs-metadata": 1, "build-outputs": 2, paths: 3, unknown: 4 };
 const DEPENDENCY_RANK: Record<EffectDependency, number> = { "repository-config": 1, "project-config": 2, "project-code": 3 };
@@ -77,13 +69,13 @@ function strongest(a: EffectDependency | undefined, b: EffectDependency | undefi
  * @example commandEffect(parse("sed -i s/a/b/ mod.py")) // { kind: "paths", paths: ["mod.py"] }
  */
 export function commandEffect(command: SimpleCommand, nameIndex: number): CommandEffect {
-  if (command.hasSubstitution || command.words.some((w) => SUBSTITUTION.test(w)) || command.redirects.some((r) => SUBSTITUTION.test(r.target))) {
+  if (command.hasSubstitution || command.words.some((w) => spellsSubstitution(w)) || command.redirects.some((r) => spellsSubstitution(r.target))) {
     return unknown("runs a command substitution");
   }
-  if (command.assignments.some((a) => SUBSTITUTION.test(a.value))) return unknown("runs a command substitution");
+  if (command.assignments.some((a) => spellsSubstitution(a.value))) return unknown("runs a command substitution");
   const redirects = redirectEffect(command.redirects);
   if (command.words.length === 0) return redirects;
-  if (!command.assignments.every((a) => SAFE_ASSIGNMENT.test(a.name))) return unknown(`an assignment (${command.assignments.map((a) => a.name).join(", ")}) can make it run a program`);
+  if (!command.assignments.every((a) => isSafeAssignment(a.name))) return unknown(`an assignment (${command.assignments.map((a) => a.name).join(", ")}) can make it run a program`);
   // `bash -c '...'`: the inner commands are analysed one by one; the shell itself changes nothing.
   if (command.nested !== undefined) return command.nested.opaque ? unknown("an inner shell line that cannot be read") : redirects;
   const bare = { ...command, redirects: [] };
@@ -104,8 +96,8 @@ function redirectEffect(redirects: readonly Redirect[]): CommandEffect {
     }
     if (!r.op.includes(">")) continue;
     if (r.fd !== null && r.fd > 2) return unknown(`opens file descriptor ${r.fd}`);
-    if (DEVICES.test(r.target)) continue;
-    if (!LITERAL.test(r.target)) return unknown(`writes to ${r.target}, which is not a literal path`);
+    if (isDevice(r.target)) continue;
+    if (!isLiteralPath(r.target)) return unknown(`writes to ${r.target}, which is not a literal path`);
     paths.push(r.target);
   }
   return paths.length === 0 ? NONE : { kind: "paths", paths };
@@ -119,7 +111,7 @@ const operands = (args: readonly string[]): string[] => {
   return dash === -1 ? args.filter((a) => !isOption(a)) : [...args.slice(0, dash).filter((a) => !isOption(a)), ...args.slice(dash + 1)];
 };
 const literalPaths = (paths: readonly string[], what: string): CommandEffect =>
-  paths.length === 0 ? unknown(`${what} names no file`) : paths.every((p) => LITERAL.test(p)) ? { kind: "paths", paths: [...paths] } : unknown(`${what} a path that is not literal`);
+  paths.length === 0 ? unknown(`${what} names no file`) : paths.every(isLiteralPath) ? { kind: "paths", paths: [...paths] } : unknown(`${what} a path that is not literal`);
 
 // Short options that take a value, per program: their value is no file operand.
 const VALUE_OPTIONS: Record<string, readonly string[]> = {
@@ -222,7 +214,7 @@ const PROGRAMS: Record<string, ProgramRule> = {
   pip3: (args) => (["list", "show", "freeze", "check", "--version", "-V", "help"].includes(args[0] ?? "") ? NONE : unknown(`pip ${args[0] ?? ""}`.trim())),
   npm: (args) => (["ls", "list", "view", "info", "outdated", "--version", "-v", "help", "config", "prefix", "root", "bin"].includes(args[0] ?? "") && !(args[0] === "config" && args[1] !== "get" && args[1] !== "list") ? NONE : unknown(`npm ${args[0] ?? ""}`.trim())),
   node: (args) => (isVersionOrHelp(args) || (args.length === 2 && (args[0] === "--check" || args[0] === "-c")) ? NONE : unknown("node runs a program")),
-  tee: (args) => literalPaths(operands(args).filter((a) => !DEVICES.test(a)), "tee"),
+  tee: (args) => literalPaths(operands(args).filter((a) => !isDevice(a)), "tee"),
   sed: (args) => sedEffect(args),
   cp: (args) => {
     const files = fileOperands("cp", args);
@@ -281,30 +273,12 @@ function valueOf(args: readonly string[], ...options: string[]): string | undefi
 }
 
 // `sed -i SCRIPT FILES`: writes its files, when the script itself neither writes (`w`) nor runs (`e`).
-const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)(?:,(?:\d+|\$|/(?:[^/\\]|\\.)*/))?`;
-const SED_SIMPLE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*!?\s*[pdqQ=nNgGhHxlz]?\s*$`);
-const SED_SUBSTITUTE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1[gIimM0-9p]*\s*$`);
-const SED_TEXT = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*[aic]\\?\s.*$`);
-const isPlainSedScript = (script: string): boolean => script.split(/[;\n]/).every((part) => SED_SIMPLE.test(part) || SED_SUBSTITUTE.test(part) || SED_TEXT.test(part));
-
 function sedEffect(args: readonly string[]): CommandEffect {
-  if (!args.some((a) => a === "-i" || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a))) return unknown("sed with a script that writes or runs");
-  const scripts: string[] = [];
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i += 1) {
-    const a = args[i]!;
-    if (a === "-f" || a.startsWith("--file") || /^-[a-zA-Z]*f/.test(a)) return unknown("sed with a script from a file");
-    if (a === "-e" || a === "--expression") {
-      scripts.push(args[i + 1] ?? "");
-      i += 1;
-    } else if (a.startsWith("--expression=")) scripts.push(a.slice("--expression=".length));
-    else if (/^-e./.test(a)) scripts.push(a.slice(2));
-    else if (isOption(a)) continue;
-    else if (scripts.length === 0) scripts.push(a);
-    else files.push(a);
-  }
-  if (!scripts.every(isPlainSedScript)) return unknown("sed with a script that writes or runs");
-  return literalPaths(files, "sed -i");
+  const sed = readSedArguments(args);
+  if (!sed.inPlace) return unknown("sed with a script that writes or runs");
+  if (sed.scriptFile) return unknown("sed with a script from a file");
+  if (!sed.scripts.every(isPlainSedScript)) return unknown("sed with a script that writes or runs");
+  return literalPaths(sed.files, "sed -i");
 }
 
 // The files a patch in a heredoc names: apply_patch's `*** Update File: p`, a unified diff's `+++ b/p`.

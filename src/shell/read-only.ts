@@ -18,18 +18,26 @@ const GIT_READ = new Set([
 const GO_READ = new Set(["vet", "list", "version", "doc", "help"]);
 const LOG_FILE = /\.log$/;
 const DEVICES = /^\/dev\/(null|stdout|stderr|tty)$/;
+/** `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`: a write there changes no file. */
+export const isDevice = (path: string): boolean => DEVICES.test(path);
 // `>&1`, `2>&1`, `>&-`: a dup of stdin, stdout or stderr, or a close. A dup to fd 3 or above writes
 // wherever `exec 3>>mod.py` opened it.
-const isStdioDup = (target: string): boolean => /^([012]-?|-)$/.test(target);
+export const isStdioDup = (target: string): boolean => /^([012]-?|-)$/.test(target);
 // A target is a literal path: an expansion, a `..` segment or a `~` could put it anywhere (`/tmp/../$PWD/mod.py`).
 const LITERAL_PATH = /^[^$`~*?[{}]*$/;
+/** A path as written names one file: no expansion, glob or `~`. */
+export const isLiteralPath = (path: string): boolean => path !== "" && LITERAL_PATH.test(path);
 const isQuietTarget = (path: string): boolean =>
   DEVICES.test(path) || (LITERAL_PATH.test(path) && !path.split("/").includes("..") && (path.startsWith("/tmp/") || isLogFileName(path)));
 // A code substitution spelled in a word, quoted or not: bash runs it in an array subscript (`printf -v
 // 'a[$(cmd)]'`), a here-string, or wherever the word is expanded again.
 const SUBSTITUTION = /\$\(|`/;
+/** The word spells a code substitution (`$(...)` or backticks), quoted or not. */
+export const spellsSubstitution = (word: string): boolean => SUBSTITUTION.test(word);
 // Assignments before a read-only command that cannot make it run anything (LESSOPEN, PAGER, GIT_* can).
 const SAFE_ASSIGNMENT = /^(LC_[A-Z]+|LANG|LANGUAGE|TZ|COLUMNS|LINES|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE)$/;
+/** An assignment before a command that cannot make it run a program. */
+export const isSafeAssignment = (name: string): boolean => SAFE_ASSIGNMENT.test(name);
 
 /** A program given by a path into the system's own directories (`/usr/bin/git`), which no agent writes as a user would. */
 export function isSystemProgram(word: string): boolean {
@@ -134,31 +142,46 @@ export function isHarmlessRedirect(redirect: Redirect): boolean {
 const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\]|\\.)*/)(?:,(?:\d+|\$|/(?:[^/\\]|\\.)*/))?`;
 const SED_SIMPLE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*!?\s*[pdqQ=nNgGhHxlz]?\s*$`);
 const SED_SUBSTITUTE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1[gIimM0-9p]*\s*$`);
+// `a text`, `i text`, `c text`: text into the output (or, with -i, into the file being edited).
+const SED_TEXT = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*[aic]\\?\s.*$`);
 const isReadOnlySedScript = (script: string): boolean => script.split(/[;\n]/).every((part) => SED_SIMPLE.test(part) || SED_SUBSTITUTE.test(part));
 
-function isReadOnlySed(args: readonly string[]): boolean {
+/** A sed script that neither writes a file of its own (`w`) nor runs a command (`e`): prints, deletes, substitutes, adds text. */
+export function isPlainSedScript(script: string): boolean {
+  return script.split(/[;\n]/).every((part) => SED_SIMPLE.test(part) || SED_SUBSTITUTE.test(part) || SED_TEXT.test(part));
+}
+
+/** sed's arguments: whether it edits in place, whether a script is not in the words (`-f`, a bare `-e`), its scripts and its file operands. */
+export function readSedArguments(args: readonly string[]): { inPlace: boolean; scriptFile: boolean; scripts: string[]; files: string[] } {
   const scripts: string[] = [];
+  const files: string[] = [];
+  let inPlace = false;
+  let scriptFile = false;
   let positional = false;
   for (let i = 0; i < args.length; i += 1) {
     const a = args[i]!;
-    if (a === "-i" || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a) || a === "-f" || a.startsWith("--file") || /^-[a-zA-Z]*f/.test(a) || a === "-s" || a === "--separate") {
-      if (a === "-s" || a === "--separate") continue;
-      return false;
-    }
-    if (a === "-e" || a === "--expression") {
-      const next = args[i + 1];
-      if (next === undefined) return false;
-      scripts.push(next);
+    if (a === "-s" || a === "--separate") continue;
+    if (a === "-i" || a.startsWith("--in-place") || /^-[a-zA-Z]*i/.test(a)) inPlace = true;
+    else if (a === "-f" || a.startsWith("--file") || /^-[a-zA-Z]*f/.test(a)) scriptFile = true;
+    else if (a === "-e" || a === "--expression") {
+      // `-e` as the last word: sed has no script and exits with an error; nothing is known to be plain.
+      if (args[i + 1] === undefined) scriptFile = true;
+      else scripts.push(args[i + 1]!);
       i += 1;
     } else if (a.startsWith("--expression=")) scripts.push(a.slice("--expression=".length));
     else if (/^-e./.test(a)) scripts.push(a.slice(2));
     else if (a.startsWith("-") && a !== "-") continue;
-    else if (!positional) {
+    else if (!positional && scripts.length === 0) {
       positional = true;
-      if (scripts.length === 0) scripts.push(a);
-    }
+      scripts.push(a);
+    } else files.push(a);
   }
-  return scripts.length > 0 && scripts.every(isReadOnlySedScript);
+  return { inPlace, scriptFile, scripts, files };
+}
+
+function isReadOnlySed(args: readonly string[]): boolean {
+  const sed = readSedArguments(args);
+  return !sed.inPlace && !sed.scriptFile && sed.scripts.length > 0 && sed.scripts.every(isReadOnlySedScript);
 }
 
 function isReadOnlyGit(args: readonly string[]): boolean {

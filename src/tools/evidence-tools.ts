@@ -1,9 +1,9 @@
 // evidenceTools(): fresh native tools composed with one evidence ledger. bash is wrapped in
 // BashEvidence; the edit tools report their completed changes to the same ledger.
-import { lstat, realpath } from "node:fs/promises";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { EvidenceError } from "../errors.js";
 import { affectsTests } from "../evidence/test-inputs.js";
+import { isPlainFileOnDisk } from "../io/plain-file.js";
 import { BashEvidence, type InvalidationMode } from "../evidence/bash-evidence.js";
 import type { CallKind } from "../evidence/watch.js";
 import type { EvidenceLedger } from "../evidence/ledger.js";
@@ -195,21 +195,10 @@ function buildTool(name: EvidenceToolName, cwd: string, options: EvidenceToolsOp
   }
 }
 
-// A written path the path rule leaves out, and on disk a plain file with one name (no symlink, no
-// hard link, no linked directory on the way): what was written there is only that file.
-async function isInertFile(path: string, workspace: string): Promise<boolean> {
+// A written path the path rule leaves out, and on disk only what its name says (io/plain-file.ts).
+function isInertFile(path: string, workspace: string): boolean {
   const absolute = isAbsolute(path) ? path : join(workspace, path);
-  if (affectsTests(absolute, workspace)) return false;
-  try {
-    const info = await lstat(absolute);
-    if (!info.isFile() || info.nlink !== 1) return false;
-    const root = await realpath(workspace);
-    const inside = relative(workspace, absolute);
-    const expected = inside.startsWith("..") || isAbsolute(inside) ? absolute : join(root, inside);
-    return (await realpath(absolute)) === expected;
-  } catch {
-    return false;
-  }
+  return !affectsTests(absolute, workspace) && isPlainFileOnDisk(absolute, workspace);
 }
 
 // Reports completed edits to the ledger; the tool's result is returned unchanged.
@@ -227,7 +216,7 @@ function observeEdits(tool: Tool<unknown, unknown>, ledger: EvidenceLedger): Too
         // The path rule (test-inputs.ts), for files that are what their names say: an edit of README.md
         // changes no test's result, unless README.md is a link into the sources.
         const workspace = ledger.workspace;
-        const inert = workspace !== null && paths.length > 0 && (await Promise.all(paths.map((p) => isInertFile(p, workspace)))).every(Boolean);
+        const inert = workspace !== null && paths.length > 0 && paths.every((p) => isInertFile(p, workspace));
         if (!inert) ledger.observeEdit({ completed: true, changed, paths });
       }
       return result;

@@ -1,8 +1,8 @@
 // `agent-evidence hook claude-stop` / `codex-stop`: blocks a stop that hides a failing or stale test
 // run, or a contradicted claim, and tells the agent exactly what to do.
-import { isPlainFileOnDisk } from "../plain-file.js";
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "../../io/named-files.js";
+import { isPlainFileOnDisk } from "../../io/plain-file.js";
 import { auditEvents, type SessionAudit } from "../audit-session.js";
 import { readTranscript } from "../transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../transcripts/types.js";
