@@ -6,6 +6,10 @@
 // runner itself in the same worktrees, after the library is done with them, asks for the structured
 // report (pytest --junitxml, go test -json) and reads it with its own parsers: no expected table is
 // written down here, every expectation comes from the reports.
+//
+// One test file per project (cross-check-pytest.test.ts, cross-check-go.test.ts) calls crossCheck:
+// each project's candidates get their own worker and their own hook budget (on a loaded CI machine the
+// two projects in one beforeAll went past 300 s).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp } from "node:fs/promises";
 import { readFileSync } from "node:fs";
@@ -223,13 +227,11 @@ interface Project {
   ranked: RankedCandidate[];
 }
 
-const projects: Record<"pytest" | "go", Project> = {
-  pytest: { kind: "pytest", repo: "", patches: PY_PATCHES, results: new Map(), reports: new Map(), ranked: [] },
-  go: { kind: "go", repo: "", patches: GO_PATCHES, results: new Map(), reports: new Map(), ranked: [] },
-};
 const BASE = { pytest: "py-base", go: "go-base" } as const;
-let goCache = "";
-let runner = { python: "", go: "" };
+
+/** How many candidate patches the two projects have together. */
+export const CANDIDATE_COUNT = PY_PATCHES.length + GO_PATCHES.length;
+
 
 // Runs `jobs` at most `limit` at a time.
 async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
@@ -245,65 +247,6 @@ async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> 
   return out;
 }
 
-beforeAll(async () => {
-  // The runners the sandboxed bash tool runs (it hides $HOME, so e.g. a pyenv shim there is not
-  // the python3 it finds): the independent runs use the very same interpreter and go.
-  const probe = evidenceTools(["bash"], { cwd: tmpdir() });
-  const probed = await probe.tools[0]!.execute({ command: "python3 -c 'import sys; print(sys.executable)'; command -v go" } as never);
-  await probe.evidence.close();
-  const [python, goBinary] = probed.text.split("\n").map((line) => line.trim());
-  if (python === undefined || !python.startsWith("/") || goBinary === undefined || !goBinary.startsWith("/")) throw new Error(`could not find the sandbox's runners: ${probed.text}`);
-  runner = { python, go: goBinary };
-  goCache = await mkdtemp(join(tmpdir(), "ae-xcheck-gocache-"));
-  projects.pytest.repo = await createRepo("xcheck-py", PY_FILES);
-  projects.go.repo = await createRepo("xcheck-go", GO_FILES);
-
-  // The library's side: every candidate (and each base: an agent that does nothing, the same verify
-  // step) through runCandidates. The two timeouts go first so their waits overlap the rest.
-  const list: { project: Project; options: RunCandidateOptions<Tools, undefined> }[] = [];
-  for (const project of Object.values(projects)) {
-    const verify = project.kind === "pytest" ? PY_VERIFY : GO_VERIFY;
-    list.push({ project, options: { repo: project.repo, label: BASE[project.kind], agent: () => Promise.resolve(), createToolset, verify } });
-    for (const patch of project.patches) list.push({ project, options: { repo: project.repo, label: patch.label, agent: agentFor(patch), createToolset, verify } });
-  }
-  list.sort((a, b) => Number(b.options.label.endsWith("-timeout")) - Number(a.options.label.endsWith("-timeout")));
-  const settled = await runCandidates(list.map((entry) => entry.options), { concurrency: 2 });
-  const failures: string[] = [];
-  settled.forEach((outcome, index) => {
-    const { project, options } = list[index]!;
-    if (outcome.status === "rejected") {
-      failures.push(`${options.label}: ${String(outcome.reason)}`);
-      const kept = (outcome.reason as { workspace?: { dispose(): Promise<void> } }).workspace;
-      if (kept !== undefined) void kept.dispose();
-    } else if (options.label === BASE[project.kind]) project.base = outcome.value;
-    else project.results.set(options.label, outcome.value);
-  });
-  if (failures.length > 0) throw new Error(`candidates failed:\n${failures.join("\n")}`);
-
-  // The independent side: the runner itself, in the same worktrees, for its structured report.
-  const jobs: { project: Project; label: string; result: RunCandidateResult }[] = [];
-  for (const project of Object.values(projects)) {
-    jobs.push({ project, label: BASE[project.kind], result: project.base! });
-    for (const [label, result] of project.results) jobs.push({ project, label, result });
-  }
-  jobs.sort((a, b) => Number(b.label.endsWith("-timeout")) - Number(a.label.endsWith("-timeout")));
-  const reports = await pool(
-    jobs.map((job) => () => (job.project.kind === "pytest" ? pytestReport(runner.python, job.result.workspace.path) : goReport(runner.go, job.result.workspace.path, goCache))),
-    3,
-  );
-  jobs.forEach((job, index) => job.project.reports.set(job.label, reports[index]!));
-
-  for (const project of Object.values(projects)) project.ranked = rankCandidates([...project.results.values()], { base: project.base! });
-}, 300_000);
-
-afterAll(async () => {
-  for (const project of Object.values(projects)) {
-    const results = [...(project.base === undefined ? [] : [project.base]), ...project.results.values()];
-    await Promise.all(results.map((result) => result.workspace.dispose()));
-    await removeAll(project.repo);
-  }
-  await removeAll(goCache);
-}, 120_000);
 
 // ---------------------------------------------------------------------------------------------
 // The comparisons
@@ -330,97 +273,156 @@ function libraryOutcomes(result: RunCandidateResult): Map<string, "passed" | "fa
 
 const sorted = (ids: Iterable<string>): string[] => [...ids].sort();
 
-describe.each(Object.values(projects).map((project) => [project.kind, project] as const))("%s project", (_kind, project) => {
-  it("the base: the library's per-test outcomes are the report's, and the report has passes and failures", () => {
-    expect(project.base!.verification.map((record) => record.timedOut)).toEqual([false]);
-    const report = reportOf(project, BASE[project.kind]);
-    const outcomes = [...report.outcomes.values()];
-    expect(outcomes).toContain("passed");
-    expect(outcomes).toContain("failed");
-    expect(Object.fromEntries(libraryOutcomes(project.base!))).toEqual(Object.fromEntries(report.outcomes));
-  });
+/** Registers the cross-check of one fixture project: its candidates, the reports, the comparisons. */
+export function crossCheck(kind: "pytest" | "go"): void {
+  const project: Project = { kind, repo: "", patches: kind === "pytest" ? PY_PATCHES : GO_PATCHES, results: new Map(), reports: new Map(), ranked: [] };
+  let goCache = "";
+  let runner = { python: "", go: "" };
 
-  const exact = project.patches.filter((patch) => patch.compare === "exact");
-  it.each(exact.map((patch) => [patch.label, patch] as const))("%s: the library's table is the one computed from the two reports", (label) => {
-    // One verify record that finished (a timed-out one would mean the machine was too slow for VERIFY_TIMEOUT_MS).
-    expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([false]);
-    const expected = crossTable(reportOf(project, BASE[project.kind]).outcomes, reportOf(project, label).outcomes);
-    expect(libraryTable(project, label)).toEqual(expected);
-  });
+  beforeAll(async () => {
+    // The runners the sandboxed bash tool runs (it hides $HOME, so e.g. a pyenv shim there is not
+    // the python3 it finds): the independent runs use the very same interpreter and go.
+    const probe = evidenceTools(["bash"], { cwd: tmpdir() });
+    const probed = await probe.tools[0]!.execute({ command: "python3 -c 'import sys; print(sys.executable)'; command -v go" } as never);
+    await probe.evidence.close();
+    const [python, goBinary] = probed.text.split("\n").map((line) => line.trim());
+    if (python === undefined || !python.startsWith("/") || goBinary === undefined || !goBinary.startsWith("/")) throw new Error(`could not find the sandbox's runners: ${probed.text}`);
+    runner = { python, go: goBinary };
+    if (project.kind === "go") goCache = await mkdtemp(join(tmpdir(), "ae-xcheck-gocache-"));
+    project.repo = project.kind === "pytest" ? await createRepo("xcheck-py", PY_FILES) : await createRepo("xcheck-go", GO_FILES);
 
-  // Claims only. Two kinds of candidate where the library deliberately has no evidence on ids the
-  // report decides:
-  // - the verify step's timeout killed the run (py-timeout, go-timeout; the direct run is let finish,
-  //   so its report decides every test). pytest -rA printed no summary before the kill: the library
-  //   has no id at all. go test -v printed the packages that finished before the kill (calc): the
-  //   library takes their ids from the run's failure, the unfinished package (strs) has none;
-  // - a non-strict XPASS (py-xpass): the library lists it as skipped, never passed (docs/runners.md),
-  //   while JUnit writes it as a plain passing testcase and cannot tell it from a pass.
-  // Compared: every id the library places on the candidate side (fail-to-pass, pass-to-pass and
-  // candidate-only passes; pass-to-fail, fail-to-fail and candidate-only failures) has exactly that
-  // outcome in the candidate's report, and the base outcome its cell implies in the base report; every
-  // baseOnly id (the library's "no evidence on the candidate") is one the base report decides. So
-  // the library never claims a pass or a failure the report does not show.
-  const claimsOnly = project.patches.filter((patch) => patch.compare === "claims-only");
-  it.each(claimsOnly.map((patch) => [patch.label, patch] as const))("%s: every outcome the library claims is the report's; the rest is no evidence, never a pass", (label) => {
-    const baseReport = reportOf(project, BASE[project.kind]).outcomes;
-    const report = reportOf(project, label).outcomes;
-    const table = libraryTable(project, label);
-    if (label.endsWith("-timeout")) expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([true]);
-    type Outcome = "passed" | "failed";
-    const claim = (now: Outcome, before: Outcome | undefined) => (id: string) => ({ id, now, before });
-    const claimed = [
-      ...table.failToPass.map(claim("passed", "failed")),
-      ...table.passToPass.map(claim("passed", "passed")),
-      ...table.passToFail.map(claim("failed", "passed")),
-      ...table.failToFail.map(claim("failed", "failed")),
-      ...table.candidateOnly.passed.map(claim("passed", undefined)),
-      ...table.candidateOnly.failed.map(claim("failed", undefined)),
-    ];
-    // Each claim as the library makes it, beside what the two reports say of that id.
-    expect(claimed.map(({ id }) => ({ id, now: report.get(id), before: baseReport.get(id) }))).toEqual(claimed);
-    expect(sorted(table.baseOnly.filter((id) => !baseReport.has(id)))).toEqual([]);
-    // Not vacuous: this candidate's report decides ids the library has no evidence on.
-    const unclaimed = sorted([...report.keys()].filter((id) => !claimed.some((entry) => entry.id === id)));
-    expect(unclaimed.length).toBeGreaterThan(0);
-  });
-
-  it("every candidate's key status agrees with its report: green only when the direct run passed, red only when it failed", () => {
-    const disagreements: string[] = [];
-    for (const ranked of project.ranked) {
-      const report = reportOf(project, ranked.label);
-      const failed = [...report.outcomes.values()].includes("failed") || report.exitCode !== 0;
-      if (ranked.status === "green" && failed) disagreements.push(`${ranked.label}: green, but the direct run exited ${report.exitCode}`);
-      if (ranked.status === "red" && !failed) disagreements.push(`${ranked.label}: red, but the direct run passed`);
-    }
-    expect(disagreements).toEqual([]);
-  });
-
-  it("the ranking orders the exact candidates by the reports' regressions, then fixes", () => {
-    const rankOf = new Map(project.ranked.map((entry) => [entry.label, entry.rank]));
-    const baseReport = reportOf(project, BASE[project.kind]).outcomes;
-    const scores = exact.map((patch) => {
-      const table = crossTable(baseReport, reportOf(project, patch.label).outcomes);
-      return { label: patch.label, regressions: table.passToFail.length, fixes: table.failToPass.length, rank: rankOf.get(patch.label)! };
+    // The library's side: every candidate (and each base: an agent that does nothing, the same verify
+    // step) through runCandidates. The timeout goes first so its wait overlaps the rest.
+    const list: { project: Project; options: RunCandidateOptions<Tools, undefined> }[] = [];
+    const verify = project.kind === "pytest" ? PY_VERIFY : GO_VERIFY;
+    list.push({ project, options: { repo: project.repo, label: BASE[project.kind], agent: () => Promise.resolve(), createToolset, verify } });
+    for (const patch of project.patches) list.push({ project, options: { repo: project.repo, label: patch.label, agent: agentFor(patch), createToolset, verify } });
+    list.sort((a, b) => Number(b.options.label.endsWith("-timeout")) - Number(a.options.label.endsWith("-timeout")));
+    const settled = await runCandidates(list.map((entry) => entry.options), { concurrency: 2 });
+    const failures: string[] = [];
+    settled.forEach((outcome, index) => {
+      const { project, options } = list[index]!;
+      if (outcome.status === "rejected") {
+        failures.push(`${options.label}: ${String(outcome.reason)}`);
+        const kept = (outcome.reason as { workspace?: { dispose(): Promise<void> } }).workspace;
+        if (kept !== undefined) void kept.dispose();
+      } else if (options.label === BASE[project.kind]) project.base = outcome.value;
+      else project.results.set(options.label, outcome.value);
     });
-    const inversions: string[] = [];
-    for (const a of scores) for (const b of scores) {
-      const aBetter = a.regressions < b.regressions || (a.regressions === b.regressions && a.fixes > b.fixes);
-      if (aBetter && !(a.rank < b.rank)) inversions.push(`${a.label} (rank ${a.rank}, ${a.regressions} regressions, ${a.fixes} fixes) vs ${b.label} (rank ${b.rank}, ${b.regressions}, ${b.fixes})`);
-    }
-    expect(inversions).toEqual([]);
-  });
-});
+    if (failures.length > 0) throw new Error(`candidates failed:\n${failures.join("\n")}`);
 
-it("covers at least 20 candidates, and the reports put some id in every cell of the table", () => {
-  const all = Object.values(projects).flatMap((project) => project.patches.map((patch) => ({ project, patch })));
-  expect(all.length).toBeGreaterThanOrEqual(20);
-  const cells = new Map<string, number>();
-  for (const { project, patch } of all) {
-    const table = crossTable(reportOf(project, BASE[project.kind]).outcomes, reportOf(project, patch.label).outcomes);
-    const counts = { failToPass: table.failToPass, passToPass: table.passToPass, passToFail: table.passToFail, failToFail: table.failToFail, candidateOnlyPassed: table.candidateOnly.passed, candidateOnlyFailed: table.candidateOnly.failed, baseOnly: table.baseOnly };
-    for (const [cell, ids] of Object.entries(counts)) cells.set(`${project.kind} ${cell}`, (cells.get(`${project.kind} ${cell}`) ?? 0) + ids.length);
-  }
-  const empty = [...cells].filter(([, count]) => count === 0).map(([cell]) => cell);
-  expect(empty).toEqual([]);
-});
+    // The independent side: the runner itself, in the same worktrees, for its structured report.
+    const jobs: { project: Project; label: string; result: RunCandidateResult }[] = [];
+    jobs.push({ project, label: BASE[project.kind], result: project.base! });
+    for (const [label, result] of project.results) jobs.push({ project, label, result });
+    jobs.sort((a, b) => Number(b.label.endsWith("-timeout")) - Number(a.label.endsWith("-timeout")));
+    const reports = await pool(
+      jobs.map((job) => () => (job.project.kind === "pytest" ? pytestReport(runner.python, job.result.workspace.path) : goReport(runner.go, job.result.workspace.path, goCache))),
+      3,
+    );
+    jobs.forEach((job, index) => job.project.reports.set(job.label, reports[index]!));
+
+    project.ranked = rankCandidates([...project.results.values()], { base: project.base! });
+  }, 300_000);
+
+  afterAll(async () => {
+    const results = [...(project.base === undefined ? [] : [project.base]), ...project.results.values()];
+    await Promise.all(results.map((result) => result.workspace.dispose()));
+    await removeAll(project.repo);
+    if (goCache !== "") await removeAll(goCache);
+  }, 120_000);
+
+  describe(`${project.kind} project`, () => {
+    it("the base: the library's per-test outcomes are the report's, and the report has passes and failures", () => {
+      expect(project.base!.verification.map((record) => record.timedOut)).toEqual([false]);
+      const report = reportOf(project, BASE[project.kind]);
+      const outcomes = [...report.outcomes.values()];
+      expect(outcomes).toContain("passed");
+      expect(outcomes).toContain("failed");
+      expect(Object.fromEntries(libraryOutcomes(project.base!))).toEqual(Object.fromEntries(report.outcomes));
+    });
+
+    const exact = project.patches.filter((patch) => patch.compare === "exact");
+    it.each(exact.map((patch) => [patch.label, patch] as const))("%s: the library's table is the one computed from the two reports", (label) => {
+      // One verify record that finished (a timed-out one would mean the machine was too slow for VERIFY_TIMEOUT_MS).
+      expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([false]);
+      const expected = crossTable(reportOf(project, BASE[project.kind]).outcomes, reportOf(project, label).outcomes);
+      expect(libraryTable(project, label)).toEqual(expected);
+    });
+
+    // Claims only. Two kinds of candidate where the library deliberately has no evidence on ids the
+    // report decides:
+    // - the verify step's timeout killed the run (py-timeout, go-timeout; the direct run is let finish,
+    //   so its report decides every test). pytest -rA printed no summary before the kill: the library
+    //   has no id at all. go test -v printed the packages that finished before the kill (calc): the
+    //   library takes their ids from the run's failure, the unfinished package (strs) has none;
+    // - a non-strict XPASS (py-xpass): the library lists it as skipped, never passed (docs/runners.md),
+    //   while JUnit writes it as a plain passing testcase and cannot tell it from a pass.
+    // Compared: every id the library places on the candidate side (fail-to-pass, pass-to-pass and
+    // candidate-only passes; pass-to-fail, fail-to-fail and candidate-only failures) has exactly that
+    // outcome in the candidate's report, and the base outcome its cell implies in the base report; every
+    // baseOnly id (the library's "no evidence on the candidate") is one the base report decides. So
+    // the library never claims a pass or a failure the report does not show.
+    const claimsOnly = project.patches.filter((patch) => patch.compare === "claims-only");
+    it.each(claimsOnly.map((patch) => [patch.label, patch] as const))("%s: every outcome the library claims is the report's; the rest is no evidence, never a pass", (label) => {
+      const baseReport = reportOf(project, BASE[project.kind]).outcomes;
+      const report = reportOf(project, label).outcomes;
+      const table = libraryTable(project, label);
+      if (label.endsWith("-timeout")) expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([true]);
+      type Outcome = "passed" | "failed";
+      const claim = (now: Outcome, before: Outcome | undefined) => (id: string) => ({ id, now, before });
+      const claimed = [
+        ...table.failToPass.map(claim("passed", "failed")),
+        ...table.passToPass.map(claim("passed", "passed")),
+        ...table.passToFail.map(claim("failed", "passed")),
+        ...table.failToFail.map(claim("failed", "failed")),
+        ...table.candidateOnly.passed.map(claim("passed", undefined)),
+        ...table.candidateOnly.failed.map(claim("failed", undefined)),
+      ];
+      // Each claim as the library makes it, beside what the two reports say of that id.
+      expect(claimed.map(({ id }) => ({ id, now: report.get(id), before: baseReport.get(id) }))).toEqual(claimed);
+      expect(sorted(table.baseOnly.filter((id) => !baseReport.has(id)))).toEqual([]);
+      // Not vacuous: this candidate's report decides ids the library has no evidence on.
+      const unclaimed = sorted([...report.keys()].filter((id) => !claimed.some((entry) => entry.id === id)));
+      expect(unclaimed.length).toBeGreaterThan(0);
+    });
+
+    it("every candidate's key status agrees with its report: green only when the direct run passed, red only when it failed", () => {
+      const disagreements: string[] = [];
+      for (const ranked of project.ranked) {
+        const report = reportOf(project, ranked.label);
+        const failed = [...report.outcomes.values()].includes("failed") || report.exitCode !== 0;
+        if (ranked.status === "green" && failed) disagreements.push(`${ranked.label}: green, but the direct run exited ${report.exitCode}`);
+        if (ranked.status === "red" && !failed) disagreements.push(`${ranked.label}: red, but the direct run passed`);
+      }
+      expect(disagreements).toEqual([]);
+    });
+
+    it("the ranking orders the exact candidates by the reports' regressions, then fixes", () => {
+      const rankOf = new Map(project.ranked.map((entry) => [entry.label, entry.rank]));
+      const baseReport = reportOf(project, BASE[project.kind]).outcomes;
+      const scores = exact.map((patch) => {
+        const table = crossTable(baseReport, reportOf(project, patch.label).outcomes);
+        return { label: patch.label, regressions: table.passToFail.length, fixes: table.failToPass.length, rank: rankOf.get(patch.label)! };
+      });
+      const inversions: string[] = [];
+      for (const a of scores) for (const b of scores) {
+        const aBetter = a.regressions < b.regressions || (a.regressions === b.regressions && a.fixes > b.fixes);
+        if (aBetter && !(a.rank < b.rank)) inversions.push(`${a.label} (rank ${a.rank}, ${a.regressions} regressions, ${a.fixes} fixes) vs ${b.label} (rank ${b.rank}, ${b.regressions}, ${b.fixes})`);
+      }
+      expect(inversions).toEqual([]);
+    });
+  });
+
+  it(`${project.kind}: the reports put some id in every cell of the table`, () => {
+    const all = project.patches.map((patch) => ({ project, patch }));
+    const cells = new Map<string, number>();
+    for (const { project, patch } of all) {
+      const table = crossTable(reportOf(project, BASE[project.kind]).outcomes, reportOf(project, patch.label).outcomes);
+      const counts = { failToPass: table.failToPass, passToPass: table.passToPass, passToFail: table.passToFail, failToFail: table.failToFail, candidateOnlyPassed: table.candidateOnly.passed, candidateOnlyFailed: table.candidateOnly.failed, baseOnly: table.baseOnly };
+      for (const [cell, ids] of Object.entries(counts)) cells.set(`${project.kind} ${cell}`, (cells.get(`${project.kind} ${cell}`) ?? 0) + ids.length);
+    }
+    const empty = [...cells].filter(([, count]) => count === 0).map(([cell]) => cell);
+    expect(empty).toEqual([]);
+  });
+}
