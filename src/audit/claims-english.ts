@@ -8,7 +8,7 @@ const HEAD = "(?:test[ -]suite|suite|test ?cases?|test files?|tests?|specs?)";
 const DETERMINER = `(?:all|each|every|both|the|my|our|these|those|its|their|remaining|other|existing|new|full|whole|entire|complete|of|${NUM})`;
 // Words that end a subject phrase: a free qualifier ("parser" in "the parser tests") is never one of them.
 const FUNCTION_WORD = "(?:and|or|again|then|so|now|i|we|it|that|which|with|after|before|ran|run|reran|when|because|since|to|in|on|at|by|for|from)";
-const RELATIVE = "(?:\\s+(?:that\\s+)?(?:i|we)\\s+(?:added|wrote|created|fixed|updated|changed))";
+const RELATIVE = "(?:\\s+(?:that\\s+)?(?:i|we)\\s+(?:added|wrote|created|fixed|updated|changed|ran|run|reran|executed|touched))";
 const TARGET = `(?:${CODE_MARK}+|[\\w./-]+\\.py(?:::[\\w\\[\\]./-]+)*|[\\w./-]*::[\\w\\[\\]./-]+|test_\\w+|test[a-z]\\w*)`;
 const SUBJECT = new RegExp(
   `(?:^|[\\s(])((?:${DETERMINER}\\s+){0,4}(?:(?:(?!(?:${DETERMINER}|${FUNCTION_WORD})\\s)[\\w./-]+|${CODE_MARK}+)\\s+){0,3}${HEAD}${RELATIVE}?|(?:${DETERMINER}\\s+){0,3}${TARGET}(?:\\s+(?:and|,)\\s+${TARGET})*|everything|they all|all|both)\\s*$`,
@@ -61,6 +61,8 @@ const QUOTED_FAILURES = /(?:^|[\s,(=])([1-9]\d*)\s+(?:failed|failures?|errors?|e
 // "No failing tests", "there are no failing tests", "zero failures": the sentence claims a pass.
 const NO_FAILURES = /\b(?:no|zero)\s+(?:test\s+)?failures\b|\bnothing failed\b|\bno tests? failed\b|\b(?:no|zero)\s+(?:more\s+|remaining\s+)?(?:failing|failed|broken)\s+(?:tests?|specs?)\b|\bnone of the tests (?:fail|failed)\b/;
 const FAILING_NOUN = new RegExp(`\\b(?:(${NUM}|a few|several|some|the|a|remaining)\\s+)?(?:\\w+\\s+)?(?:failing|broken)\\s+${HEAD}\\b|\\b${HEAD}\\s+(?:that\\s+)?(?:are\\s+|is\\s+)?still failing\\b`);
+// A label and its value ("Tests: all green.", "Unit tests: passing"): a status line is a claim.
+const LABEL_PASS = new RegExp(`^[\\s*_#>-]*((?:the\\s+)?(?:[\\w-]+\\s+){0,2}${HEAD})\\s*:\\s*(all\\s+)?(?:green|passing|passed|pass)\\b`);
 const CLAUSE_BREAK = /,\s+(?:and|but|so|while|although|though|yet)\s+|\s+(?:but|while|although|whereas|yet)\s+|,\s+|:\s+|\s[-\u2013\u2014]\s/g;
 const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
 
@@ -240,6 +242,15 @@ function detectInText(sentence: MessageSentence, lower: string, blocks: Blocks):
   if (passedCount && Number(passedCount[1]) === 0 && !modal(passedCount.index)) return [{ kind: "fail", scope: { kind: "unspecified" } }];
   if (passedCount && !blocked(passedCount.index)) return [{ kind: "pass", scope: { kind: "count", count: Number(passedCount[1]) } }];
 
+  const label = LABEL_PASS.exec(lower);
+  const afterLabel = label ? lower.slice(label[0].length).trimStart() : "";
+  if (label && !modal(0)) {
+    const subject = label[1]!;
+    const scope = scopeOf(sentence, subject, lower.indexOf(subject));
+    // "Tests: passing except test_x" tells of a failure.
+    if (PARTIAL_AFTER.test(afterLabel)) return [{ kind: "fail", scope }];
+    if (!blocked(0) && ALLOWED_AFTER_PASS.test(afterLabel)) return [{ kind: "pass", scope: scope.kind === "unspecified" && label[2] !== undefined ? { kind: "suite" } : scope }];
+  }
   for (const clause of splitClauses(lower, CLAUSE_BREAK)) detectInClause(sentence, lower, clause, blocks, claims);
   if (claims.length === 0) {
     const failing = FAILING_NOUN.exec(lower);
