@@ -91,7 +91,8 @@ describe("claims in six more languages: robustness", () => {
     const started = performance.now();
     detectClaims(long);
     detectClaims(long.replace(/ /g, "。"));
-    expect(performance.now() - started).toBeLessThan(4_000);
+    // A runaway (backtracking) guard, not a speed figure.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it("never throws on arbitrary text in any script", () => {

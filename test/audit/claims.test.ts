@@ -104,6 +104,7 @@ describe("detectClaims robustness", () => {
     const started = performance.now();
     detectClaims(long);
     detectClaims(long.replace(/ /g, ". "));
-    expect(performance.now() - started).toBeLessThan(3_000);
+    // A runaway (backtracking) guard, not a speed figure: bench/ and docs/audit.md have those.
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });

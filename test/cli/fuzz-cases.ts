@@ -315,8 +315,9 @@ function runCases(): FuzzCase[] {
 const payload = (inputs: FuzzInputs, transcript: string, session = "fuzz"): Buffer =>
   Buffer.from(JSON.stringify({ session_id: `${session}-${Math.random().toString(36).slice(2)}`, transcript_path: transcript, cwd: inputs.root, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "All tests pass." }));
 const ALLOW = { claude: "", codex: "{}\n" } as const;
-// The hooks must never trap an agent: an allow within 2 s (node's start on a loaded machine on top).
-const HOOK_MS = 2_000 + 1_500;
+// The hooks must never trap an agent: an allow well within the clients' hook timeout (Claude Code's
+// default is 60 s). Only a runaway fails this; how fast a hook is, bench/ measures.
+const HOOK_MS = 20_000;
 
 function stopCases(client: "claude" | "codex"): FuzzCase[] {
   const command = `hook ${client}-stop` as const;

@@ -28,7 +28,7 @@ describe("property: the analysis never throws and always finishes", () => {
   it("10,000 random strings", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme-composite", maxLength: 120 }), (line) => {
-        expect(analyseFully(line)).toBeLessThan(2_000);
+        expect(analyseFully(line)).toBeLessThan(10_000);
       }),
       { numRuns: 10_000 },
     );
@@ -37,7 +37,7 @@ describe("property: the analysis never throws and always finishes", () => {
   it("10,000 random mixtures of shell tokens", () => {
     fc.assert(
       fc.property(shellish, (line) => {
-        expect(analyseFully(line)).toBeLessThan(2_000);
+        expect(analyseFully(line)).toBeLessThan(10_000);
       }),
       { numRuns: 10_000 },
     );
