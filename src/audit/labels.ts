@@ -36,6 +36,11 @@ export interface LabelledClaim extends ClaimSentence {
   reason: ClaimLabelReason;
   /** The run the label rests on (its line and command), or null. */
   run: { line: number; command: string; outcome: SessionRun["outcome"] } | null;
+  /**
+   * `unsupported` and `unclear` only: the last run before the claim that failed on the code the claim
+   * is about (no edit since). Absent when there is none.
+   */
+  sameTreeFailure?: { line: number; command: string; outcome: SessionRun["outcome"] };
 }
 
 /** Options of {@link labelClaims}. */
@@ -44,14 +49,20 @@ export interface LabelClaimsOptions {
   position?: number;
 }
 
-function covers(run: SessionRun, claim: ClaimSentence): boolean {
+const fileOf = (id: string): string => id.replace(/^\.\//, "").split("::")[0]!;
+
+// `known` holds every test id the session's runs printed: a run of a whole file (`pytest -q test_a.py`,
+// which prints no ids when it passes) covers a named test that another run placed in that file.
+function covers(run: SessionRun, claim: ClaimSentence, known: readonly string[] = []): boolean {
   switch (claim.scope.kind) {
     case "suite":
       return !run.partial;
     case "targets": {
       if (!run.partial) return true;
       const ids = run.runs.flatMap((evidence) => [...evidence.targets, ...evidence.passed, ...evidence.failed]);
-      return claim.scope.targets.every((target) => ids.some((id) => id.includes(target) || target.includes(id.replace(/^\.\//, ""))));
+      const files = run.runs.filter((evidence) => !evidence.filtered).flatMap((evidence) => evidence.targets.filter((target) => !target.includes("::")).map(fileOf));
+      const placed = (target: string): boolean => known.some((id) => id.includes("::") && id.includes(target) && files.includes(fileOf(id)));
+      return claim.scope.targets.every((target) => ids.some((id) => id.includes(target) || target.includes(id.replace(/^\.\//, ""))) || placed(target));
     }
     case "count":
     case "unspecified":
@@ -63,19 +74,28 @@ function covers(run: SessionRun, claim: ClaimSentence): boolean {
   }
 }
 
-const ref = (run: SessionRun): LabelledClaim["run"] => ({ line: run.line, command: run.command, outcome: run.outcome });
+const ref = (run: SessionRun): NonNullable<LabelledClaim["run"]> => ({ line: run.line, command: run.command, outcome: run.outcome });
+
+// The last run before `position` that failed on the tree as it is there (no edit between).
+function failureOnTree(current: readonly SessionRun[], position: number): SessionRun | undefined {
+  return current.filter((run) => run.outcome === "failed" && (run.stalePosition === null || run.stalePosition > position)).at(-1);
+}
 
 function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: number): LabelledClaim {
-  const make = (label: ClaimLabel, reason: ClaimLabelReason, run: SessionRun | null): LabelledClaim => ({ ...claim, label, reason, run: run === null ? null : ref(run) });
-  if (isDisclosure(claim)) return make("disclosed", "disclosure", null);
   const before = session.runs.filter((run) => run.position < position);
   const current = before.filter((run) => !run.baseline);
+  const make = (label: ClaimLabel, reason: ClaimLabelReason, run: SessionRun | null): LabelledClaim => {
+    const failure = label === "unsupported" || label === "unclear" ? failureOnTree(current, position) : undefined;
+    return { ...claim, label, reason, run: run === null ? null : ref(run), ...(failure === undefined ? {} : { sameTreeFailure: ref(failure) }) };
+  };
+  if (isDisclosure(claim)) return make("disclosed", "disclosure", null);
+  const known = session.runs.flatMap((run) => run.runs.flatMap((evidence) => [...evidence.passed, ...evidence.failed]));
   if (current.length === 0) {
     if (session.runs.some((run) => run.position > position && !run.baseline)) return make("unsupported", "claim-before-run", null);
     return make("unsupported", before.length > 0 ? "baseline-only" : "no-run", before.at(-1) ?? null);
   }
   // The run the claim depends on: the last one that touches its targets, else the last one.
-  const last = (claim.scope.kind === "targets" ? current.filter((run) => covers(run, claim)).at(-1) : undefined) ?? current.at(-1)!;
+  const last = (claim.scope.kind === "targets" ? current.filter((run) => covers(run, claim, known)).at(-1) : undefined) ?? current.at(-1)!;
   // A narrower pass after a failure (`-k other`, one test id, a copy elsewhere) does not answer it.
   const open = session.openFailure;
   if (open !== null && open !== last && open.position < position && claim.scope.kind !== "targets") return make("contradicted", "failure-not-rerun", open);
@@ -85,7 +105,7 @@ function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: numb
     case "unknown":
       return make("unclear", "last-run-unknown", last);
     case "passed": {
-      const covering = current.filter((run) => run.outcome === "passed" && covers(run, claim)).at(-1);
+      const covering = current.filter((run) => run.outcome === "passed" && covers(run, claim, known)).at(-1);
       if (covering === undefined) return make("unsupported", "partial-run", last);
       // A named test that failed on the same code (no edit between) is not backed by a rerun that passed.
       if (claim.scope.kind === "targets") {

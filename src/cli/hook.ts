@@ -35,10 +35,11 @@ export function registerHookCommand(program: Command): void {
     hook
       .command(`${client}-stop`)
       .description(`${client === "claude" ? "Claude Code" : "Codex"} Stop hook: reads the hook JSON on stdin; blocks a stop that hides a failing or stale test run.`)
-      .action(async () => {
+      .option("--strict", "also block (once) on a pass claim that no test run backs")
+      .action(async (options: { strict?: boolean }) => {
         const { runStopHook } = await import("../audit/hooks/stop.js");
         const stdin = await readStdin();
-        emit(stdin === null ? { stdout: client === "codex" ? "{}\n" : "", stderr: `agent-evidence hook ${client}-stop: ${overCap}, allowing the stop\n`, exitCode: 0 } : runStopHook(client, stdin));
+        emit(stdin === null ? { stdout: client === "codex" ? "{}\n" : "", stderr: `agent-evidence hook ${client}-stop: ${overCap}, allowing the stop\n`, exitCode: 0 } : runStopHook(client, stdin, { strict: options.strict === true }));
       });
   }
   hook
@@ -55,11 +56,12 @@ export function registerHookCommand(program: Command): void {
     .addOption(new Option("--client <client>", "claude or codex").choices(["claude", "codex"]).makeOptionMandatory())
     .option("--project <dir>", "install into this project's settings instead of the user's")
     .option("--dry-run", "print the new settings without writing them")
-    .action(async (options: { client: HookClient; project?: string; dryRun?: boolean }) => {
+    .option("--strict", "install the Stop hook with --strict (also block once on a pass claim no run backs)")
+    .action(async (options: { client: HookClient; project?: string; dryRun?: boolean; strict?: boolean }) => {
       const { installHooks } = await import("../audit/hooks/install.js");
       let result;
       try {
-        result = installHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true });
+        result = installHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true, strict: options.strict === true });
       } catch (error) {
         process.stderr.write(`agent-evidence: hook install: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exitCode = 1;

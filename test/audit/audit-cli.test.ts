@@ -146,6 +146,21 @@ describe("agent-evidence hook install", () => {
     expect(second).toEqual({ status: 0, stdout: `${settings}: hooks already installed, nothing changed\n`, stderr: "" });
   });
 
+  it("--strict installs the Stop hook with --strict, in place of the one without it (and back), never both", async () => {
+    const project = mkdtempSync(join(tmpdir(), "hook-install-"));
+    const settings = join(project, ".codex", "hooks.json");
+    const stopCommands = (): unknown => (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop.flatMap((group) => group.hooks.map((hook) => hook.command));
+    expect((await cli(["hook", "install", "--client", "codex", "--project", project])).status).toBe(0);
+    expect(stopCommands()).toEqual(["agent-evidence hook codex-stop"]);
+    expect((await cli(["hook", "install", "--client", "codex", "--project", project, "--strict"])).status).toBe(0);
+    expect(stopCommands()).toEqual(["agent-evidence hook codex-stop --strict"]);
+    expect((await cli(["hook", "install", "--client", "codex", "--project", project, "--strict"])).stdout).toBe(`${settings}: hooks already installed, nothing changed\n`);
+    expect((await cli(["hook", "install", "--client", "codex", "--project", project])).status).toBe(0);
+    expect(stopCommands()).toEqual(["agent-evidence hook codex-stop"]);
+    const claude = await cli(["hook", "install", "--client", "claude", "--project", project, "--strict", "--dry-run"]);
+    expect(JSON.parse(claude.stdout.slice(claude.stdout.indexOf("\n") + 1))).toMatchObject({ hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook claude-stop --strict", timeout: 60 }] }] } });
+  });
+
   it("refuses a settings file that is not JSON (exit 1, file untouched)", async () => {
     const project = mkdtempSync(join(tmpdir(), "hook-install-"));
     mkdirSync(join(project, ".claude"));

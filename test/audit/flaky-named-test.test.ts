@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/audit/audit-session.js";
-import { decideStop } from "../../src/audit/hooks/stop.js";
+import { decideStop } from "../../src/audit/hooks/stop-decision.js";
 import type { TranscriptEvent } from "../../src/audit/transcripts/types.js";
 
 const COMMAND = "python3 -m pytest -q -p no:cacheprovider tests/test_flaky.py";

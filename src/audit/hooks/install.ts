@@ -16,6 +16,8 @@ export interface InstallHooksOptions {
   home?: string;
   /** How the hook runs agent-evidence (default: `agent-evidence`). */
   executable?: string;
+  /** Install the Stop hook as `hook <client>-stop --strict`. */
+  strict?: boolean;
 }
 
 /** What {@link installHooks} did (or would do, with `dryRun`). */
@@ -33,6 +35,8 @@ interface HookEntry {
   event: string;
   matcher?: string;
   command: string;
+  /** The entry's other form (the Stop hook with or without `--strict`), rewritten in place rather than run twice. */
+  replaces?: string;
 }
 
 /** The settings file a client reads hooks from: Claude Code `settings.json`, Codex `hooks.json`. */
@@ -49,18 +53,22 @@ export function hookSettingsPath(client: HookClient, project: string | undefined
   }
 }
 
-function entriesFor(client: HookClient, executable: string): HookEntry[] {
+function stopEntry(command: string, strict: boolean): HookEntry {
+  return strict ? { event: "Stop", command: `${command} --strict`, replaces: command } : { event: "Stop", command, replaces: `${command} --strict` };
+}
+
+function entriesFor(client: HookClient, executable: string, strict: boolean): HookEntry[] {
   switch (client) {
     case "claude": {
       const post = `${executable} hook claude-post-tool-use`;
       return [
-        { event: "Stop", command: `${executable} hook claude-stop` },
+        stopEntry(`${executable} hook claude-stop`, strict),
         { event: "PostToolUse", matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit", command: post },
         { event: "PostToolUseFailure", matcher: "Bash", command: post },
       ];
     }
     case "codex":
-      return [{ event: "Stop", command: `${executable} hook codex-stop` }];
+      return [stopEntry(`${executable} hook codex-stop`, strict)];
     default: {
       const unreachable: never = client;
       return unreachable;
@@ -74,15 +82,28 @@ function hasCommand(groups: unknown[], command: string): boolean {
   return groups.some((group) => isRecord(group) && Array.isArray(group.hooks) && group.hooks.some((hook) => isRecord(hook) && hook.command === command));
 }
 
-/** Merges the entries into a settings object (other keys and hooks kept; an entry already there is not added twice). */
-export function mergeHookSettings(settings: Record<string, unknown>, client: HookClient, executable = "agent-evidence"): Record<string, unknown> {
+// The groups with one command rewritten (its group, matcher and timeout kept).
+function replaceCommand(groups: unknown[], from: string, to: string): unknown[] {
+  const rewrite = (hook: unknown): unknown => (isRecord(hook) && hook.command === from ? { ...hook, command: to } : hook);
+  return groups.map((group) => (isRecord(group) && Array.isArray(group.hooks) ? { ...group, hooks: (group.hooks as unknown[]).map(rewrite) } : group));
+}
+
+/**
+ * Merges the entries into a settings object (other keys and hooks kept; an entry already there is not
+ * added twice; the Stop hook installed without `--strict` becomes the strict one, and back).
+ */
+export function mergeHookSettings(settings: Record<string, unknown>, client: HookClient, executable = "agent-evidence", strict = false): Record<string, unknown> {
   if (settings.hooks !== undefined && !isRecord(settings.hooks)) throw new Error("its `hooks` key is not an object");
   const hooks: Record<string, unknown> = { ...settings.hooks };
-  for (const entry of entriesFor(client, executable)) {
+  for (const entry of entriesFor(client, executable, strict)) {
     const existing = hooks[entry.event];
     if (existing !== undefined && !Array.isArray(existing)) throw new Error(`its \`hooks.${entry.event}\` key is not a list`);
     const groups: unknown[] = existing === undefined ? [] : [...(existing as unknown[])];
     if (hasCommand(groups, entry.command)) continue;
+    if (entry.replaces !== undefined && hasCommand(groups, entry.replaces)) {
+      hooks[entry.event] = replaceCommand(groups, entry.replaces, entry.command);
+      continue;
+    }
     groups.push({ ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }), hooks: [{ type: "command", command: entry.command, timeout: 60 }] });
     hooks[entry.event] = groups;
   }
@@ -122,7 +143,7 @@ export function installHooks(options: InstallHooksOptions): InstallHooksResult {
   if (!isRecord(settings)) throw new Error(`${path} is not a JSON object; fix or move it first`);
   let merged: Record<string, unknown>;
   try {
-    merged = mergeHookSettings(settings, options.client, options.executable);
+    merged = mergeHookSettings(settings, options.client, options.executable, options.strict === true);
   } catch (error) {
     throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }

@@ -18,6 +18,8 @@ export interface HookState {
   blocks: number;
   /** Recent results from the post-tool-use hook, oldest first. */
   events: RecordedEvent[];
+  /** The reasons of the last blocks, oldest first (absent in older files). */
+  reasons?: string[];
 }
 
 /** Options for where state lives (tests point it at a temp directory). */
@@ -41,14 +43,15 @@ export function hookStatePath(sessionId: string, options: HookStateOptions = {})
   return join(dir, `${safe}.json`);
 }
 
-const fresh = (sessionId: string): HookState => ({ version: 1, sessionId, blocks: 0, events: [] });
+const fresh = (sessionId: string): HookState => ({ version: 1, sessionId, blocks: 0, events: [], reasons: [] });
 
 /** Reads a session's state; a missing or unreadable file (a FIFO, a device, over the cap) is a fresh state. */
 export function readHookState(sessionId: string, options: HookStateOptions = {}): HookState {
   try {
     const value = JSON.parse(readRegularFile(hookStatePath(sessionId, options), { cap: MAX_STATE_BYTES }).toString("utf8")) as Partial<HookState>;
     if (value.version !== 1 || value.sessionId !== sessionId || typeof value.blocks !== "number" || !Array.isArray(value.events)) return fresh(sessionId);
-    return { version: 1, sessionId, blocks: value.blocks, events: value.events };
+    const reasons = Array.isArray(value.reasons) ? value.reasons.filter((reason): reason is string => typeof reason === "string") : [];
+    return { version: 1, sessionId, blocks: value.blocks, events: value.events, reasons };
   } catch {
     return fresh(sessionId);
   }

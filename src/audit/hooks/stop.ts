@@ -1,14 +1,15 @@
-// `agent-evidence hook claude-stop` / `codex-stop`: blocks a stop that hides a failing or stale test
-// run, or a contradicted claim, and tells the agent exactly what to do.
+// `agent-evidence hook claude-stop` / `codex-stop`: reads the transcript and the hook state, asks
+// stop-decision.ts whether the stop hides a failing or stale run or an unbacked claim, and keeps the block budget.
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "../../io/named-files.js";
 import { isPlainFileOnDisk } from "../../io/plain-file.js";
-import { auditEvents, type SessionAudit } from "../audit-session.js";
+import { auditEvents } from "../audit-session.js";
 import { readTranscript } from "../transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../transcripts/types.js";
 import { parseHookInput, type HookInput } from "./hook-input.js";
 import type { HookRunResult } from "./post-tool-use.js";
 import { readHookState, writeHookState, type HookStateOptions, type RecordedEvent } from "./state.js";
+import { decideStop, STOP_REASON_OPENINGS } from "./stop-decision.js";
 
 /** The clients whose Stop hook agent-evidence speaks. */
 export type HookClient = "claude" | "codex";
@@ -20,53 +21,11 @@ export const MAX_STOP_BLOCKS = 3;
 export interface StopHookOptions extends HookStateOptions {
   /** Reads the transcript (default: `fs.readFileSync` as UTF-8); tests inject failures here. */
   readTranscriptFile?: (path: string) => string;
+  /** Also block (once) on a pass claim no test run backs (`hook claude-stop --strict`). Default false. */
+  strict?: boolean;
 }
 
-// The openings of every reason decideStop gives, to find our own blocks among a transcript's feedback.
-const REASON_OPENINGS = ["Your final message says", "The last test run (", "The test run (", "Files changed after the last test run"];
-const isOurBlock = (feedback: string): boolean => REASON_OPENINGS.some((opening) => feedback.includes(opening));
-
-/** Options of {@link decideStop}. */
-export interface DecideStopOptions {
-  /**
-   * The transcript line of the user's last message: runs and edits before it belong to an earlier
-   * turn, which the agent already answered (disclosed, or was blocked for). Only this turn's work can
-   * block for a failed or stale run; a contradicted claim is judged on the whole session.
-   */
-  turnStartLine?: number;
-}
-
-// Recorded events (line 0) come from this turn; transcript lines before the turn's start do not.
-const inTurn = (line: number, start: number): boolean => line === 0 || line > start;
-
-/** What the Stop hook found: the reason to block, or null. */
-export function decideStop(audit: SessionAudit, options: DecideStopOptions = {}): string | null {
-  const start = options.turnStartLine ?? 0;
-  const last = audit.lastRun;
-  const contradicted = audit.claims.find((claim) => claim.label === "contradicted");
-  if (contradicted && contradicted.run && contradicted.reason === "failed-on-same-tree") {
-    return `Your final message says "${contradicted.sentence}", but the test run \`${contradicted.run.command}\` (transcript line ${contradicted.run.line}) failed it on the same code, before the run that passed: a pass on a rerun does not undo that (the test may be flaky). Find why it failed, or say in your final message that it fails intermittently.`;
-  }
-  if (contradicted && contradicted.run && contradicted.reason === "failure-not-rerun") {
-    return `Your final message says "${contradicted.sentence}", but the test run \`${contradicted.run.command}\` (transcript line ${contradicted.run.line}) failed, and no later run that passed reran all of it (a narrower selection, or another directory, does not). Rerun \`${contradicted.run.command}\` on the current code, or say in your final message that it fails.`;
-  }
-  if (contradicted && contradicted.run) {
-    return `Your final message says "${contradicted.sentence}", but the last test run (\`${contradicted.run.command}\`, transcript line ${contradicted.run.line}) failed. Fix the failure and rerun \`${contradicted.run.command}\`, or say in your final message that the tests fail.`;
-  }
-  if (last === null || audit.disclosed) return null;
-  if (last.outcome === "failed" && inTurn(last.line, start)) {
-    return `The last test run (\`${last.command}\`, transcript line ${last.line}) failed and your final message does not say so. Fix the failure and rerun \`${last.command}\`, or say in your final message that the tests fail.`;
-  }
-  const open = audit.openFailure;
-  if (open !== null && inTurn(open.line, start)) {
-    return `The test run (\`${open.command}\`, transcript line ${open.line}) failed, no later run that passed reran all of it, and your final message does not say so. Rerun \`${open.command}\` on the current code, or say in your final message that it fails.`;
-  }
-  if (last.staleBy !== null && inTurn(last.staleBy.line, start)) {
-    const what = last.staleBy.kind === "shell" ? `\`${last.staleBy.command}\`` : `${last.staleBy.tool} ${last.staleBy.paths.join(", ")}`;
-    return `Files changed after the last test run (\`${last.command}\`): ${what} came after it. Rerun \`${last.command}\` to test the current code, or say in your final message that the tests were not rerun after the change.`;
-  }
-  return null;
-}
+const isOurBlock = (feedback: string): boolean => STOP_REASON_OPENINGS.some((opening) => feedback.includes(opening));
 
 // Recorded events the transcript does not hold yet go just before the final message.
 function withRecorded(events: TranscriptEvent[], recorded: readonly RecordedEvent[], finalMessage: string | null): TranscriptEvent[] {
@@ -146,23 +105,27 @@ function stopResult(client: HookClient, input: HookInput, options: StopHookOptio
   // transcript does not hold yet (it may lag) can add a reason to block, never take one away: anyone
   // can pipe a forged payload (`"stdout": "5 passed"`, an unknown tool_use_id) into that hook.
   const meta = { path: input.transcriptPath, format: read?.format ?? null, isPlainFile: isPlainFileOnDisk };
-  const turn = { turnStartLine: read === null ? 0 : lastUserLine(read.events) };
-  const reason = read === null ? null : (decideStop(auditEvents(read.events, finalMessage, meta), turn) ?? decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta), turn));
+  // Our earlier blocks, so that a claim blocks once. Claude Code writes each block's reason back into
+  // the transcript, and only those count: the agent can write the state file. Codex's sandbox cannot
+  // write it, and older Codex rollouts show no blocks: there the state file's reasons count too.
+  const fedBack = (read?.stopHookFeedback ?? []).filter(isOurBlock);
+  const earlierReasons = client === "codex" ? [...fedBack, ...(state.reasons ?? [])] : fedBack;
+  const decide = { turnStartLine: read === null ? 0 : lastUserLine(read.events), strict: options.strict === true, earlierReasons };
+  const reason = read === null ? null : (decideStop(auditEvents(read.events, finalMessage, meta), decide) ?? decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta), decide));
   const stderr = (extra: string[]): string => [...notes, ...extra].map((note) => `agent-evidence: ${note}\n`).join("");
   if (reason === null) return allow(client, stderr([]));
-  // The block budget: Claude Code writes each block's reason back into the transcript, so the blocks
-  // are counted there, and a state file the agent can write (`"blocks": 3`) cannot spend it. Codex's
-  // rollout shows none: there the state file counts (see docs/hooks.md).
-  const blocks = read?.stopHookFeedback === undefined ? state.blocks : read.stopHookFeedback.filter(isOurBlock).length;
+  // The block budget, counted the same way: a state file the agent can write (`"blocks": 3`) cannot
+  // spend a Claude Code session's (see docs/hooks.md).
+  const blocks = read?.stopHookFeedback === undefined ? state.blocks : client === "codex" ? Math.max(state.blocks, fedBack.length) : fedBack.length;
   if (blocks >= MAX_STOP_BLOCKS) return allow(client, stderr([`not blocking again (${blocks} blocks in this session already): ${reason}`]));
-  writeHookState({ ...state, blocks: state.blocks + 1 }, options);
+  writeHookState({ ...state, blocks: state.blocks + 1, reasons: [...(state.reasons ?? []), reason].slice(-MAX_STOP_BLOCKS) }, options);
   return { stdout: `${JSON.stringify({ decision: "block", reason })}\n`, stderr: stderr([]), exitCode: 0 };
 }
 
 /**
- * Runs the Stop hook for a client on its stdin JSON. Blocks (`{"decision":"block","reason":...}`)
- * when the last test run failed or is stale and the final message does not disclose it, or a claim
- * is contradicted; at most {@link MAX_STOP_BLOCKS} times per session. Allowing prints nothing for
+ * Runs the Stop hook for a client on its stdin JSON. Blocks (`{"decision":"block","reason":...}`) on
+ * what {@link decideStop} finds (a pass claim contradicted, stale, or unbacked after a failure, once
+ * per claim; this turn's hidden failed or stale run); at most {@link MAX_STOP_BLOCKS} times per session. Allowing prints nothing for
  * Claude Code and `{}` for Codex. Without a transcript it never blocks; on an internal error it
  * allows the stop and explains on stderr. Always exits 0.
  */

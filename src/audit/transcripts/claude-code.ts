@@ -89,7 +89,11 @@ function readUser(record: JsonlRecord, list: EventList, feedback: string[]): voi
   const sidechain = value.isSidechain === true;
   const takeText = (text: string): void => {
     if (sidechain) return;
-    if (text.startsWith(STOP_FEEDBACK)) feedback.push(text);
+    // The agent's answer to the hook is a new message, not more of the one the hook blocked.
+    if (text.startsWith(STOP_FEEDBACK)) {
+      feedback.push(text);
+      list.breakText();
+    }
     else if (value.isMeta !== true) list.addUserText(text, timestamp, line);
   };
   if (typeof content === "string") return takeText(content);

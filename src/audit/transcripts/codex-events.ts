@@ -3,6 +3,7 @@
 // (CommandExecution, FileChange, McpToolCall), which code mode leaves as the only record of its commands.
 import { applyCommandEnd, type CodexState } from "./codex-state.js";
 import { commandText } from "./codex-calls.js";
+import { hookPromptText } from "./codex-hook-prompt.js";
 import { toolCallEffect } from "./tool-effect.js";
 import { asObject, asString } from "./jsonl.js";
 
@@ -16,9 +17,12 @@ export function readCodexEvent(payload: Record<string, unknown>, state: CodexSta
     case "agent_message":
       list.addAssistantText(asString(payload.message) ?? "", false, timestamp, line);
       return;
-    case "user_message":
-      list.addUserText(asString(payload.message) ?? "", timestamp, line);
+    case "user_message": {
+      // The response item of the same message records a hook's prompt (codex.ts); it is no user turn.
+      const message = asString(payload.message) ?? "";
+      if (hookPromptText(message) === null) list.addUserText(message, timestamp, line);
       return;
+    }
     case "exec_command_end":
       applyCommandEnd(state, commandEnd(payload), timestamp, line);
       return;

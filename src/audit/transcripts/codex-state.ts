@@ -28,11 +28,13 @@ export interface CodexState {
   codeMode: Map<string, OpenCodeModeCall>;
   /** Every call id a response item announced, whatever its effect (end events of these add nothing new). */
   announced: Set<string>;
+  /** The reasons of Stop hooks that blocked, from `<hook_prompt>` user messages (codex-hook-prompt.ts). */
+  hookPrompts: string[];
 }
 
 /** A fresh state. */
 export function createCodexState(problems: TranscriptProblem[]): CodexState {
-  return { list: new EventList(), cwd: null, problems, sessions: new Map(), polls: new Map(), ended: new Set(), codeMode: new Map(), announced: new Set() };
+  return { list: new EventList(), cwd: null, problems, sessions: new Map(), polls: new Map(), ended: new Set(), codeMode: new Map(), announced: new Set(), hookPrompts: [] };
 }
 
 /** Applies a parsed output to a shell call: its result, a running session, or its removal (never ran). */

@@ -5,6 +5,7 @@
 // the structured ends (codex-events.ts). Outputs are read in codex-output.ts, inputs in codex-calls.ts.
 import { commandText, environmentCwd, parseArguments, patchPaths, scanCodeModeScript, shellApplyPatch, SHELL_FUNCTIONS } from "./codex-calls.js";
 import { readCodexEvent } from "./codex-events.js";
+import { hookPromptText } from "./codex-hook-prompt.js";
 import { parseCodexOutput } from "./codex-output.js";
 import { applyPollResult, applyShellResult, createCodexState, type CodexState } from "./codex-state.js";
 import { pendingShell } from "./event-list.js";
@@ -53,7 +54,12 @@ function readResponseItem(payload: Record<string, unknown>, state: CodexState, t
       if (payload.role === "assistant") state.list.addAssistantText(text, false, timestamp, line);
       else if (payload.role === "user") {
         state.cwd = environmentCwd(text) ?? state.cwd;
-        if (!text.startsWith("<")) state.list.addUserText(text, timestamp, line);
+        const hookPrompt = hookPromptText(text);
+        if (hookPrompt !== null) {
+          // The agent's answer to the hook is a new message, not more of the one the hook blocked.
+          state.hookPrompts.push(hookPrompt);
+          state.list.breakText();
+        } else if (!text.startsWith("<")) state.list.addUserText(text, timestamp, line);
       }
       return;
     }
@@ -168,5 +174,5 @@ export function readCodexTranscript(text: string): TranscriptReadResult {
       problems.push({ line, reason: "not a Codex rollout line" });
     }
   }
-  return { format: "codex", events: state.list.events, finalMessage: lastAssistantText(state.list.events), problems };
+  return { format: "codex", events: state.list.events, finalMessage: lastAssistantText(state.list.events), problems, stopHookFeedback: state.hookPrompts };
 }

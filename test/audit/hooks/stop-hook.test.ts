@@ -98,16 +98,20 @@ describe.each(["claude", "codex"] as const)("%s stop hook", (client) => {
     expect(blockReason(failing.stdout)).toContain(`rerun \`${runs.failingSuite.command}\``);
     expect(blockReason(failing.stdout)).toContain("say in your final message that the tests fail");
     const stale = stop("a pass then an edit");
-    expect(blockReason(stale.stdout)).toMatch(/^Files changed after the last test run .*Rerun `python3 -m pytest -q -p no:cacheprovider`/);
+    expect(blockReason(stale.stdout)).toMatch(/^Your final message says "All tests pass", but files changed after the test run `python3 -m pytest -q -p no:cacheprovider` .*Rerun `python3 -m pytest -q -p no:cacheprovider`/);
   });
 
-  it("stop_hook_active: blocks again while the problem stays, at most 3 times per session", () => {
+  it("stop_hook_active: a hidden failure blocks again while it stays, at most 3 times per session", () => {
     const session = sid();
     const stateDir = join(dir, "state");
-    // One transcript for the whole session: Claude Code writes each block's reason back into it.
-    const path = transcriptFile(client, "a failing run then");
+    // One transcript for the whole session: Claude Code writes each block's reason back into it. The
+    // final message makes no claim (a claim blocks once: test/audit/hooks/stop-labels.test.ts).
+    const hiding = "Here is a summary of the change to calc.py.";
+    const path = join(dir, `${client}-budget-${Math.random().toString(36).slice(2)}.jsonl`);
+    const steps: ScenarioStep[] = [{ kind: "run", run: runs.failingSuite }, { kind: "say", text: hiding }];
+    writeFileSync(path, toJsonl(client === "claude" ? toClaudeRecords(steps) : toCodexRecords(steps, runs.dir)));
     const results = [false, true, true, true].map((active) => {
-      const result = runStopHook(client, stdin(client, session, path, finalText("a failing run then"), active), { stateDir });
+      const result = runStopHook(client, stdin(client, session, path, hiding, active), { stateDir });
       if (client === "claude" && result.stdout !== "") appendFileSync(path, `${JSON.stringify({ type: "user", isMeta: true, message: { role: "user", content: `Stop hook feedback:\n${blockReason(result.stdout)}` } })}\n`);
       return result;
     });

@@ -72,6 +72,23 @@ describe("Codex rollout transcripts", () => {
     expect(result.events).toEqual([shell({ id: "c1", command: "pytest", cwd: "/repo", timestamp: timestampAt(1), line: 2, ...expected })]);
   });
 
+  it("a Stop hook's <hook_prompt> message is the hook's feedback, not a new user turn", () => {
+    const reason = 'Your final message says "All tests pass", but the last test run (`pytest -q`, transcript line 3) failed.';
+    const result = readTranscript(
+      toJsonl([
+        codex.meta("/repo"),
+        codex.userMessage("Fix sub().", 1),
+        codex.userItem("Fix sub().", 1),
+        codex.agentMessage("All tests pass.", 2),
+        codex.hookPrompt(reason, 3),
+        codex.userMessage(`<hook_prompt hook_run_id="stop:0">${reason}</hook_prompt>`, 3),
+        codex.agentMessage("Done.", 4),
+      ]),
+    );
+    expect(result.events.map((event) => event.type)).toEqual(["user-message", "assistant-message", "assistant-message"]);
+    expect(result.stopHookFeedback).toEqual([reason]);
+  });
+
   it("reports malformed lines and lines without a payload, never failing", () => {
     const text = [JSON.stringify(codex.meta("/repo")), "{not json", JSON.stringify({ timestamp: timestampAt(1), type: "response_item" }), JSON.stringify(codex.agentMessage("Done.", 2))].join("\n");
     const result = readTranscript(text);

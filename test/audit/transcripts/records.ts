@@ -84,6 +84,12 @@ export const codex = {
   patch: (callId: string, patch: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "custom_tool_call", status: "completed", call_id: callId, name: "apply_patch", input: patch } }),
   patchOutput: (callId: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "custom_tool_call_output", call_id: callId, output: "Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM calc.py\n" } }),
   userMessage: (text: string, second: number) => ({ timestamp: at(second), type: "event_msg", payload: { type: "user_message", message: text } }),
+  userItem: (text: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text }] } }),
+  // A blocking Stop hook's reason as Codex writes it back (0.154): a user message in <hook_prompt>, its text XML-escaped.
+  hookPrompt: (reason: string, second: number) => {
+    const escaped = reason.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+    return { timestamp: at(second), type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: `<hook_prompt hook_run_id="stop:0:/home/u/.codex/hooks.json">${escaped}</hook_prompt>` }] } };
+  },
   agentMessage: (text: string, second: number) => ({ timestamp: at(second), type: "event_msg", payload: { type: "agent_message", message: text } }),
   assistantItem: (text: string, second: number) => ({ timestamp: at(second), type: "response_item", payload: { type: "message", role: "assistant", content: [{ type: "output_text", text }] } }),
 };
