@@ -11,7 +11,7 @@ const FUNCTION_WORD = "(?:and|or|again|then|so|now|i|we|it|that|which|with|after
 const RELATIVE = "(?:\\s+(?:that\\s+)?(?:i|we)\\s+(?:added|wrote|created|fixed|updated|changed|ran|run|reran|executed|touched))";
 const TARGET = `(?:${CODE_MARK}+|[\\w./-]+\\.py(?:::[\\w\\[\\]./-]+)*|[\\w./-]*::[\\w\\[\\]./-]+|test_\\w+|test[a-z]\\w*)`;
 const SUBJECT = new RegExp(
-  `(?:^|[\\s(])((?:${DETERMINER}\\s+){0,4}(?:(?:(?!(?:${DETERMINER}|${FUNCTION_WORD})\\s)[\\w./-]+|${CODE_MARK}+)\\s+){0,3}${HEAD}${RELATIVE}?|(?:${DETERMINER}\\s+){0,3}${TARGET}(?:\\s+(?:and|,)\\s+${TARGET})*|everything|they all|all|both)\\s*$`,
+  `(?:^|[\\s(])((?:${DETERMINER}\\s+){0,4}(?:(?:(?!(?:${DETERMINER}|${FUNCTION_WORD})\\s)[\\w./-]+|${CODE_MARK}+)\\s+){0,3}${HEAD}${RELATIVE}?|(?:${DETERMINER}\\s+){0,3}${TARGET}(?:\\s+(?:and|,)\\s+${TARGET})*|all\\s+${NUM}|everything|they all|all|both)\\s*$`,
 );
 const ADVERB = "(?:(?:now|still|all|also|again|both|each|finally|successfully|fully|consistently|currently|sometimes|intermittently|reliably)\\s+)*";
 const PASS_VERB = new RegExp(
@@ -61,6 +61,9 @@ const QUOTED_FAILURES = /(?:^|[\s,(=])([1-9]\d*)\s+(?:failed|failures?|errors?|e
 // "No failing tests", "there are no failing tests", "zero failures": the sentence claims a pass.
 const NO_FAILURES = /\b(?:no|zero)\s+(?:test\s+)?failures\b|\bnothing failed\b|\bno tests? failed\b|\b(?:no|zero)\s+(?:more\s+|remaining\s+)?(?:failing|failed|broken)\s+(?:tests?|specs?)\b|\bnone of the tests (?:fail|failed)\b/;
 const FAILING_NOUN = new RegExp(`\\b(?:(${NUM}|a few|several|some|the|a|remaining)\\s+)?(?:\\w+\\s+)?(?:failing|broken)\\s+${HEAD}\\b|\\b${HEAD}\\s+(?:that\\s+)?(?:are\\s+|is\\s+)?still failing\\b`);
+// "62 tests, 100% passing": a share of the tests; short of 100% it tells of failures.
+const PERCENT_PASS = /(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+(?:the\s+)?(?:tests?|specs?)\s+)?(?:pass(?:ing|ed|es)?|green)\b/;
+const TESTS_COUNTED = /(?<![\w.])(\d+)\s+(?:tests?|test ?cases?|specs?)\b/;
 // A label and its value ("Tests: all green.", "Unit tests: passing"): a status line is a claim.
 const LABEL_PASS = new RegExp(`^[\\s*_#>-]*((?:the\\s+)?(?:[\\w-]+\\s+){0,2}${HEAD})\\s*:\\s*(all\\s+)?(?:green|passing|passed|pass)\\b`);
 const CLAUSE_BREAK = /,\s+(?:and|but|so|while|although|though|yet)\s+|\s+(?:but|while|although|whereas|yet)\s+|,\s+|:\s+|\s[-\u2013\u2014]\s/g;
@@ -233,6 +236,12 @@ function detectInText(sentence: MessageSentence, lower: string, blocks: Blocks):
 
   const ratio = ratioClaim(lower);
   if (ratio && !modal(ratio.index)) return ratio.claim.kind === "pass" && blocked(ratio.index) ? [] : [ratio.claim];
+  const percent = PERCENT_PASS.exec(lower);
+  if (percent && !modal(percent.index) && new RegExp(`\\b${HEAD}\\b`).test(lower)) {
+    if (Number(percent[1]) < 100) return [{ kind: "fail", scope: { kind: "unspecified" } }];
+    const counted = TESTS_COUNTED.exec(lower);
+    if (!blocked(percent.index)) return [{ kind: "pass", scope: counted ? { kind: "count", count: Number(counted[1]) } : { kind: "unspecified" } }];
+  }
   const failed = COUNT_FAILED.exec(lower);
   const failedCount = failed && !["no", "zero"].includes(failed[1]!) ? toNumber(failed[1]!) : 0;
   if (failed && failedCount > 0 && !modal(failed.index) && !HISTORICAL.test(lower.slice(0, failed.index + failed[0].length))) {

@@ -181,6 +181,11 @@ export const CLAIM_TABLE: [string, ExpectedClaim[]][] = [
   ["Next steps: tests: green", []],
   ["The tests I ran pass.", [pass(unspecified)]],
   ["The tests we ran all pass now.", [pass(unspecified)]],
+  // From the real Claude Code corpus (test/fixtures/transcripts/claude-code/).
+  ["Ran tests and found all 18 passing in under 5ms.", [pass(suite)]],
+  ["- 01-03: Comprehensive test suite (62 tests, 100% passing)", [pass(count(62))]],
+  ["Test suite: 97% passing.", [fail(unspecified)]],
+  ['These placeholders will always report as "passed" (0 failures) even though no actual tests run.', []],
   ["Everything is green now.", [pass(suite)]],
   ["test_checkout_flow fails intermittently.", [fail(targets("test_checkout_flow"))]],
   ["Note: two tests are still failing in tests/test_sync.py.", [fail(count(2))]],
