@@ -1,0 +1,128 @@
+// Claude Code tool results for shell calls: a Bash result, a background shell's start, its later
+// BashOutput / TaskOutput polls, and calls the user or a permission rule refused.
+import { containsClippingNote } from "../../evidence/clipping.js";
+import { asObject, asString } from "./jsonl.js";
+import type { ShellEvent } from "./types.js";
+
+/** The text of a tool_result's or a message's content (a string, or its text blocks joined). */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((block) => asObject(block))
+    .filter((block) => block?.type === "text")
+    .map((block) => asString(block?.text) ?? "")
+    .join("\n");
+}
+
+// What Claude Code writes back for a call that never ran: the user said no in the permission prompt,
+// a permission rule denied it, or the user rejected it ("User rejected tool use" in toolUseResult).
+const DENIED = [
+  /^The user doesn't want to (proceed with this tool use|take this action right now)/,
+  /^Permission to use \S+( with command [\s\S]*)? has been denied/,
+  /^User rejected tool use/,
+  /^Error: (The user doesn't want to proceed|User rejected tool use)/,
+];
+
+/** True when a tool_result says the call was refused before it ran (no run, no edit). */
+export function isDeniedResult(block: Record<string, unknown>, toolUseResult: unknown): boolean {
+  if (block.is_error !== true) return false;
+  const text = contentText(block.content).trim();
+  const result = asString(toolUseResult)?.trim() ?? "";
+  return DENIED.some((pattern) => pattern.test(text) || pattern.test(result));
+}
+
+const joinOutput = (stdout: string, stderr: string): string => (stderr === "" ? stdout : stdout === "" ? stderr : `${stdout}\n${stderr}`);
+
+/** The id of the background shell a Bash result started (`backgroundTaskId`, or the result's text), or null. */
+export function backgroundShellId(block: Record<string, unknown>, toolUseResult: unknown): string | null {
+  const fromResult = asString(asObject(toolUseResult)?.backgroundTaskId);
+  if (fromResult !== undefined && fromResult !== "") return fromResult;
+  return /^Command running in background with ID: (\S+?)\.?(?:\s|$)/.exec(contentText(block.content))?.[1] ?? null;
+}
+
+// A failed command's result starts "Exit code N"; its toolUseResult is the string "Error: Exit code N\n...".
+/** Fills a Bash call's event from its tool_result block and the record's toolUseResult. */
+export function applyResult(event: ShellEvent, block: Record<string, unknown>, toolUseResult: unknown): void {
+  const text = contentText(block.content);
+  const isError = block.is_error === true;
+  const result = asObject(toolUseResult);
+  const resultText = asString(toolUseResult);
+  event.completed = true;
+  const exit = /^Exit code (-?\d+)/.exec(text) ?? (resultText === undefined ? null : /^Error: Exit code (-?\d+)/.exec(resultText));
+  if (result !== undefined) {
+    event.output = joinOutput(asString(result.stdout) ?? "", asString(result.stderr) ?? "");
+    event.interrupted = result.interrupted === true;
+    event.persistedOutputPath = asString(result.persistedOutputPath) ?? null;
+    event.timedOut = typeof result.timedOutAfterMs === "number";
+    // A success with a "return code interpretation" (grep's 1 = no match) is not exit 0.
+    const certain = !event.interrupted && !event.timedOut && result.returnCodeInterpretation === undefined;
+    event.exitCode = exit ? Number(exit[1]) : !isError && certain ? 0 : null;
+  } else {
+    // No toolUseResult (a subagent's results in some versions): only the text's "Exit code N" proves a status.
+    event.output = exit ? text.slice(exit[0].length).replace(/^\n/, "") : text;
+    event.exitCode = exit ? Number(exit[1]) : null;
+    event.interrupted = /^Interrupted\b|\[Request interrupted/.test(text);
+  }
+  if (/Command timed out after/.test(text)) event.timedOut = true;
+  if (event.persistedOutputPath === null) event.persistedOutputPath = /Full output saved to: (.+)/.exec(text)?.[1]?.trim() ?? null;
+  event.outputTruncated = event.persistedOutputPath !== null || containsClippingNote(text);
+  if (backgroundShellId(block, toolUseResult) !== null) {
+    // Started in the background: no status yet; a later poll finishes it.
+    event.exitCode = null;
+    event.completed = false;
+  }
+}
+
+/** What one BashOutput / TaskOutput poll says about a background shell. */
+export interface ShellPoll {
+  status: string | null;
+  exitCode: number | null;
+  output: string;
+  truncated: boolean;
+}
+
+const tag = (text: string, name: string): string | undefined => new RegExp(`<${name}>\\n?([\\s\\S]*?)\\n?</${name}>`).exec(text)?.[1];
+const integer = (value: unknown): number | null => (typeof value === "number" && Number.isInteger(value) ? value : typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : null);
+
+/**
+ * Reads a poll's result: toolUseResult `{status, exitCode, stdout, stderr}` (BashOutput, 2.0) or
+ * `{task: {status, exitCode, output}}` (TaskOutput, 2.1), else the text's `<status>`, `<exit_code>`,
+ * `<stdout>`, `<stderr>`, `<output>` tags.
+ */
+export function parseShellPoll(block: Record<string, unknown>, toolUseResult: unknown): ShellPoll {
+  const text = contentText(block.content);
+  const top = asObject(toolUseResult);
+  const result = asObject(top?.task) ?? top;
+  const status = asString(result?.status) ?? tag(text, "status")?.trim() ?? null;
+  const fromObject = result !== undefined && asString(result.status) !== undefined;
+  const exitCode = fromObject ? integer(result.exitCode ?? result.exit_code) : integer(tag(text, "exit_code"));
+  const output = fromObject
+    ? (asString(result.output) ?? joinOutput(asString(result.stdout) ?? "", asString(result.stderr) ?? ""))
+    : (tag(text, "output") ?? joinOutput(tag(text, "stdout") ?? "", tag(text, "stderr") ?? ""));
+  return { status, exitCode, output, truncated: containsClippingNote(text) || /\[Truncated|output truncated/i.test(text) };
+}
+
+// Some versions return the whole output so far, others only what is new: keep the longer reading.
+const addOutput = (before: string, next: string): string => (before === "" || next.startsWith(before) ? next : next === "" || before.endsWith(next) ? before : `${before}\n${next}`);
+
+/** Applies a poll to the background shell it names: output added; a finished status completes it. */
+export function applyShellPoll(event: ShellEvent, poll: ShellPoll): void {
+  event.output = addOutput(event.output, poll.output);
+  if (poll.truncated) event.outputTruncated = true;
+  switch (poll.status) {
+    case "completed":
+    case "failed":
+      event.completed = true;
+      event.exitCode = poll.exitCode;
+      return;
+    case "killed":
+      event.completed = true;
+      event.interrupted = true;
+      event.exitCode = null;
+      return;
+    default:
+      // running, pending, or a status this reader does not know: not finished, no exit code.
+      return;
+  }
+}
