@@ -15,21 +15,31 @@ export function contentText(content: unknown): string {
     .join("\n");
 }
 
-// What Claude Code writes back for a call that never ran: the user said no in the permission prompt,
-// a permission rule denied it, or the user rejected it ("User rejected tool use" in toolUseResult).
-const DENIED = [
-  /^The user doesn't want to (proceed with this tool use|take this action right now)/,
+// Claude Code's refusals (utils/messages.ts in the 2.x clients). Some prove the call never ran: a
+// permission rule denied it, the user said no in the prompt and typed what to do instead ("the user
+// said:"), a subagent's prompt was denied ("Permission for this tool use was denied"), `-p` mode asked
+// for an approval nobody could give.
+const NEVER_RAN = [
+  /^The user doesn't want to proceed with this tool use\.[\s\S]*?the user said:/,
+  /^Permission for this tool use was denied\./,
   /^Permission to use \S+( with command [\s\S]*)? has been denied/,
+  /^This (?:Bash )?command (?:requires approval|contains multiple operations\. The following part requires approval)/,
+];
+// The others are also what the client writes when the user presses Esc on a call already running
+// (measured on 2.1.x: the same text, `toolUseResult: "User rejected tool use"`, then "[Request
+// interrupted by user for tool use]"), so the call may have run in part.
+const REFUSED = [
+  /^The user doesn't want to (proceed with this tool use|take this action right now)/,
   /^User rejected tool use/,
   /^Error: (The user doesn't want to proceed|User rejected tool use)/,
 ];
 
-/** True when a tool_result says the call was refused before it ran (no run, no edit). */
-export function isDeniedResult(block: Record<string, unknown>, toolUseResult: unknown): boolean {
-  if (block.is_error !== true) return false;
-  const text = contentText(block.content).trim();
-  const result = asString(toolUseResult)?.trim() ?? "";
-  return DENIED.some((pattern) => pattern.test(text) || pattern.test(result));
+/** How a tool_result refused its call: `never-ran`, `refused` (possibly interrupted while running), or null. */
+export function refusalOf(block: Record<string, unknown>, toolUseResult: unknown): "never-ran" | "refused" | null {
+  if (block.is_error !== true) return null;
+  const texts = [contentText(block.content).trim(), asString(toolUseResult)?.trim() ?? ""];
+  if (NEVER_RAN.some((pattern) => texts.some((text) => pattern.test(text)))) return "never-ran";
+  return REFUSED.some((pattern) => texts.some((text) => pattern.test(text))) ? "refused" : null;
 }
 
 const joinOutput = (stdout: string, stderr: string): string => (stderr === "" ? stdout : stdout === "" ? stderr : `${stdout}\n${stderr}`);
@@ -38,7 +48,10 @@ const joinOutput = (stdout: string, stderr: string): string => (stderr === "" ? 
 export function backgroundShellId(block: Record<string, unknown>, toolUseResult: unknown): string | null {
   const fromResult = asString(asObject(toolUseResult)?.backgroundTaskId);
   if (fromResult !== undefined && fromResult !== "") return fromResult;
-  return /^Command running in background with ID: (\S+?)\.?(?:\s|$)/.exec(contentText(block.content))?.[1] ?? null;
+  // "Command running in background with ID: b1. Output is being written to: ..." (run_in_background);
+  // "Command did not complete within its 120s timeout and was moved to the background (ID: b1). ..." (2.1.x).
+  const text = contentText(block.content);
+  return /^Command running in background with ID: (\S+?)\.?(?:\s|$)/.exec(text)?.[1] ?? /^Command did not complete within .*? moved to the background \(ID: ([^\s)]+)\)/.exec(text)?.[1] ?? null;
 }
 
 // A failed command's result starts "Exit code N"; its toolUseResult is the string "Error: Exit code N\n...".
@@ -68,10 +81,21 @@ export function applyResult(event: ShellEvent, block: Record<string, unknown>, t
   if (event.persistedOutputPath === null) event.persistedOutputPath = /Full output saved to: (.+)/.exec(text)?.[1]?.trim() ?? null;
   event.outputTruncated = event.persistedOutputPath !== null || containsClippingNote(text);
   if (backgroundShellId(block, toolUseResult) !== null) {
-    // Started in the background: no status yet; a later poll finishes it.
+    // Started in the background: no status yet; a later poll finishes it. Without toolUseResult the
+    // text is only the client's note, not output.
     event.exitCode = null;
     event.completed = false;
+    if (result === undefined) event.output = "";
+  } else if (isError && event.exitCode === null && !event.interrupted && !event.timedOut) {
+    // The client says it failed (a subagent's result without toolUseResult, a killed command): the
+    // output may still show a pass, which this failure of unknown status must not become.
+    event.clientStatus = "failed";
   }
+}
+
+/** Marks a Bash call the client refused (see {@link refusalOf}): no result to judge, its writes still count. */
+export function applyRefusal(event: ShellEvent): void {
+  Object.assign(event, { completed: true, exitCode: null, output: "", clientStatus: "refused" });
 }
 
 /** What one BashOutput / TaskOutput poll says about a background shell. */
@@ -115,6 +139,7 @@ export function applyShellPoll(event: ShellEvent, poll: ShellPoll): void {
     case "failed":
       event.completed = true;
       event.exitCode = poll.exitCode;
+      if (poll.status === "failed" && poll.exitCode === null) event.clientStatus = "failed";
       return;
     case "killed":
       event.completed = true;
@@ -125,4 +150,36 @@ export function applyShellPoll(event: ShellEvent, poll: ShellPoll): void {
       // running, pending, or a status this reader does not know: not finished, no exit code.
       return;
   }
+}
+
+/** A `<task-notification>` about a background task: its ids and what it says, as a poll would. */
+export interface TaskNotification {
+  taskId: string | null;
+  toolUseId: string | null;
+  poll: ShellPoll;
+}
+
+/**
+ * The `<task-notification>` blocks of a user message (2.1.x tells the agent a background task ended
+ * so, instead of a poll): `<task-id>`, `<tool-use-id>`, `<status>` and the exit code of the summary
+ * (`Background command "..." completed (exit code 0)`, `... failed with exit code 1`) or an
+ * `<exit-code>` tag. The output stays in the task's file, not in the transcript.
+ */
+export function parseTaskNotifications(text: string): TaskNotification[] {
+  return [...text.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)].map(([, body = ""]) => {
+    const summary = tag(body, "summary") ?? "";
+    const code = tag(body, "exit-code") ?? /\(exit code (-?\d+)\)|failed with exit code (-?\d+)/.exec(summary)?.slice(1).find((group) => group !== undefined);
+    return {
+      taskId: tag(body, "task-id")?.trim() ?? null,
+      toolUseId: tag(body, "tool-use-id")?.trim() ?? null,
+      poll: { status: tag(body, "status")?.trim() ?? null, exitCode: integer(code), output: "", truncated: false },
+    };
+  });
+}
+
+/** Applies a notification to the background shell it names, unless a poll already finished it; the output it does not carry is missing. */
+export function applyTaskNotification(event: ShellEvent, notification: TaskNotification): void {
+  if (event.completed) return;
+  applyShellPoll(event, notification.poll);
+  if (event.completed) event.outputTruncated = true;
 }

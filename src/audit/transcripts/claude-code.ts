@@ -1,7 +1,7 @@
 // Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl, and subagents'
 // agent-*.jsonl): assistant `tool_use` blocks, user `tool_result` blocks and `toolUseResult`, subagent
 // messages embedded in `progress` records, and background shells finished by BashOutput / TaskOutput.
-import { applyResult, applyShellPoll, backgroundShellId, isDeniedResult, parseShellPoll } from "./claude-code-results.js";
+import { applyRefusal, applyResult, applyShellPoll, applyTaskNotification, backgroundShellId, parseShellPoll, parseTaskNotifications, refusalOf } from "./claude-code-results.js";
 import { isClientEditTool, toolCallEffect } from "./tool-effect.js";
 import { EventList, pendingShell } from "./event-list.js";
 import { asObject, asString, lastAssistantText, parseJsonl, type JsonlRecord } from "./jsonl.js";
@@ -61,6 +61,8 @@ function readAssistant(record: JsonlRecord, state: ClaudeState): void {
       // Edit, Write, an MCP server's write_file, a newer client tool: an edit when it can write (tool-effect.ts).
       const effect = toolCallEffect(name, input);
       if (effect.kind === "edit") list.addCall({ type: "edit", id, tool: name, paths: effect.paths, failed: false, sidechain, timestamp, line });
+      // A read-only call leaves no event, but the text after it is a new message all the same.
+      else list.breakText();
     }
   }
 }
@@ -79,8 +81,15 @@ function readToolResult(block: Record<string, unknown>, toolUseResult: unknown, 
   }
   const call = state.list.call(id);
   if (call === undefined) return;
-  // Refused before it ran (the permission prompt, a deny rule): no run, no edit.
-  if (isDeniedResult(block, toolUseResult)) return state.list.remove(call);
+  const refusal = refusalOf(block, toolUseResult);
+  // Refused before it ran (a deny rule, a "no" with feedback): no run, no edit. An ambiguous refusal
+  // (it may have interrupted the call) leaves a command's writes, and a tool's other than the client's
+  // edit tools, which say nothing was written.
+  if (refusal === "never-ran" || (refusal === "refused" && call.type === "edit" && isClientEditTool(call.tool))) return state.list.remove(call);
+  if (refusal === "refused") {
+    if (call.type === "shell") applyRefusal(call);
+    return;
+  }
   if (call.type === "shell") {
     applyResult(call, block, toolUseResult);
     const started = backgroundShellId(block, toolUseResult);
@@ -90,12 +99,25 @@ function readToolResult(block: Record<string, unknown>, toolUseResult: unknown, 
   else call.failed = block.is_error === true && isClientEditTool(call.tool);
 }
 
+function readNotifications(text: string, state: ClaudeState): void {
+  // The agent's answer to it is a new message, not the rest of the turn before.
+  state.list.breakText();
+  for (const notification of parseTaskNotifications(text)) {
+    const byTask = notification.taskId === null ? undefined : state.background.get(notification.taskId);
+    const byCall = state.list.call(notification.toolUseId ?? undefined);
+    const shell = byTask ?? (byCall?.type === "shell" && !byCall.completed ? byCall : undefined);
+    if (shell !== undefined) applyTaskNotification(shell, notification);
+  }
+}
+
 function readUser(record: JsonlRecord, state: ClaudeState): void {
   const { value, line } = record;
   const content = asObject(value.message)?.content;
   const timestamp = asString(value.timestamp) ?? null;
   const sidechain = value.isSidechain === true;
   const takeText = (text: string): void => {
+    // The client's note that a background task ended: no user wrote it.
+    if (text.trimStart().startsWith("<task-notification>")) return readNotifications(text, state);
     if (sidechain) return;
     if (text.startsWith(STOP_FEEDBACK)) {
       state.feedback.push(text);
