@@ -311,6 +311,22 @@ describe("records of subagents and the session", () => {
     expect(stopHookFeedback).toHaveLength(1);
   });
 
+  it("starts a new message after a call that leaves no event (Read, a poll) and after a task notification", () => {
+    const records = [
+      say(1, "Let me look at calc.py."),
+      call(2, "r1", "Read", { file_path: "/w/calc.py" }),
+      result(3, "r1", "1\tdef add(a, b):"),
+      say(4, "sub is fixed."),
+      ...startBackground(5, "t1", runs.passingSuite.command, "b1"),
+      say(7, "The tests run in the background."),
+      user(8, `<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n<summary>Background command "Run the tests" completed (exit code 0).</summary>\n</task-notification>`),
+      say(9, "The background run finished."),
+    ];
+    const { events, finalMessage } = read(records);
+    expect(events.flatMap((event) => (event.type === "assistant-message" ? [event.text] : []))).toEqual(["Let me look at calc.py.", "sub is fixed.", "The tests run in the background.", "The background run finished."]);
+    expect(finalMessage).toBe("The background run finished.");
+  });
+
   it("takes a subagent-only file's last text as its final message and labels it against the subagent's runs", () => {
     // A subagent's own file holds only sidechain records (letta-ai/trajectory#26 recognises them so).
     const failing = runs.failingSuite;
