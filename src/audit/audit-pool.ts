@@ -4,7 +4,9 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { readRegularFile } from "../io/named-files.js";
 import { isPlainFileOnDisk } from "../io/plain-file.js";
-import { auditTranscript, type SessionAudit } from "./audit-session.js";
+import { auditEvents, type SessionAudit } from "./audit-session.js";
+import { mergeSubagentTranscripts } from "./subagent-files.js";
+import { readTranscript } from "./transcripts/read-transcript.js";
 
 /** One file's result: its audit, or why it could not be read. */
 export type AuditFileResult = { kind: "audit"; audit: SessionAudit } | { kind: "error"; path: string; error: string };
@@ -32,7 +34,7 @@ export function readTranscriptFile(path: string): string {
   return readRegularFile(path, { cap: MAX_AUDIT_TRANSCRIPT_BYTES }).toString("utf8");
 }
 
-/** Reads and audits one file; a read error is a result, not an exception. */
+/** Reads and audits one file, with a Claude Code session's subagent files beside it; a read error is a result, not an exception. */
 export function auditFile(path: string, read: (path: string, encoding: "utf8") => string): AuditFileResult {
   let text: string;
   try {
@@ -40,7 +42,8 @@ export function auditFile(path: string, read: (path: string, encoding: "utf8") =
   } catch (error) {
     return { kind: "error", path, error: error instanceof Error && "code" in error ? String(error.code) : String(error) };
   }
-  return { kind: "audit", audit: auditTranscript(text, { path, isPlainFile: isPlainFileOnDisk }) };
+  const session = mergeSubagentTranscripts(readTranscript(text), path);
+  return { kind: "audit", audit: auditEvents(session.events, session.finalMessage, { path, format: session.format, problems: session.problems, isPlainFile: isPlainFileOnDisk }) };
 }
 
 const BATCH = 8;

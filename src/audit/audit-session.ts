@@ -57,6 +57,12 @@ function finalMessagePosition(events: readonly TranscriptEvent[], finalMessage: 
     const event = events[i]!;
     if (event.type === "assistant-message" && !event.sidechain && event.text === finalMessage) return i;
   }
+  // A subagent's own transcript: its final message is its last (sidechain) text.
+  if (events.some((event) => event.type === "assistant-message" && !event.sidechain)) return events.length;
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i]!;
+    if (event.type === "assistant-message" && event.text === finalMessage) return i;
+  }
   return events.length;
 }
 

@@ -175,7 +175,9 @@ function judgeShell(event: ShellEvent, position: number): { run: SessionRun | nu
   if (analysis.opaque || analysis.invocations.length === 0) return { run: null, analysis, runs: result.runs };
   const current = result.runs.filter((run) => !run.baseline);
   const relevant = current.length > 0 ? current : result.runs;
-  const { outcome, reasons } = current.length === result.runs.length ? { outcome: result.verdict, reasons: result.reasons } : combine(relevant);
+  const judged = current.length === result.runs.length ? { outcome: result.verdict, reasons: result.reasons } : combine(relevant);
+  // The client reported a failure it kept no exit code for: the output may show a pass; the line did not pass.
+  const { outcome, reasons } = event.clientStatus === "failed" && judged.outcome === "passed" ? { outcome: "unknown" as const, reasons: ["failed-without-exit-code"] } : judged;
   const masked = attributeExit(analysis, event.exitCode).some((attribution) => attribution.status === "masked");
   const run: SessionRun = {
     position,
@@ -222,15 +224,17 @@ export function analyzeSession(events: readonly TranscriptEvent[], options: Anal
         // The workspace is where the session's shell first ran (edit tools name no directory).
         context.workspace ??= event.cwd;
         const judged = judgeShell(event, position);
+        // A refused call is no run; what it may have written before an interrupt still counts.
+        const run = event.clientStatus === "refused" ? null : judged.run;
         const lineEdits = shellEdits(judged.analysis, judged.runs, context, event.cwd);
         const firstRunIndex = judged.analysis.invocations[0]?.commandIndex ?? Number.POSITIVE_INFINITY;
         const lastRunIndex = judged.analysis.invocations.at(-1)?.commandIndex ?? Number.NEGATIVE_INFINITY;
         // Edits before the line's first run stale earlier runs only; edits after its last run stale it too.
         const before = lineEdits.find((command) => command.index < firstRunIndex);
         if (before) markStale({ kind: "shell", command: before.text, line: event.line }, position);
-        if (judged.run) runs.push(judged.run);
+        if (run) runs.push(run);
         // A trap, a job or a pipeline stage may write after the run wherever it stands in the line.
-        const after = lineEdits.find((command) => (command.index > firstRunIndex && (command.index > lastRunIndex || judged.run === null)) || (command.runsLate === true && judged.run !== null));
+        const after = lineEdits.find((command) => (command.index > firstRunIndex && (command.index > lastRunIndex || run === null)) || (command.runsLate === true && run !== null));
         const anyEdit = before ?? after;
         if (after) markStale({ kind: "shell", command: after.text, line: event.line }, position);
         if (anyEdit) edits.push({ position, cause: { kind: "shell", command: anyEdit.text, line: event.line } });

@@ -4,6 +4,7 @@ import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "../../io/named-files.js";
 import { isPlainFileOnDisk } from "../../io/plain-file.js";
 import { auditEvents } from "../audit-session.js";
+import { mergeSubagentTranscripts } from "../subagent-files.js";
 import { readTranscript } from "../transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../transcripts/types.js";
 import { parseHookInput, type HookInput } from "./hook-input.js";
@@ -98,7 +99,7 @@ function stopResult(client: HookClient, input: HookInput, options: StopHookOptio
   const state = readHookState(input.sessionId, options);
   const transcript = readTranscriptText(input, options);
   if (transcript.note !== "") notes.push(transcript.note);
-  const read = transcript.text === null ? null : readTranscript(transcript.text);
+  const read = transcript.text === null ? null : mergeSubagentTranscripts(readTranscript(transcript.text), input.transcriptPath);
   if (read && read.problems.length > 0) notes.push(`skipped ${read.problems.length} malformed transcript line(s): ${read.problems.map((p) => `line ${p.line}: ${p.reason}`).join("; ")}`);
   const finalMessage = input.lastAssistantMessage ?? read?.finalMessage ?? null;
   // Only the transcript can let a stop through. What the post-tool-use hook recorded and the

@@ -24,6 +24,14 @@ export interface ShellEvent {
   timestamp: string | null;
   /** 1-based line of the record that holds the call. */
   line: number;
+  /**
+   * What the client said about the call when `exitCode` cannot say it (absent: nothing more).
+   * `failed`: it reported a failure but kept no exit code (Claude Code's `is_error` without `Exit code
+   * N`, a background shell's `failed` status): the run failed, its status unknown, never a pass.
+   * `refused`: it answered with a refusal that Claude Code also writes for a call the user interrupted
+   * while it ran: not a run, but what the command may have written still counts as an edit.
+   */
+  clientStatus?: "failed" | "refused";
 }
 
 /** A file edit by an edit tool (Edit, Write, MultiEdit, NotebookEdit, apply_patch). */

@@ -77,7 +77,8 @@ describe("Claude Code transcripts", () => {
       "Command running in background with ID: bash_1",
       false,
       { stdout: "", stderr: "", interrupted: false, isImage: false, backgroundTaskId: "bash_1" },
-      { exitCode: null, output: "" },
+      // Still running: a later BashOutput / TaskOutput poll finishes it (claude-shapes.test.ts).
+      { exitCode: null, output: "", completed: false },
     ],
     ["an older failure record without toolUseResult", "Exit code 2\nERROR: file or directory not found: tests/nope.py", true, undefined, { exitCode: 2, output: "ERROR: file or directory not found: tests/nope.py" }],
   ])("reads %s", (_name, content, isError, toolUseResult, expected) => {
@@ -100,7 +101,7 @@ describe("Claude Code transcripts", () => {
     expect(result.finalMessage).toBe("Listed the directory.");
   });
 
-  it("marks subagent (sidechain) events and keeps their text out of the final message", () => {
+  it("marks subagent (sidechain) events and keeps their text out of the session's final message", () => {
     const sub = readTranscript(
       toJsonl([claude.toolUse("s1", "Bash", { command: runs.failingSuite.command }, 3, true), claude.bashResult("s1", runs.failingSuite, 4, true), claude.text("Subagent: 1 test fails.", 5, true)]),
     );
@@ -113,7 +114,8 @@ describe("Claude Code transcripts", () => {
       ["assistant-message", true],
       ["assistant-message", false],
     ]);
-    expect(sub.finalMessage).toBeNull();
+    // A subagent's own file ends with the subagent's answer; the session's final message is the main agent's.
+    expect(sub.finalMessage).toBe("Subagent: 1 test fails.");
     expect(main.finalMessage).toBe("All tests pass.");
   });
 
