@@ -407,7 +407,7 @@ describe("subagent files", () => {
     const stop = (path: string) => runStopHook("claude", JSON.stringify({ session_id: `s-${Math.random()}`, transcript_path: path, cwd: "/w", hook_event_name: "Stop", stop_hook_active: false }), { stateDir: join(dir, "state") });
     expect(stop(session("hook-without-agent", false)).stdout).toBe("");
     const blocked = stop(session("hook-with-agent", true));
-    expect((JSON.parse(blocked.stdout) as { reason: string }).reason).toMatch(/^Files changed after the last test run \(`python3 -m pytest[^`]*`\): Edit \/w\/calc\.py came after it\./);
+    expect((JSON.parse(blocked.stdout) as { reason: string }).reason).toMatch(/^Your final message says "All tests pass", but files changed after the test run `python3 -m pytest[^`]*` \(transcript line \d+\) that passed: Edit \/w\/calc\.py \(transcript line \d+\) came after it\./);
   });
 
   it("reads plain files only, within the caps, and says which it left out", () => {
