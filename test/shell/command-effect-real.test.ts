@@ -36,8 +36,9 @@ const available = new Map<string, boolean>();
 // `command -v` for a program, `test -x` for a path, an import for `python3:module`.
 function isAvailable(need: string): boolean {
   if (!available.has(need)) {
-    const [program, module] = need.split(":");
-    const script = module !== undefined ? `${program} -c 'import ${module}'` : need.includes("/") ? `test -x ${need}` : `command -v ${need}`;
+    // `python3:ruff`, but not the builtin `:`.
+    const [program, module] = /^[^:]+:[^:]+$/.test(need) ? need.split(":") : [need];
+    const script = module !== undefined ? `${program} -c 'import ${module}'` : need.includes("/") ? `test -x ${need}` : `command -v '${need}'`;
     available.set(need, spawnSync("bash", ["-c", script], { cwd: NODE_MODULES, env: { ...process.env, PATH: `${NODE_MODULES}/.bin:${process.env.PATH ?? ""}` }, stdio: "ignore" }).status === 0);
   }
   return available.get(need)!;
