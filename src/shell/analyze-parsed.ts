@@ -34,6 +34,8 @@ interface Walk {
   substitutes: boolean;
   /** How many enclosing background statements or multi-stage pipelines run beside what follows. */
   late: number;
+  /** How many enclosing background statements bash does not wait for before the line ends. */
+  outlives: number;
 }
 
 interface Scope {
@@ -46,7 +48,7 @@ interface Scope {
  * @example analyzeParsed(parseCommandLine("cd pkg && pytest -q", bashParser), { cwd: "/repo" }).invocations[0].workspace // "/repo/pkg"
  */
 export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
-  const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0 };
+  const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0, outlives: 0 };
   const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: null };
   walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
@@ -74,11 +76,14 @@ function copyState(state: DirectoryState): DirectoryState {
 function walkStatements(statements: readonly Statement[], state: DirectoryState, scope: Scope, walk: Walk): void {
   for (const statement of statements) {
     // A background list runs in a subshell: its `cd` does not move the rest of the line.
-    if (statement.background) walk.late += 1;
+    const late = statement.background ? 1 : 0;
+    walk.late += late;
+    walk.outlives += late;
     try {
       walkList(statement.list, statement.background ? copyState(state) : state, scope, walk);
     } finally {
-      if (statement.background) walk.late -= 1;
+      walk.late -= late;
+      walk.outlives -= late;
     }
   }
 }
@@ -175,6 +180,8 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
     }
   }
   if (walk.late > 0 || entry.name === "trap" || /[<>]\(/.test(command.text)) entry.runsLate = true;
+  // bash waits for every stage of a pipeline, not for a job, a trap or a process substitution.
+  if (walk.outlives > 0 || entry.name === "trap" || /[<>]\(/.test(command.text)) entry.outlivesLine = true;
   walk.commands[index] = entry;
   trackStash(command, walk);
   if (isDirectoryCommand(command)) applyDirectoryCommand(command, state);

@@ -1,7 +1,7 @@
 // What one simple command can change, from its words alone: the effect table of docs/shell.md. One
 // table for the ledger (which measures what the table says cannot touch sources) and the audit (which
 // cannot measure, and trusts the table). Pure: a parsed command in, its effect out.
-import { isDevice, isLiteralPath, isPlainSedScript, isReadOnlyCommand, readSedArguments, isSafeAssignment, isStdioDup, isSystemProgram, spellsSubstitution } from "./read-only.js";
+import { isDevice, isLiteralPath, isNoBuildVcs, isPlainSedScript, isReadOnlyCommand, readSedArguments, isSafeAssignment, isStdioDup, isSystemProgram, spellsSubstitution } from "./read-only.js";
 import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
 import { basename } from "./wrappers.js";
 
@@ -81,8 +81,23 @@ export function commandEffect(command: SimpleCommand, nameIndex: number): Comman
   const bare = { ...command, redirects: [] };
   const name = basename(command.words[nameIndex] ?? "");
   const args = command.words.slice(nameIndex + 1);
-  const own = isReadOnlyCommand(bare, nameIndex) ? (name === "git" ? { kind: "none" as const, dependsOn: "repository-config" as const } : NONE) : programEffect(name, args, command.redirects, command.words[nameIndex] ?? "");
+  // A read-only tee still writes its files (a log, a file under /tmp): they are named, for the path rule.
+  const readOnly = isReadOnlyCommand(bare, nameIndex) && !(name === "tee" && operands(args).some((a) => !isDevice(a)));
+  const own = readOnly ? readOnlyEffect(name, args) : programEffect(name, args, command.redirects, command.words[nameIndex] ?? "");
   return combineEffects(own, redirects);
+}
+
+const GIT_METADATA_EFFECT: CommandEffect = { kind: "vcs-metadata", dependsOn: "repository-config" };
+// git's reads that compare the tree with the index refresh the index's stat cache as they go: after a
+// checkout or a copy of the repository, `git status` rewrites .git/index (`git describe --dirty` too).
+const GIT_REFRESHES_INDEX = new Set(["status", "diff", "describe"]);
+
+// A read-only command writes no file, but git's reads depend on the repository's config, and some write its index.
+function readOnlyEffect(name: string, args: readonly string[]): CommandEffect {
+  if (name !== "git") return NONE;
+  let i = 0;
+  while (i < args.length && args[i]!.startsWith("-")) i += args[i] === "--namespace" ? 2 : 1;
+  return GIT_REFRESHES_INDEX.has(args[i] ?? "") ? GIT_METADATA_EFFECT : { kind: "none", dependsOn: "repository-config" };
 }
 
 // What the command's redirects write: nothing (input, a dup of stdout or stderr, a device), the
@@ -182,25 +197,33 @@ const PROGRAMS: Record<string, ProgramRule> = {
     if (has(args, "-b", "--build", "--init", "-w", "--watch")) return unknown("tsc --build, --init or --watch");
     // `tsBuildInfoFile` in the project's tsconfig names where an incremental check writes.
     if (has(args, "--noEmit")) return { kind: "none", dependsOn: "project-config" };
-    if (has(args, "--outDir", "--outFile")) return { kind: "build-outputs", dependsOn: "project-config" };
-    return unknown("tsc without --noEmit or --outDir may write JavaScript beside the sources");
+    if (!has(args, "--outDir", "--outFile")) return unknown("tsc without --noEmit or --outDir may write JavaScript beside the sources");
+    // JavaScript under dist/ is a build output; anywhere else (`--outDir lib`, `--outDir .`) a runner can load it instead of the TypeScript.
+    const outputs = ["--outDir", "--outFile", "--declarationDir", "--tsBuildInfoFile"].flatMap((o) => valueOf(args, o) ?? []);
+    if (outputs.every(isUnderDist)) return { kind: "build-outputs", dependsOn: "project-config" };
+    return combineEffects(literalPaths(outputs, "tsc --outDir"), { kind: "none", dependsOn: "project-config" });
   },
   gofmt: (args) => (has(args, "-w") ? unknown("gofmt -w rewrites the files") : NONE),
   go: (args) => {
     if (args.some((a) => /^--?(toolexec|vettool|exec|overlay|modfile)/.test(a))) return unknown("runs a program go is told to run");
     const sub = args[0];
+    // go stamps what it builds (and lists) with `git status`: that writes .git/index and runs the repository's hooks.
+    const vcs = args.some(isNoBuildVcs) ? NONE : GIT_METADATA_EFFECT;
     if (sub === "build" || sub === "install") {
-      const output = valueOf(args, "-o");
-      return output === undefined ? { kind: "build-outputs" } : literalPaths([output], "go build -o");
+      // go's flags take one or two dashes and `=`: `-o out`, `--o out`, `-o=out`, `--o=out`.
+      const output = valueOf(args.map((a) => a.replace(/^--?o(=|$)/, "-o$1")), "-o=", "-o");
+      return combineEffects(output === undefined ? { kind: "build-outputs" } : literalPaths([output], "go build -o"), vcs);
     }
+    if (sub === "list") return vcs;
     return unknown(`go ${sub ?? ""}`.trim());
   },
   cargo: (args) => {
     const sub = args.find((a) => !isOption(a));
     if (isVersionOrHelp(args)) return NONE;
     if (sub === "fmt") return has(args, "--check") ? NONE : unknown("cargo fmt rewrites the files");
-    // Build scripts and procedural macros are code from the project.
-    if ((sub === "build" || sub === "check" || sub === "clippy" || sub === "doc") && !has(args, "--fix", "--allow-dirty", "--out-dir", "--artifact-dir")) return { kind: "build-outputs", dependsOn: "project-code" };
+    // Build scripts and procedural macros are code from the project. Its outputs: target/, and Cargo.lock
+    // when there is none (or it lags Cargo.toml), as `cargo test` would resolve and write it. Not `--target-dir DIR`.
+    if ((sub === "build" || sub === "check" || sub === "clippy" || sub === "doc") && !has(args, "--fix", "--allow-dirty", "--out-dir", "--artifact-dir", "--target-dir")) return { kind: "build-outputs", dependsOn: "project-code" };
     return unknown(`cargo ${sub ?? ""}`.trim());
   },
   "golangci-lint": (args) => (args[0] === "run" && !has(args, "--fix") ? { kind: "none", dependsOn: "project-config" } : isVersionOrHelp(args) || args[0] === "version" ? NONE : unknown("golangci-lint without run, or with --fix")),
@@ -217,12 +240,13 @@ const PROGRAMS: Record<string, ProgramRule> = {
   tee: (args) => literalPaths(operands(args).filter((a) => !isDevice(a)), "tee"),
   sed: (args) => sedEffect(args),
   cp: (args) => {
+    if (makesBackups(args)) return unknown("cp makes backups of the files it replaces");
     const files = fileOperands("cp", args);
     const target = valueOf(args, "-t", "--target-directory");
     if (has(args, "-s", "--symbolic-link", "-l", "--link")) return unknown("cp makes links");
     return literalPaths(target !== undefined ? [target] : files.slice(-1), "cp");
   },
-  mv: (args) => literalPaths(fileOperands("mv", args), "mv"),
+  mv: (args) => (makesBackups(args) ? unknown("mv makes backups of the files it replaces") : literalPaths(fileOperands("mv", args), "mv")),
   rm: (args) => literalPaths(operands(args), "rm"),
   rmdir: (args) => literalPaths(operands(args), "rmdir"),
   touch: (args) => (args.some((a) => /^-[a-z]*[rd]$/.test(a) || a.startsWith("--reference") || a.startsWith("--date")) ? unknown("touch with a reference or date") : literalPaths(operands(args), "touch")),
@@ -233,15 +257,22 @@ const PROGRAMS: Record<string, ProgramRule> = {
     if (has(args, "--dry-run")) return NONE;
     const strip = valueOf(args, "-p", "--strip") ?? args.find((a) => /^-p\d+$/.test(a))?.slice(2);
     if (strip === undefined || !/^\d+$/.test(strip) || args.some((a) => !isOption(a) && a !== strip)) return unknown("patch without -pN reading a heredoc");
-    return patchBodyEffect(redirects, "patch", Number(strip));
+    // `-o FILE`, `-r FILE`, `-B PREFIX`, `-z SUFFIX`... write files the patch does not name.
+    if (!args.every((a) => a === strip || /^(?:-p\d*|--strip=\d+)$/.test(a) || PATCH_OPTIONS.has(a))) return unknown("patch with an option that writes other files");
+    // A hunk that fails leaves FILE.rej and FILE.orig beside it (so does -b): named with the file.
+    const effect = patchBodyEffect(redirects, "patch", Number(strip));
+    return effect.kind === "paths" ? { ...effect, paths: effect.paths.flatMap((p) => [p, `${p}.orig`, `${p}.rej`]) } : effect;
   },
   git: (args, redirects) => gitEffect(args, redirects),
 };
 
-/** The effect of a program other than a read-only one, from its name and arguments. */
+/** The programs the effect table has a row for (read-only programs aside: read-only.ts). */
+export const EFFECT_PROGRAMS: readonly string[] = Object.keys(PROGRAMS);
+
 // A program given by a relative path is the project's own file, unless a package manager put it there.
 const MANAGED_BIN = /^(?:\.\/)?(?:\.?venv|\.tox\/[^/]+|node_modules\/\.bin)\/(?:bin\/)?[^/]+$/;
 
+// The effect of a program other than a read-only one, from its name and arguments.
 function programEffect(name: string, args: readonly string[], redirects: readonly Redirect[], word: string): CommandEffect {
   if (word.includes("/") && !isSystemProgram(word) && !MANAGED_BIN.test(word)) return unknown(`runs ${word}, a file someone wrote`);
   const rule = Object.hasOwn(PROGRAMS, name) ? PROGRAMS[name] : undefined;
@@ -259,6 +290,15 @@ function programEffect(name: string, args: readonly string[], redirects: readonl
   if (!word.includes("/") && isVersionOrHelp(args)) return NONE;
   return unknown(`runs ${name}`);
 }
+
+// A path under dist/, the build's own directory (no `..` out of it).
+const isUnderDist = (path: string): boolean => /^(?:\.\/)?dist(?:\/|$)/.test(path) && !path.split("/").includes("..");
+
+// patch's options that write no file of their own.
+const PATCH_OPTIONS = new Set(["-b", "--backup", "-N", "--forward", "-s", "--silent", "--quiet", "-f", "--force", "-t", "--batch", "-u", "--unified", "-E", "--remove-empty-files", "-R", "--reverse", "-l", "--ignore-whitespace", "--no-backup-if-mismatch"]);
+
+// cp and mv with `-b`, `--backup` or a backup suffix (`-S`) also write `FILE~` or `FILE.~1~`.
+const makesBackups = (args: readonly string[]): boolean => args.some((a) => /^-[a-zA-Z]*[bS]/.test(a) || a.startsWith("--backup") || a.startsWith("--suffix"));
 
 function valueOf(args: readonly string[], ...options: string[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
@@ -278,7 +318,21 @@ function sedEffect(args: readonly string[]): CommandEffect {
   if (!sed.inPlace) return unknown("sed with a script that writes or runs");
   if (sed.scriptFile) return unknown("sed with a script from a file");
   if (!sed.scripts.every(isPlainSedScript)) return unknown("sed with a script that writes or runs");
-  return literalPaths(sed.files, "sed -i");
+  // `-i.bak`, `-iE` (the suffix is `E`), `--in-place=.orig`: a backup beside each file; `-i 'bak/*'` puts it anywhere.
+  const suffix = sedBackupSuffix(args);
+  if (suffix.includes("*") || suffix.includes("/")) return unknown("sed -i with a backup name that is not a suffix");
+  return literalPaths(suffix === "" ? sed.files : [...sed.files, ...sed.files.map((f) => f + suffix)], "sed -i");
+}
+
+// The backup suffix of `sed -i`: what follows the `i` of a short option cluster, or `--in-place=`.
+function sedBackupSuffix(args: readonly string[]): string {
+  for (const a of args) {
+    if (a === "--") break;
+    if (a.startsWith("--in-place=")) return a.slice("--in-place=".length);
+    const short = /^-[a-zA-Z]*?i(.*)$/.exec(a);
+    if (short !== null && !a.startsWith("--")) return short[1]!;
+  }
+  return "";
 }
 
 // The files a patch in a heredoc names: apply_patch's `*** Update File: p`, a unified diff's `+++ b/p`.
@@ -296,7 +350,9 @@ function patchBodyEffect(redirects: readonly Redirect[], what: string, strip = 1
   return literalPaths([...new Set(paths.filter((p) => p !== ""))], what);
 }
 
-const GIT_METADATA = new Set(["add", "commit", "tag", "fetch", "push", "notes", "init", "gc", "prune", "repack", "pack-refs", "update-index", "update-ref", "mktree", "write-tree", "commit-tree", "hash-object", "fsck", "maintenance"]);
+/** The git subcommands that change only the repository's metadata. */
+export const GIT_METADATA_SUBCOMMANDS: readonly string[] = ["add", "commit", "tag", "fetch", "push", "notes", "init", "gc", "prune", "repack", "pack-refs", "update-index", "update-ref", "mktree", "write-tree", "commit-tree", "hash-object", "fsck", "maintenance"];
+const GIT_METADATA = new Set(GIT_METADATA_SUBCOMMANDS);
 
 // What a git command changes: the repository's metadata, named files, or the tree.
 function gitEffect(args: readonly string[], redirects: readonly Redirect[]): CommandEffect {
@@ -308,7 +364,7 @@ function gitEffect(args: readonly string[], redirects: readonly Redirect[]): Com
   }
   const sub = args[i];
   const rest = args.slice(i + 1);
-  const meta: CommandEffect = { kind: "vcs-metadata", dependsOn: "repository-config" };
+  const meta = GIT_METADATA_EFFECT;
   const files = (paths: string[], what: string): CommandEffect => combineEffects(literalPaths(paths, what), meta);
   if (sub === undefined) return { kind: "none", dependsOn: "repository-config" };
   if (rest.some((a) => a.startsWith("--output") || a === "--ext-diff" || a.startsWith("--exec") || a.startsWith("--upload-pack") || a.startsWith("--receive-pack"))) return unknown(`git ${sub} with an option that writes or runs`);
@@ -362,7 +418,7 @@ export function lineEffect(analysis: Pick<CommandAnalysis, "opaque" | "commands"
   if (analysis.opaque) return unknown("the line cannot be read");
   let effect: CommandEffect = NONE;
   for (const command of analysis.commands) {
-    if (command.runsLate === true && command.effect.kind !== "none" && command.invocation === undefined) return unknown(`${command.name || command.text} may run after the line ends`);
+    if (command.outlivesLine === true && command.effect.kind !== "none" && command.invocation === undefined) return unknown(`${command.name || command.text} may run after the line ends`);
     effect = combineEffects(effect, command.effect);
     if (effect.kind === "unknown") return effect;
   }

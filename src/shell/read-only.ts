@@ -8,14 +8,19 @@ const ALWAYS = new Set([
   "exit", "return", "wait", "sleep", "pwd", "ls", "ll", "tree", "which", "type", "whereis", "hash", "du", "df", "stat",
   "file", "diff", "cmp", "comm", "cut", "tr", "nl", "column", "fold", "paste", "rev", "tac", "expand", "unexpand", "fmt", "od",
   "xxd", "hexdump", "strings", "basename", "dirname", "realpath", "readlink", "date", "whoami", "id", "uname", "hostname",
-  "printenv", "test", "[", "[[", "((", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "jq", "history", "ps", "nproc",
+  "printenv", "test", "[", "[[", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "jq", "history", "ps", "nproc",
   "free", "uptime", "seq", "yes", "env",
 ]);
 const GIT_READ = new Set([
   "status", "diff", "log", "show", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "describe", "shortlog", "cat-file",
   "rev-list", "reflog", "whatchanged", "show-ref", "merge-base", "name-rev", "count-objects", "var", "help", "version",
 ]);
-const GO_READ = new Set(["vet", "list", "version", "doc", "help"]);
+// Not `go list` or `go build`: they run `git status` to stamp the build, and with it the repository's hooks.
+const GO_READ = new Set(["vet", "version", "doc", "help"]);
+/** The git subcommands that only read (given no option that writes or runs): the effect table's read-only git rows. */
+export const READ_ONLY_GIT_SUBCOMMANDS: readonly string[] = [...GIT_READ];
+/** The go subcommands that only read (given no `-toolexec` or `-vettool`; `go list` too with `-buildvcs=false`). */
+export const READ_ONLY_GO_SUBCOMMANDS: readonly string[] = [...GO_READ];
 const LOG_FILE = /\.log$/;
 const DEVICES = /^\/dev\/(null|stdout|stderr|tty)$/;
 /** `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`: a write there changes no file. */
@@ -64,46 +69,44 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
   // `./ls`, `/tmp/cat`: a file someone wrote, whatever its name. Only a name PATH finds, or the system's own.
   if (word.includes("/") && !isSystemProgram(word)) return false;
   const name = basename(word);
-  switch (name) {
-    case "tee":
-      return args.filter((a) => !a.startsWith("-")).every(isQuietTarget);
-    case "sed":
-      return isReadOnlySed(args);
-    case "sort":
-      return !args.some((a) => /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output"));
-    case "xxd":
-      // `xxd -r` writes its second file operand.
-      return !args.some((a) => a === "-r" || a === "-revert" || /^-[a-z]*r/.test(a)) || args.filter((a) => !a.startsWith("-") || a === "-").length < 2;
-    case "printf":
-      return !args.some((a) => a === "-v" || a.startsWith("-v"));
-    case "history":
-      return args.every((a) => /^\d+$/.test(a));
-    case "rg":
-      // `rg --pre CMD` runs CMD on every file it searches.
-      return !args.some((a) => a === "--pre" || a.startsWith("--pre=") || a.startsWith("--pre-glob"));
-    case "tree":
-      return !args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a));
-    case "file":
-      // `file -C` compiles a magic file next to its -m argument.
-      return !args.some((a) => a === "-C" || a === "--compile" || /^-[a-zA-Z]*C/.test(a));
-    case "uniq":
-      return args.filter((a) => !a.startsWith("-")).length <= 1;
-    case "find":
-      return !args.some((a) => ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"].includes(a));
-    case "git":
-      return isReadOnlyGit(args);
-    case "go":
-      if (args.some((a) => a.startsWith("-vettool") || a.startsWith("--vettool") || a.startsWith("-toolexec") || a.startsWith("--toolexec"))) return false;
-      return GO_READ.has(args[0] ?? "") || (args[0] === "env" && !args.includes("-w") && !args.includes("-u"));
-    case "command":
-      return args[0] === "-v" || args[0] === "-V";
-    case "env":
-      // `env -S'...'` (--split-string) runs the command its string holds.
-      return args.every((a) => (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && !SUBSTITUTION.test(a)) || (a.startsWith("-") && !/^-[a-zA-Z]*S|^--split-string/.test(a)));
-    default:
-      return ALWAYS.has(name);
-  }
+  const rule = Object.hasOwn(CONDITIONAL, name) ? CONDITIONAL[name] : undefined;
+  return rule !== undefined ? rule(args) : ALWAYS.has(name);
 }
+
+// Programs that are read-only only with some arguments: the rule reads them.
+const CONDITIONAL: Record<string, (args: readonly string[]) => boolean> = {
+  tee: (args) => args.filter((a) => !a.startsWith("-")).every(isQuietTarget),
+  sed: (args) => isReadOnlySed(args),
+  sort: (args) => !args.some((a) => /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output")),
+  // `xxd -r` writes its second file operand.
+  xxd: (args) => !args.some((a) => a === "-r" || a === "-revert" || /^-[a-z]*r/.test(a)) || args.filter((a) => !a.startsWith("-") || a === "-").length < 2,
+  printf: (args) => !args.some((a) => a === "-v" || a.startsWith("-v")),
+  history: (args) => args.every((a) => /^\d+$/.test(a)),
+  // `rg --pre CMD` runs CMD on every file it searches.
+  rg: (args) => !args.some((a) => a === "--pre" || a.startsWith("--pre=") || a.startsWith("--pre-glob")),
+  tree: (args) => !args.some((a) => a === "-o" || /^-[a-zA-Z]*o/.test(a)),
+  // `file -C` compiles a magic file next to its -m argument.
+  file: (args) => !args.some((a) => a === "-C" || a === "--compile" || /^-[a-zA-Z]*C/.test(a)),
+  uniq: (args) => args.filter((a) => !a.startsWith("-")).length <= 1,
+  find: (args) => !args.some((a) => ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"].includes(a)),
+  git: (args) => isReadOnlyGit(args),
+  go: (args) => {
+    if (args.some((a) => a.startsWith("-vettool") || a.startsWith("--vettool") || a.startsWith("-toolexec") || a.startsWith("--toolexec"))) return false;
+    return GO_READ.has(args[0] ?? "") || (args[0] === "list" && args.some(isNoBuildVcs)) || (args[0] === "env" && !args.includes("-w") && !args.includes("-u"));
+  },
+  command: (args) => args[0] === "-v" || args[0] === "-V",
+  // `env -S'...'` (--split-string) runs the command its string holds.
+  env: (args) => args.every((a) => (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && !SUBSTITUTION.test(a)) || (a.startsWith("-") && !/^-[a-zA-Z]*S|^--split-string/.test(a))),
+};
+
+/** `-C DIR`, `--git-dir`, `--work-tree`: a git option that points git at another repository or work tree. */
+export const isOtherRepository = (arg: string): boolean => ["-C", "--git-dir", "--work-tree"].includes(arg) || /^--(?:git-dir|work-tree)=/.test(arg);
+
+/** go's `-buildvcs=false`: go runs no `git status` to stamp what it builds or lists. */
+export const isNoBuildVcs = (arg: string): boolean => /^--?buildvcs=(?:false|f|0)$/i.test(arg);
+
+/** Every program that can be read-only: always, or with the arguments its rule reads (the effect table's `none` rows). */
+export const READ_ONLY_PROGRAMS: readonly string[] = [...ALWAYS, ...Object.keys(CONDITIONAL)];
 
 /**
  * A line that changes no file, whatever ran it before: every command read-only (in a pipeline or a
@@ -189,7 +192,9 @@ function isReadOnlyGit(args: readonly string[]): boolean {
   while (i < args.length && args[i]!.startsWith("-")) {
     // `-c core.fsmonitor=CMD`, `--config-env`, `--exec-path=DIR`: settings that make any command run a program.
     if (args[i] === "-c" || args[i]!.startsWith("--config-env") || args[i]!.startsWith("--exec-path=")) return false;
-    i += ["-C", "--git-dir", "--work-tree", "--namespace"].includes(args[i]!) ? 2 : 1;
+    // `git -C ../other status` runs that repository's hooks (its `core.fsmonitor`), which no audit of this one sees written.
+    if (isOtherRepository(args[i]!)) return false;
+    i += args[i] === "--namespace" ? 2 : 1;
   }
   const sub = args[i];
   const rest = args.slice(i + 1);

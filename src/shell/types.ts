@@ -205,6 +205,8 @@ export interface AnalyzedCommand {
    * the line, wherever it stands.
    */
   runsLate?: boolean;
+  /** True when the command may still run after the line ended: a background job, a `trap`, a process substitution (not a pipeline stage). */
+  outlivesLine?: boolean;
 }
 
 /** The result of analysing one command line. */

@@ -32,6 +32,10 @@ describe("readOnly classification of every command", () => {
     ["command -v reads, command rm writes", "command -v pytest; command rm x", [["command", true], ["command", false]]],
     ["wrapped filters", "timeout 5 tail -f log", [["tail", true]]],
     ["go vet reads, go build writes", "go vet ./...; go build ./...", [["go", true], ["go", false]]],
+    // go list stamps the packages with `git status`, which runs the repository's core.fsmonitor.
+    ["go list runs git, unless -buildvcs=false", "go list ./...; go list -buildvcs=false ./...", [["go", false], ["go", true]]],
+    // Another repository's config (its core.fsmonitor) is not the one the audit watches.
+    ["git on another repository", "git -C ../other status; git --git-dir=../other/.git log; git --work-tree=/tmp diff", [["git", false], ["git", false], ["git", false]]],
     ["bash -c: the nested commands are classified", "bash -c 'tail x; rm y'", [["bash", true], ["tail", true], ["rm", false]]],
     ["every command of an opaque line is a possible edit", 'cat "x', [["cat", false]]],
   ])("%s", (_name, line, expected) => {
