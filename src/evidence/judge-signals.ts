@@ -130,8 +130,8 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
   const byText = new Map<string, ((text: string, runIndex: number) => void)[]>();
   for (const needle of needles) byText.set(needle.text, [...(byText.get(needle.text) ?? []), needle.check]);
   const needleTexts = new Set([...byText.keys(), ...(ownAsNeedles ? own.needles : [])]);
-  const needleRe = new RegExp([...needleTexts].map(escapeRegExp).join("|"), "g");
-  const stashRe = new RegExp(stashNeedles.map(escapeRegExp).join("|"), "g");
+  const needleRe = alternation([...needleTexts]);
+  const stashRe = alternation(stashNeedles);
 
   const eachHit = (block: string, from: number, to: number, re: RegExp, onLine: (text: string, hit: string) => void): void => {
     re.lastIndex = from;
@@ -206,6 +206,23 @@ function createOwnLineCheck(markerTexts: readonly string[], statusPatterns: read
       }
     },
   };
+}
+
+// Most judged lines share their needle sets (the fixed notes, a few echo markers): the escaped source
+// is built once (V8 reuses the compiled pattern of an equal source). Each scanner gets its own RegExp,
+// so lastIndex is never shared.
+const ALTERNATIONS = new Map<string, string>();
+const MAX_ALTERNATIONS = 256;
+
+function alternation(texts: readonly string[]): RegExp {
+  const key = texts.join("\u0000");
+  let source = ALTERNATIONS.get(key);
+  if (source === undefined) {
+    source = texts.map(escapeRegExp).join("|");
+    if (ALTERNATIONS.size >= MAX_ALTERNATIONS) ALTERNATIONS.clear();
+    ALTERNATIONS.set(key, source);
+  }
+  return new RegExp(source, "g");
 }
 
 function escapeRegExp(text: string): string {
