@@ -7,7 +7,7 @@ export const german: ClaimLanguageTable = {
   code: "de",
   name: "German",
   dense: false,
-  quick: "grün|bestand|besteh|durch|erfolg|fehl|scheiter|rot|fail|kaputt|ausgef|gelauf|gestart|lauf",
+  quick: "grün|bestand|besteh|durch|erfolg|fehl|scheiter|(?<![a-z])rot(?![a-z])|failen|kaputt|ausgef|ausf|gelauf|gestart|starten|lauf",
   test: "[\\p{L}\\d/-]*tests?\\b|[\\p{L}\\d/-]*testl(?:auf|äufe)\\b|\\btest-?suite\\b|\\btestfälle\\b|\\btestfall\\b|\\btestdateien\\b",
   standIn: "\\b(?:die\\s+anderen|andere|diese|sie)\\b",
   whole: "\\b(?:alle|sämtliche|gesamte|gesamten|ganze|ganzen|komplette|kompletten|vollständige|suite|test-suite|testsuite)\\b",

@@ -7,7 +7,7 @@ export const spanish: ClaimLanguageTable = {
   code: "es",
   name: "Spanish",
   dense: false,
-  quick: "pas|verde|correct|exitos|aprob|fall|rojo|roto|ejecut|corr|lanz",
+  quick: "pas(?:a|ó|ad)|verde|correctos|exitos|aprob|fall(?:a|ó|id|os)|rojo|(?<![a-z])rotos?(?![a-z])|ejecut|corr(?:i|er|í)|lanz",
   test: "\\b(?:tests?|pruebas?|suite|specs?)\\b",
   standIn: "\\b(?:l[oa]s?\\s+de|l[oa]s\\s+(?:demás|otr[oa]s)|otr[oa]s)\\b",
   whole: "\\b(?:todos|todas|todo|completa|completo|entera|entero|suite)\\b",

@@ -7,7 +7,7 @@ export const french: ClaimLanguageTable = {
   code: "fr",
   name: "French",
   dense: false,
-  quick: "pass|réuss|vert|échou|échec|cass|plant|rouge|exécut|lanc|tourn",
+  quick: "passe(?![ds])|passé|réuss|(?<![a-z])verts?(?![a-z])|échou|échec|cass[ée]|plantent|rouge|exécut|(?<![a-z])lanc|tourn",
   test: "\\btests?\\b|\\bsuite(?:\\s+de\\s+tests)?\\b|\\btest-suite\\b",
   standIn: "\\b(?:ceux|celles?|celui|les\\s+autres|d'autres)\\b",
   whole: "\\b(?:tous|toutes|tout|ensemble|complète|complet|entière|entier|suite)\\b",

@@ -152,6 +152,7 @@ function toNumber(table: ClaimLanguageTable, word: string): number {
 // The lowercased sentence with each inline code span's content in its place, spaces joined by "_"
 // so a command (`npm test`) stays one token and a test id (`test_login`) or a branch (`main`) is read.
 function prepare(sentence: MessageSentence): string {
+  if (sentence.code.size === 0) return sentence.lower;
   let text = "";
   let at = 0;
   for (const [offset, content] of [...sentence.code].sort((a, b) => a[0] - b[0])) {
@@ -243,20 +244,8 @@ function arrowBefore(text: string, index: number): boolean {
   return last >= 0 && !/[),;:\uff09\uff0c\uff1b\uff1a]/.test(left.slice(last));
 }
 
-// Each table reads the same lowercased sentence first; it is made once.
-const lowered = new WeakMap<MessageSentence, string>();
-
-function lowerOf(sentence: MessageSentence): string {
-  let lower = lowered.get(sentence);
-  if (lower === undefined) {
-    lower = sentence.masked.toLowerCase();
-    lowered.set(sentence, lower);
-  }
-  return lower;
-}
-
 function detectInTable(c: Compiled, sentence: MessageSentence): FoundClaim[] {
-  if (!c.quick.test(lowerOf(sentence))) return [];
+  if (!c.quick.test(sentence.lower)) return [];
   const text = prepare(sentence);
   if (!c.predicate.test(text) || !c.mention.test(text)) return [];
   const passHedged = c.hedge.test(text) || c.elsewhere.test(text);

@@ -7,7 +7,7 @@ export const portuguese: ClaimLanguageTable = {
   code: "pt",
   name: "Portuguese",
   dense: false,
-  quick: "pass|aprov|verde|falh|quebr|vermelh|rod|execut|corr",
+  quick: "pass(?:am|a(?![gb])|ou)|aprov|verde|falh|quebr|vermelh|(?<![a-z])rod(?:ar|ei|ad)|execut(?:ar|ei|ad)|corr(?:er|i)",
   test: "\\b(?:testes?|suítes?|suites?|specs?)\\b",
   standIn: "\\b(?:[oa]s?\\s+de|[oa]s\\s+(?:demais|outr[oa]s)|outr[oa]s)\\b",
   whole: "\\b(?:todos|todas|tudo|inteira|inteiro|completa|completo|suíte|suite)\\b",

@@ -7,6 +7,8 @@ export interface MessageSentence {
   text: string;
   /** The sentence with code, quotations and markdown markers masked (same length as `text`). */
   masked: string;
+  /** `masked` lowercased, made once for every detector that reads it. */
+  lower: string;
   /** Offset of `text` in the message. */
   start: number;
   /** True when the sentence ends with a question mark. */
@@ -101,7 +103,7 @@ export function splitMessageSentences(message: string): MessageSentence[] {
       while (lineAt + 1 < lines.length && lines[lineAt + 1]!.start <= start) lineAt += 1;
       const line = lines[lineAt]!;
       const question = terminator.includes("?") || terminator.includes("\uff1f");
-      sentences.push({ text: message.slice(start, start + body.length), masked: body, start, question, code: sentenceCode, task: line.task, lead: line.lead });
+      sentences.push({ text: message.slice(start, start + body.length), masked: body, lower: body.toLowerCase(), start, question, code: sentenceCode, task: line.task, lead: line.lead });
     }
   };
   for (const match of masked.matchAll(SENTENCE_END)) {

@@ -142,6 +142,7 @@ function shellEdits(analysis: CommandAnalysis, runs: readonly RunEvidence[], con
     return true;
   });
   for (const command of analysis.commands) {
+    if (context.repositoryConfigWritten) break;
     if (command.effect.kind === "paths" && command.effect.paths.some((path) => writesRepositoryConfig(path, context, cwd))) context.repositoryConfigWritten = true;
   }
   return edits;
@@ -242,7 +243,7 @@ export function analyzeSession(events: readonly TranscriptEvent[], options: Anal
       }
       case "edit": {
         if (event.failed) break;
-        if (event.paths.some((path) => writesRepositoryConfig(path, context, null))) context.repositoryConfigWritten = true;
+        if (!context.repositoryConfigWritten && event.paths.some((path) => writesRepositoryConfig(path, context, null))) context.repositoryConfigWritten = true;
         if (event.paths.length > 0 && event.paths.every((path) => isInertWrite(path, context, null))) break;
         const cause: EditCause = { kind: "edit-tool", tool: event.tool, paths: event.paths, line: event.line };
         markStale(cause, position);

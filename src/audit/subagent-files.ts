@@ -48,10 +48,12 @@ function entriesOf(path: string): Dirent[] {
   }
 }
 
-// lstat, not stat: a link is not what it points to.
+// lstat, not stat: a link is not what it points to. Most sessions have no subagent directory: a
+// missing entry is an answer, not an exception (building the error cost more than the call).
 function isPlainEntry(path: string, kind: "file" | "directory"): boolean {
   try {
-    const stat = lstatSync(path);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return false;
     return kind === "file" ? stat.isFile() : stat.isDirectory();
   } catch {
     return false;
