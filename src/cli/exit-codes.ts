@@ -31,6 +31,7 @@ export type CliCommand =
   | "hook codex-stop"
   | "hook claude-post-tool-use"
   | "hook install"
+  | "hook uninstall"
   | "audit"
   | "candidates rank";
 
@@ -53,6 +54,7 @@ export const CLI_EXIT_CODES: Record<CliCommand, readonly number[]> = {
   "hook codex-stop": [0, EXIT_USAGE, EXIT_INTERNAL],
   "hook claude-post-tool-use": [0, EXIT_USAGE, EXIT_INTERNAL],
   "hook install": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
+  "hook uninstall": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
   audit: [0, 1, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANT_CREATE, EXIT_IO],
   "candidates rank": [0, 1, 2, EXIT_USAGE, EXIT_INTERNAL],
 };

@@ -1,5 +1,7 @@
-// `agent-evidence hook claude-stop | codex-stop | claude-post-tool-use | install`.
+// `agent-evidence hook claude-stop | codex-stop | claude-post-tool-use | install | uninstall`.
 import { Option, type Command } from "commander";
+import { fileURLToPath } from "node:url";
+import type { InstallHooksResult } from "../audit/hooks/install.js";
 import type { HookRunResult } from "../audit/hooks/post-tool-use.js";
 import type { HookClient } from "../audit/hooks/stop.js";
 import { NamedFileError } from "../io/named-files.js";
@@ -26,6 +28,18 @@ function emit(result: HookRunResult): void {
   if (result.stdout !== "") process.stdout.write(result.stdout);
   if (result.stderr !== "") process.stderr.write(result.stderr);
   process.exitCode = result.exitCode;
+}
+
+// A dry run prints the settings as pure JSON on stdout (the file and what would change go to stderr).
+function reportSettingsChange(result: InstallHooksResult, dryRun: boolean, done: string, already: string): void {
+  if (dryRun) {
+    process.stderr.write(`agent-evidence: ${result.path} (dry run, ${result.changed ? "would change" : "no change"})\n`);
+    process.stdout.write(result.after);
+  } else if (!result.changed) {
+    process.stdout.write(`${result.path}: hooks ${already}, nothing changed\n`);
+  } else {
+    process.stdout.write(`${result.path}: hooks ${done}${result.backup === null ? "" : ` (backup: ${result.backup})`}\n`);
+  }
 }
 
 /** Registers `agent-evidence hook ...`. */
@@ -55,27 +69,45 @@ export function registerHookCommand(program: Command): void {
     .description("Add the hooks to the client's settings (merged; the old file is kept as a backup).")
     .addOption(new Option("--client <client>", "claude or codex").choices(["claude", "codex"]).makeOptionMandatory())
     .option("--project <dir>", "install into this project's settings instead of the user's")
-    .option("--dry-run", "print the new settings without writing them")
+    .option("--dry-run", "print the new settings (JSON on stdout) without writing them")
     .option("--strict", "install the Stop hook with --strict (also block once on a pass claim no run backs)")
-    .action(async (options: { client: HookClient; project?: string; dryRun?: boolean; strict?: boolean }) => {
-      const { installHooks } = await import("../audit/hooks/install.js");
+    .option("--command <words>", "how the hooks call agent-evidence (default: agent-evidence when PATH finds this copy, else this copy's absolute path)")
+    .action(async (options: { client: HookClient; project?: string; dryRun?: boolean; strict?: boolean; command?: string }) => {
+      const { hookExecutable, installHooks } = await import("../audit/hooks/install.js");
+      const executable = options.command === undefined ? hookExecutable(fileURLToPath(new URL("./main.js", import.meta.url)), process.env.PATH) : null;
       let result;
       try {
-        result = installHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true, strict: options.strict === true });
+        result = installHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true, strict: options.strict === true, executable: options.command ?? executable!.command });
       } catch (error) {
         process.stderr.write(`agent-evidence: hook install: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exitCode = 1;
         return;
       }
-      if (options.dryRun === true) {
-        process.stdout.write(`# ${result.path} (dry run, ${result.changed ? "would change" : "no change"})\n${result.after}`);
-      } else if (!result.changed) {
-        process.stdout.write(`${result.path}: hooks already installed, nothing changed\n`);
-      } else {
-        process.stdout.write(`${result.path}: hooks installed${result.backup === null ? "" : ` (backup: ${result.backup})`}\n`);
+      if (executable?.kind === "absolute") {
+        const why = executable.reason === "other-copy-on-path" ? `the agent-evidence on PATH (${executable.found}) is another copy` : "agent-evidence is not on PATH";
+        process.stderr.write(`agent-evidence: hook install: ${why}; the hooks call ${executable.command} (move it, and they fail: reinstall, or pass --command)\n`);
       }
+      reportSettingsChange(result, options.dryRun === true, "installed", "already installed");
+    });
+  hook
+    .command("uninstall")
+    .description("Remove agent-evidence's hooks from the client's settings (other hooks kept; the old file is kept as a backup).")
+    .addOption(new Option("--client <client>", "claude or codex").choices(["claude", "codex"]).makeOptionMandatory())
+    .option("--project <dir>", "remove them from this project's settings instead of the user's")
+    .option("--dry-run", "print the new settings (JSON on stdout) without writing them")
+    .action(async (options: { client: HookClient; project?: string; dryRun?: boolean }) => {
+      const { uninstallHooks } = await import("../audit/hooks/install.js");
+      let result;
+      try {
+        result = uninstallHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true });
+      } catch (error) {
+        process.stderr.write(`agent-evidence: hook uninstall: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      reportSettingsChange(result, options.dryRun === true, "removed", "not installed");
     });
   hook.action(() => {
-    throw new UsageError("hook: name a subcommand: claude-stop, codex-stop, claude-post-tool-use or install");
+    throw new UsageError("hook: name a subcommand: claude-stop, codex-stop, claude-post-tool-use, install or uninstall");
   });
 }

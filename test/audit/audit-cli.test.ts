@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/program.js";
@@ -116,12 +116,12 @@ describe("agent-evidence hook via the CLI", () => {
 });
 
 describe("agent-evidence hook install", () => {
-  it("--dry-run shows the merged settings and writes nothing", async () => {
+  it("--dry-run prints the merged settings as pure JSON on stdout and writes nothing", async () => {
     const project = mkdtempSync(join(tmpdir(), "hook-install-"));
-    const run = await cli(["hook", "install", "--client", "codex", "--project", project, "--dry-run"]);
+    const run = await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--dry-run"]);
     expect(run.status).toBe(0);
-    expect(run.stdout.split("\n")[0]).toBe(`# ${join(project, ".codex", "hooks.json")} (dry run, would change)`);
-    expect(JSON.parse(run.stdout.slice(run.stdout.indexOf("\n") + 1))).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook codex-stop", timeout: 60 }] }] } });
+    expect(run.stderr).toBe(`agent-evidence: ${join(project, ".codex", "hooks.json")} (dry run, would change)\n`);
+    expect(JSON.parse(run.stdout)).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook codex-stop", timeout: 60 }] }] } });
     expect(existsSync(join(project, ".codex"))).toBe(false);
   });
 
@@ -131,7 +131,7 @@ describe("agent-evidence hook install", () => {
     const settings = join(project, ".claude", "settings.json");
     const original = { permissions: { allow: ["Bash(npm test)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } };
     writeFileSync(settings, JSON.stringify(original));
-    const first = await cli(["hook", "install", "--client", "claude", "--project", project]);
+    const first = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project]);
     expect(first).toEqual({ status: 0, stdout: `${settings}: hooks installed (backup: ${settings}.agent-evidence.bak)\n`, stderr: "" });
     expect(JSON.parse(readFileSync(`${settings}.agent-evidence.bak`, "utf8"))).toEqual(original);
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({
@@ -142,7 +142,7 @@ describe("agent-evidence hook install", () => {
         PostToolUseFailure: [{ matcher: "Bash", hooks: [{ type: "command", command: "agent-evidence hook claude-post-tool-use", timeout: 60 }] }],
       },
     });
-    const second = await cli(["hook", "install", "--client", "claude", "--project", project]);
+    const second = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project]);
     expect(second).toEqual({ status: 0, stdout: `${settings}: hooks already installed, nothing changed\n`, stderr: "" });
   });
 
@@ -150,24 +150,76 @@ describe("agent-evidence hook install", () => {
     const project = mkdtempSync(join(tmpdir(), "hook-install-"));
     const settings = join(project, ".codex", "hooks.json");
     const stopCommands = (): unknown => (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop.flatMap((group) => group.hooks.map((hook) => hook.command));
-    expect((await cli(["hook", "install", "--client", "codex", "--project", project])).status).toBe(0);
+    expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project])).status).toBe(0);
     expect(stopCommands()).toEqual(["agent-evidence hook codex-stop"]);
-    expect((await cli(["hook", "install", "--client", "codex", "--project", project, "--strict"])).status).toBe(0);
+    expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--strict"])).status).toBe(0);
     expect(stopCommands()).toEqual(["agent-evidence hook codex-stop --strict"]);
-    expect((await cli(["hook", "install", "--client", "codex", "--project", project, "--strict"])).stdout).toBe(`${settings}: hooks already installed, nothing changed\n`);
-    expect((await cli(["hook", "install", "--client", "codex", "--project", project])).status).toBe(0);
+    expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--strict"])).stdout).toBe(`${settings}: hooks already installed, nothing changed\n`);
+    expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project])).status).toBe(0);
     expect(stopCommands()).toEqual(["agent-evidence hook codex-stop"]);
-    const claude = await cli(["hook", "install", "--client", "claude", "--project", project, "--strict", "--dry-run"]);
-    expect(JSON.parse(claude.stdout.slice(claude.stdout.indexOf("\n") + 1))).toMatchObject({ hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook claude-stop --strict", timeout: 60 }] }] } });
+    const claude = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project, "--strict", "--dry-run"]);
+    expect(JSON.parse(claude.stdout)).toMatchObject({ hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook claude-stop --strict", timeout: 60 }] }] } });
   });
 
   it("refuses a settings file that is not JSON (exit 1, file untouched)", async () => {
     const project = mkdtempSync(join(tmpdir(), "hook-install-"));
     mkdirSync(join(project, ".claude"));
     writeFileSync(join(project, ".claude", "settings.json"), "{ nope");
-    const run = await cli(["hook", "install", "--client", "claude", "--project", project]);
+    const run = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project]);
     expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 1, stdout: "" });
     expect(run.stderr).toMatch(/^agent-evidence: hook install: .*settings\.json is not valid JSON/);
     expect(readFileSync(join(project, ".claude", "settings.json"), "utf8")).toBe("{ nope");
+  });
+});
+
+describe("agent-evidence hook install: the command the hooks run", () => {
+  it("calls this copy by its absolute path when PATH has no agent-evidence, and says so on stderr", async () => {
+    const project = mkdtempSync(join(tmpdir(), "hook-install-"));
+    const saved = process.env.PATH;
+    process.env.PATH = dirname(process.execPath);
+    try {
+      const run = await cli(["hook", "install", "--client", "codex", "--project", project]);
+      expect(run.status).toBe(0);
+      const [command] = (JSON.parse(readFileSync(join(project, ".codex", "hooks.json"), "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop[0]!.hooks.map((hook) => hook.command);
+      expect(command).toMatch(/^(?:node )?'?\/\S*\/cli\/main\.js'? hook codex-stop$/);
+      expect(run.stderr).toMatch(/^agent-evidence: hook install: agent-evidence is not on PATH; the hooks call .*main\.js/);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+});
+
+describe("agent-evidence hook uninstall", () => {
+  it("removes only agent-evidence's hooks, keeps a backup, and gives back the settings as they were", async () => {
+    const project = mkdtempSync(join(tmpdir(), "hook-uninstall-"));
+    mkdirSync(join(project, ".claude"));
+    const settings = join(project, ".claude", "settings.json");
+    const original = { permissions: { allow: ["Bash(npm test)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } };
+    writeFileSync(settings, JSON.stringify(original));
+    expect((await cli(["hook", "install", "--client", "claude", "--project", project, "--strict"])).status).toBe(0);
+    const installed = JSON.parse(readFileSync(settings, "utf8")) as { hooks: Record<string, { hooks: unknown[] }[]> };
+    // A foreign hook in the same group as ours stays.
+    installed.hooks.PostToolUse![0]!.hooks.push({ type: "command", command: "my-logger" });
+    writeFileSync(settings, JSON.stringify(installed));
+    const dry = await cli(["hook", "uninstall", "--client", "claude", "--project", project, "--dry-run"]);
+    expect(dry.status).toBe(0);
+    const expected = { ...original, hooks: { ...original.hooks, PostToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit", hooks: [{ type: "command", command: "my-logger" }] }] } };
+    expect(JSON.parse(dry.stdout)).toEqual(expected);
+    const run = await cli(["hook", "uninstall", "--client", "claude", "--project", project]);
+    expect(run.stdout).toMatch(new RegExp(`^${settings.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: hooks removed \\(backup: `));
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual(expected);
+    const again = await cli(["hook", "uninstall", "--client", "claude", "--project", project]);
+    expect(again).toEqual({ status: 0, stdout: `${settings}: hooks not installed, nothing changed\n`, stderr: "" });
+  });
+
+  it("leaves no file behind where there was none, and refuses a settings file that is not JSON", async () => {
+    const project = mkdtempSync(join(tmpdir(), "hook-uninstall-"));
+    expect((await cli(["hook", "uninstall", "--client", "codex", "--project", project])).status).toBe(0);
+    expect(existsSync(join(project, ".codex"))).toBe(false);
+    mkdirSync(join(project, ".codex"));
+    writeFileSync(join(project, ".codex", "hooks.json"), "[1]");
+    const run = await cli(["hook", "uninstall", "--client", "codex", "--project", project]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^agent-evidence: hook uninstall: .*hooks\.json is not a JSON object/);
   });
 });

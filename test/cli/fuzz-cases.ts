@@ -378,17 +378,21 @@ function postToolUseCases(): FuzzCase[] {
   ];
 }
 
-// `hook install --project P`: P/.claude/settings.json is the input.
+// `hook install --project P` and `hook uninstall --project P`: P/.claude/settings.json is the input.
 function installCases(): FuzzCase[] {
-  const project = (inputs: FuzzInputs, input: FuzzInput): string => join(inputs.root, `project-${slug(input)}`);
+  return [...settingsCases("hook install"), ...settingsCases("hook uninstall")];
+}
+
+function settingsCases(command: "hook install" | "hook uninstall"): FuzzCase[] {
+  const project = (inputs: FuzzInputs, input: FuzzInput): string => join(inputs.root, `project-${command.replace(" ", "-")}-${slug(input)}`);
   const settingsAs = (input: FuzzPath) => (inputs: FuzzInputs): void => {
     const dir = join(project(inputs, input), ".claude");
     mkdirSync(dir, { recursive: true });
     rmSync(join(dir, "settings.json"), { force: true, recursive: true });
     if (input !== "a missing file") symlinkSync(inputs.path(input), join(dir, "settings.json"));
   };
-  const args = (input: FuzzInput) => (inputs: FuzzInputs): string[] => ["hook", "install", "--client", "claude", "--project", project(inputs, input), "--dry-run"];
-  const cases: FuzzCase[] = [{ command: "hook install", slot: "stdin", input: "2 GB stream", setup: settingsAs("a missing file"), args: args("a missing file"), stdin: stream2g, expected: { status: 0 } }];
+  const args = (input: FuzzInput) => (inputs: FuzzInputs): string[] => [...command.split(" "), "--client", "claude", "--project", project(inputs, input), "--dry-run"];
+  const cases: FuzzCase[] = [{ command, slot: "stdin", input: "2 GB stream", setup: settingsAs("a missing file"), args: args("a missing file"), stdin: stream2g, expected: { status: 0 } }];
   const refusals: [FuzzPath, string][] = [
     ...CONTENT.map((input): [FuzzPath, string] => [input, "\\S+ is not valid JSON"]),
     ["/dev/zero", "cannot read \\S+ \\(ENOTREGULAR\\)"],
@@ -397,9 +401,9 @@ function installCases(): FuzzCase[] {
     ["a 2 GB sparse file", "\\S+ is larger than 16 MiB; not read"],
   ];
   for (const [input, message] of refusals) {
-    cases.push({ command: "hook install", slot: "settings file", input, setup: settingsAs(input), args: args(input), expected: { status: 1, stderr: new RegExp(`^agent-evidence: hook install: ${message}`) } });
+    cases.push({ command, slot: "settings file", input, setup: settingsAs(input), args: args(input), expected: { status: 1, stderr: new RegExp(`^agent-evidence: ${command}: ${message}`) } });
   }
-  cases.push({ command: "hook install", slot: "settings file", input: "a missing file", setup: settingsAs("a missing file"), args: args("a missing file"), expected: { status: 0 } });
+  cases.push({ command, slot: "settings file", input: "a missing file", setup: settingsAs("a missing file"), args: args("a missing file"), expected: { status: 0 } });
   return cases;
 }
 

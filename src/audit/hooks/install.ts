@@ -1,7 +1,7 @@
 // `agent-evidence hook install`: merges agent-evidence's hooks into a client's settings file.
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { NamedFileError, readRegularFile } from "../../io/named-files.js";
 import type { HookClient } from "./stop.js";
 
@@ -14,10 +14,59 @@ export interface InstallHooksOptions {
   dryRun?: boolean;
   /** The user's home directory (default: `os.homedir()`). */
   home?: string;
-  /** How the hook runs agent-evidence (default: `agent-evidence`). */
+  /** How the hook runs agent-evidence, as shell words (default: `agent-evidence`; the CLI passes {@link hookExecutable}'s). */
   executable?: string;
   /** Install the Stop hook as `hook <client>-stop --strict`. */
   strict?: boolean;
+}
+
+/** How the hooks call agent-evidence, and why that way. */
+export type HookExecutable =
+  | { kind: "on-path"; command: "agent-evidence" }
+  | { kind: "absolute"; command: string; reason: "not-on-path" | "other-copy-on-path"; found?: string };
+
+const isExecutableFile = (path: string): boolean => {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const realOrNull = (path: string): string | null => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+};
+
+/** `text` as one word for the POSIX shell a client runs hook commands with. */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * How a hook should call the CLI at `cliMain` (this `dist/cli/main.js`): the bare `agent-evidence`
+ * when the first one on `pathVariable` is this same file (after links), else this file by its
+ * absolute path (through `node` when it is not executable). A project-local install is not on the
+ * PATH a client runs hooks with, and a bare name there fails every call with "command not found".
+ * Relative PATH entries are skipped: they depend on the directory the client runs the hook in.
+ * @example hookExecutable("/usr/lib/node_modules/agent-evidence/dist/cli/main.js", process.env.PATH).command // "agent-evidence"
+ */
+export function hookExecutable(cliMain: string, pathVariable: string | undefined): HookExecutable {
+  const self = realOrNull(cliMain) ?? cliMain;
+  const absolute = isExecutableFile(cliMain) ? shellWord(cliMain) : `node ${shellWord(cliMain)}`;
+  for (const dir of (pathVariable ?? "").split(delimiter)) {
+    if (dir === "" || !isAbsolute(dir)) continue;
+    const candidate = join(dir, "agent-evidence");
+    if (!isExecutableFile(candidate)) continue;
+    // The shell runs the first hit: it is this CLI, or another copy the hooks must not call.
+    return realOrNull(candidate) === self ? { kind: "on-path", command: "agent-evidence" } : { kind: "absolute", command: absolute, reason: "other-copy-on-path", found: candidate };
+  }
+  return { kind: "absolute", command: absolute, reason: "not-on-path" };
 }
 
 /** What {@link installHooks} did (or would do, with `dryRun`). */
@@ -131,6 +180,12 @@ function readSettings(path: string): string | null {
  */
 export function installHooks(options: InstallHooksOptions): InstallHooksResult {
   const path = hookSettingsPath(options.client, options.project, options.home ?? homedir());
+  return rewriteSettings(path, options.dryRun === true, (settings) => mergeHookSettings(settings, options.client, options.executable, options.strict === true), true);
+}
+
+// Reads the settings file as a JSON object, applies `change`, and writes the result with a backup of
+// the old file; a missing file is `{}` (written only when `createMissing`).
+function rewriteSettings(path: string, dryRun: boolean, change: (settings: Record<string, unknown>) => Record<string, unknown>, createMissing: boolean): InstallHooksResult {
   const before = readSettings(path);
   let settings: unknown = {};
   if (before !== null && before.trim() !== "") {
@@ -143,13 +198,13 @@ export function installHooks(options: InstallHooksOptions): InstallHooksResult {
   if (!isRecord(settings)) throw new Error(`${path} is not a JSON object; fix or move it first`);
   let merged: Record<string, unknown>;
   try {
-    merged = mergeHookSettings(settings, options.client, options.executable, options.strict === true);
+    merged = change(settings);
   } catch (error) {
     throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const after = `${JSON.stringify(merged, null, 2)}\n`;
-  const changed = before === null || JSON.stringify(settings) !== JSON.stringify(merged);
-  if (options.dryRun === true || !changed) return { path, before, after, changed, backup: null };
+  const changed = before === null ? createMissing : JSON.stringify(settings) !== JSON.stringify(merged);
+  if (dryRun || !changed) return { path, before, after, changed, backup: null };
   let backup: string | null = null;
   if (before !== null) {
     backup = `${path}.agent-evidence.bak`;
@@ -159,4 +214,53 @@ export function installHooks(options: InstallHooksOptions): InstallHooksResult {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, after);
   return { path, before, after, changed, backup };
+}
+
+// A command agent-evidence's installer wrote, whatever it called agent-evidence by: the bare name, a
+// path to the CLI (quoted or through node), `npx --no-install agent-evidence`.
+const OWN_COMMAND = /(?:^|[\s/'])(?:agent-evidence|main\.js)'? hook (?:claude-stop|codex-stop|claude-post-tool-use)(?: --strict)?$/;
+
+/** True when `command` is one of the hook commands {@link installHooks} writes. */
+export const isOwnHookCommand = (command: unknown): boolean => typeof command === "string" && OWN_COMMAND.test(command);
+
+/**
+ * Removes agent-evidence's hooks from a settings object: every hook entry whose command is one of
+ * ours, then groups left with no hooks and events left with no groups; everything else is kept as it is.
+ */
+export function removeHookSettings(settings: Record<string, unknown>): Record<string, unknown> {
+  if (settings.hooks === undefined) return settings;
+  if (!isRecord(settings.hooks)) throw new Error("its `hooks` key is not an object");
+  const hooks: Record<string, unknown> = {};
+  let removed = 0;
+  for (const [event, groups] of Object.entries(settings.hooks)) {
+    if (!Array.isArray(groups)) {
+      hooks[event] = groups;
+      continue;
+    }
+    const kept = groups.flatMap((group): unknown[] => {
+      if (!isRecord(group) || !Array.isArray(group.hooks)) return [group];
+      const own = (group.hooks as unknown[]).filter((hook) => isRecord(hook) && isOwnHookCommand(hook.command));
+      if (own.length === 0) return [group];
+      removed += own.length;
+      const rest = (group.hooks as unknown[]).filter((hook) => !own.includes(hook));
+      return rest.length === 0 ? [] : [{ ...group, hooks: rest }];
+    });
+    if (kept.length > 0) hooks[event] = kept;
+  }
+  if (removed === 0) return settings;
+  if (Object.keys(hooks).length > 0) return { ...settings, hooks };
+  const { hooks: _emptied, ...others } = settings;
+  return others;
+}
+
+/** Options of {@link uninstallHooks}. */
+export type UninstallHooksOptions = Pick<InstallHooksOptions, "client" | "project" | "dryRun" | "home">;
+
+/**
+ * Removes agent-evidence's hooks from the client's settings file (other keys and hooks kept),
+ * copying the old file to `<file>.agent-evidence.bak` first. No file, or none of our hooks in it:
+ * nothing is written. Throws like {@link installHooks} on a file it cannot read as a JSON object.
+ */
+export function uninstallHooks(options: UninstallHooksOptions): InstallHooksResult {
+  return rewriteSettings(hookSettingsPath(options.client, options.project, options.home ?? homedir()), options.dryRun === true, removeHookSettings, false);
 }
