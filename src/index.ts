@@ -1,8 +1,8 @@
 /**
  * agent-evidence: the public API. Everything exported here, by name, is public and stable;
- * nothing else is. Importing this module loads the bash grammar once (top-level await), so the
- * synchronous functions below (`analyzeCommand`, `judge`, `hasPassEvidence`) never meet an
- * uninitialised parser. Framework adapters are subpath exports (`agent-evidence/ai-sdk`,
+ * nothing else is. Importing this module loads nothing: the bash grammar is read on the first call
+ * that parses a command line (`analyzeCommand`, `judge`, `hasPassEvidence`, ...), synchronously, or
+ * early by `await ready()`. Framework adapters are subpath exports (`agent-evidence/ai-sdk`,
  * `/openai-agents`, `/langchain`, `/mcp`), so this entry pulls in no framework.
  */
 
@@ -15,11 +15,14 @@ export type { NamedFileOperation } from "./io/named-files.js";
 
 // Shell analysis
 export { analyzeCommand } from "./grammar/analyze-command.js";
+export { ready } from "./grammar/bash-grammar.js";
 export { parseCommandLine, analyzeParsed, attributeExit, stripWrappers, recognizeRunner, isReadOnlyCommand } from "./shell/index.js";
 export type {
   AnalyzeOptions,
   AttributeOptions,
   BashParser,
+  SyntaxNode,
+  SyntaxTree,
   AndOrList,
   AnalyzedCommand,
   CommandAnalysis,

@@ -7,6 +7,7 @@ import { realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
+import { bashParser } from "../grammar/bash-grammar.js";
 import { startsBackgroundJob } from "../shell/shadowing.js";
 import { changesNoFile } from "../shell/read-only.js";
 import { lineEffect } from "../shell/command-effect.js";
@@ -73,6 +74,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       throw new EvidenceError("E_INVALID_OPTION", `BashEvidence needs a tool with an execute function; got ${typeof tool}.`);
     }
     validateBashEvidenceOptions(options);
+    // The grammar is loaded here, not in the agent's first tool call: a missing or damaged grammar
+    // file is an error of the setup (E_GRAMMAR), never a failed call the agent sees.
+    bashParser();
     this.#inner = tool;
     this.#invalidation = options.invalidation ?? "conservative";
     this.name = tool.name;

@@ -1,4 +1,4 @@
-// Binds the loaded bash grammar to the pure shell analysis, so callers get a synchronous analyzeCommand().
+// Binds the bash grammar (loaded on first use) to the pure shell analysis: a synchronous analyzeCommand().
 import { analyzeParsed, type AnalyzeOptions } from "../shell/analyze-parsed.js";
 import { parseCommandLine } from "../shell/parse-command-line.js";
 import type { CommandAnalysis } from "../shell/types.js";
@@ -9,5 +9,5 @@ import { bashParser } from "./bash-grammar.js";
  * @example analyzeCommand("cd pkg && python -m pytest -q tests/", { cwd: "/repo" }).invocations[0].workspace // "/repo/pkg"
  */
 export function analyzeCommand(line: string, options: AnalyzeOptions = {}): CommandAnalysis {
-  return analyzeParsed(parseCommandLine(line, bashParser), options);
+  return analyzeParsed(parseCommandLine(line, bashParser()), options);
 }

@@ -1,5 +1,5 @@
 // Builds one SimpleCommand (words, assignments, redirects) from a tree-sitter command-like node.
-import type { Node } from "@vscode/tree-sitter-wasm";
+import type { SyntaxNode } from "./syntax-tree.js";
 import type { ParsedLine, Redirect, SimpleCommand } from "./types.js";
 import { readWord, type WordValue } from "./words.js";
 
@@ -23,7 +23,7 @@ const RESERVED = new Set(["then", "fi", "do", "done", "esac", "elif", "else", "{
 const REDIRECTS = new Set(["file_redirect", "herestring_redirect", "heredoc_redirect"]);
 
 /** Builds a simple command from command, declaration, unset, test and assignment nodes. */
-export function buildSimpleCommand(node: Node, ctx: BuildContext): SimpleCommand {
+export function buildSimpleCommand(node: SyntaxNode, ctx: BuildContext): SimpleCommand {
   const command: SimpleCommand = {
     type: "simple",
     text: ctx.source.slice(node.startIndex, node.endIndex),
@@ -78,7 +78,7 @@ export function buildSimpleCommand(node: Node, ctx: BuildContext): SimpleCommand
   return command;
 }
 
-function readCommandChildren(node: Node, ctx: BuildContext, command: SimpleCommand, addWord: (word: WordValue) => void): void {
+function readCommandChildren(node: SyntaxNode, ctx: BuildContext, command: SimpleCommand, addWord: (word: WordValue) => void): void {
   let previousEnd = -1;
   for (const child of node.namedChildren) {
     if (child === null) continue;
@@ -100,7 +100,7 @@ function readCommandChildren(node: Node, ctx: BuildContext, command: SimpleComma
   }
 }
 
-function readAssignment(node: Node, ctx: BuildContext, command: SimpleCommand): { name: string; value: string } {
+function readAssignment(node: SyntaxNode, ctx: BuildContext, command: SimpleCommand): { name: string; value: string } {
   const name = node.childForFieldName("name");
   const value = node.childForFieldName("value");
   const word = value === null ? { value: "", hasSubstitution: false, hasExpansion: false } : readWord(value, ctx.source);
@@ -110,7 +110,7 @@ function readAssignment(node: Node, ctx: BuildContext, command: SimpleCommand): 
 }
 
 /** Reads a redirect; words tree-sitter wrongly hung on a file redirect (`> out a b`) come back as arguments. */
-export function readRedirect(node: Node, ctx: BuildContext): { redirect: Redirect; extraWords: WordValue[] } {
+export function readRedirect(node: SyntaxNode, ctx: BuildContext): { redirect: Redirect; extraWords: WordValue[] } {
   const redirect: Redirect = { fd: null, op: "", target: "" };
   const extraWords: WordValue[] = [];
   let haveTarget = false;
@@ -148,7 +148,7 @@ export function readRedirect(node: Node, ctx: BuildContext): { redirect: Redirec
 }
 
 // With a stack of its own: `(( ((((...)))) ))` nests as deep as the agent likes.
-function markDynamic(root: Node, command: SimpleCommand): void {
+function markDynamic(root: SyntaxNode, command: SimpleCommand): void {
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.type === "command_substitution" || node.type === "process_substitution") command.hasSubstitution = true;

@@ -1,6 +1,6 @@
 // The shell analysis, pure: parse a bash command line, find test-runner invocations, attribute exit statuses.
 export { parseCommandLine, MAX_NESTED_SHELLS } from "./parse-command-line.js";
-export type { BashParser } from "./parse-command-line.js";
+export type { BashParser, SyntaxNode, SyntaxTree } from "./syntax-tree.js";
 export { analyzeParsed, renderWords } from "./analyze-parsed.js";
 export type { AnalyzeOptions } from "./analyze-parsed.js";
 export { attributeExit } from "./attribute-exit.js";

@@ -1,11 +1,10 @@
 // Parses a bash command line with tree-sitter-bash into plain statements (pure: the parser is passed in).
-import type { Node, Parser } from "@vscode/tree-sitter-wasm";
+import type { BashParser, SyntaxNode } from "./syntax-tree.js";
 import { buildSimpleCommand, checkGap, readRedirect, type BuildContext } from "./build-simple-command.js";
 import { detectNestedShell } from "./nested-shell.js";
 import type { AndOrList, CommandNode, Compound, ParsedLine, Pipeline, Redirect, SimpleCommand, Statement } from "./types.js";
 
-/** The tree-sitter parser loaded with the bash grammar (see src/grammar/bash-grammar.ts). */
-export type BashParser = Parser;
+export type { BashParser } from "./syntax-tree.js";
 
 /** How deep `bash -c "bash -c '...'"` may nest before the line is opaque. */
 export const MAX_NESTED_SHELLS = 4;
@@ -82,7 +81,7 @@ function opaqueLine(text: string, reasons: string[]): ParsedLine {
 }
 
 // Reads the statements of a container (program, subshell, group, do/then/else bodies, case items).
-function readSequence(node: Node, ctx: BuildContext, level: number): Statement[] {
+function readSequence(node: SyntaxNode, ctx: BuildContext, level: number): Statement[] {
   const statements: Statement[] = [];
   if (level > MAX_TREE_DEPTH) {
     ctx.reasons.push("too-deep");
@@ -108,7 +107,7 @@ function readSequence(node: Node, ctx: BuildContext, level: number): Statement[]
   return statements;
 }
 
-function readAndOr(node: Node, ctx: BuildContext, level: number): AndOrList {
+function readAndOr(node: SyntaxNode, ctx: BuildContext, level: number): AndOrList {
   const items: ChainItem[] = [];
   flattenChain(node, ctx, level, items);
   const pipelines: Pipeline[] = [];
@@ -139,7 +138,7 @@ function readAndOr(node: Node, ctx: BuildContext, level: number): AndOrList {
 // Flattens tree-sitter's nesting of lists, pipelines and redirected statements into one operator chain, so
 // that `&&`/`||` and `|` are regrouped with bash's precedence. This also repairs tree-sitter-bash issue 345,
 // where `a && b 2>&1 | c` parses as `((a && b) 2>&1) | c`: the redirect goes to `b`, and `b | c` is one pipeline.
-function flattenChain(node: Node, ctx: BuildContext, level: number, items: ChainItem[]): void {
+function flattenChain(node: SyntaxNode, ctx: BuildContext, level: number, items: ChainItem[]): void {
   if (level > MAX_TREE_DEPTH) {
     ctx.reasons.push("too-deep");
     return;
@@ -170,7 +169,7 @@ function flattenChain(node: Node, ctx: BuildContext, level: number, items: Chain
 
 // The operands and operators of one list or pipeline node; `skipFirst` when its first operand (the
 // inner list of a left-nested chain) was read already.
-function flattenChildren(node: Node, ctx: BuildContext, level: number, items: ChainItem[], skipFirst: boolean): void {
+function flattenChildren(node: SyntaxNode, ctx: BuildContext, level: number, items: ChainItem[], skipFirst: boolean): void {
   let skip = skipFirst;
   for (const child of node.children) {
     if (child === null) continue;
@@ -184,7 +183,7 @@ function flattenChildren(node: Node, ctx: BuildContext, level: number, items: Ch
   }
 }
 
-function readRedirectedStatement(node: Node, ctx: BuildContext, level: number, items: ChainItem[]): void {
+function readRedirectedStatement(node: SyntaxNode, ctx: BuildContext, level: number, items: ChainItem[]): void {
   const body = node.childForFieldName("body");
   if (body !== null) flattenChain(body, ctx, level + 1, items);
   else items.push({ kind: "node", node: emptyCommand(node, ctx) });
@@ -204,7 +203,7 @@ function readRedirectedStatement(node: Node, ctx: BuildContext, level: number, i
 }
 
 // A heredoc redirect node also holds the rest of its line (`<<EOF | grep x`, `<<EOF && pytest`, `<<EOF 2>&1`).
-function readHeredoc(node: Node, owner: CommandNode | undefined, ctx: BuildContext, level: number, items: ChainItem[]): void {
+function readHeredoc(node: SyntaxNode, owner: CommandNode | undefined, ctx: BuildContext, level: number, items: ChainItem[]): void {
   let continued = false;
   let redirect: Redirect | null = null;
   for (const child of node.children) {
@@ -235,7 +234,7 @@ function readHeredoc(node: Node, owner: CommandNode | undefined, ctx: BuildConte
   }
 }
 
-function attachRedirect(owner: CommandNode | undefined, node: Node, ctx: BuildContext): void {
+function attachRedirect(owner: CommandNode | undefined, node: SyntaxNode, ctx: BuildContext): void {
   if (owner === undefined) return;
   const { redirect, extraWords } = readRedirect(node, ctx);
   owner.redirects.push(redirect);
@@ -263,13 +262,13 @@ function lastNode(items: ChainItem[]): CommandNode | undefined {
   return undefined;
 }
 
-function emptyCommand(node: Node, ctx: BuildContext): SimpleCommand {
+function emptyCommand(node: SyntaxNode, ctx: BuildContext): SimpleCommand {
   const command: SimpleCommand = { type: "simple", text: "", assignments: [], words: [], redirects: [], hasSubstitution: false, hasExpansion: false };
   ctx.starts.set(command, node.startIndex);
   return command;
 }
 
-function readCommandNode(node: Node, ctx: BuildContext, level: number): CommandNode {
+function readCommandNode(node: SyntaxNode, ctx: BuildContext, level: number): CommandNode {
   const text = ctx.source.slice(node.startIndex, node.endIndex);
   let result: CommandNode;
   if (SIMPLE_TYPES.has(node.type)) result = buildSimpleCommand(node, ctx);

@@ -1,5 +1,5 @@
 // Turns one tree-sitter word node into its unquoted text, the way bash would before expansion.
-import type { Node } from "@vscode/tree-sitter-wasm";
+import type { SyntaxNode } from "./syntax-tree.js";
 
 /** A word as the shell would see it after quote removal (expansions kept as written). */
 export interface WordValue {
@@ -13,13 +13,13 @@ const EXPANSIONS = new Set(["simple_expansion", "expansion", "arithmetic_expansi
 const ANSI_C: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
 
 /** Reads a word-like node (word, string, raw_string, concatenation, expansion, ...) from `source`. */
-export function readWord(node: Node, source: string): WordValue {
+export function readWord(node: SyntaxNode, source: string): WordValue {
   const out: WordValue = { value: "", hasSubstitution: false, hasExpansion: false };
   appendWord(node, source, out);
   return out;
 }
 
-function appendWord(node: Node, source: string, out: WordValue): void {
+function appendWord(node: SyntaxNode, source: string, out: WordValue): void {
   const raw = source.slice(node.startIndex, node.endIndex);
   const type = node.type;
   switch (type) {
@@ -58,7 +58,7 @@ function appendWord(node: Node, source: string, out: WordValue): void {
 }
 
 // Inside "...": expansions keep their text, the rest loses the quotes and `\$ \` \" \\ \newline` escapes.
-function appendDoubleQuoted(node: Node, source: string, out: WordValue): void {
+function appendDoubleQuoted(node: SyntaxNode, source: string, out: WordValue): void {
   const open = source.indexOf('"', node.startIndex);
   let at = open < 0 || open >= node.endIndex ? node.startIndex : open + 1;
   const end = source[node.endIndex - 1] === '"' && node.endIndex - 1 >= at ? node.endIndex - 1 : node.endIndex;
@@ -75,7 +75,7 @@ function appendDoubleQuoted(node: Node, source: string, out: WordValue): void {
 }
 
 // With a stack of its own: `$((1+(1+(...))))` and `${a:-${b:-...}}` nest as deep as the agent likes.
-function markExpansions(root: Node, out: WordValue): void {
+function markExpansions(root: SyntaxNode, out: WordValue): void {
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     const type = node.type;

@@ -3,7 +3,7 @@ import { bashParser } from "../../src/grammar/bash-grammar.js";
 import { parseCommandLine } from "../../src/shell/index.js";
 import { renderLine } from "./render.js";
 
-const parse = (line: string): string => renderLine(parseCommandLine(line, bashParser));
+const parse = (line: string): string => renderLine(parseCommandLine(line, bashParser()));
 
 describe("parseCommandLine: statements, connectors, pipelines", () => {
   it.each([
@@ -46,7 +46,7 @@ describe("parseCommandLine: redirects", () => {
   });
 
   it("reads fd, operator and unquoted target", () => {
-    const parsed = parseCommandLine('pytest 2>&1 > "my log"', bashParser);
+    const parsed = parseCommandLine('pytest 2>&1 > "my log"', bashParser());
     const command = parsed.statements[0]!.list.pipelines[0]!.commands[0]!;
     expect(command.redirects).toEqual([
       { fd: 2, op: ">&", target: "1" },
@@ -104,7 +104,7 @@ describe("parseCommandLine: words, expansions, substitutions", () => {
     ["a quoted glob is literal", "pytest 'tests/test_*.py'", { hasSubstitution: false, hasExpansion: false }],
     ["an escaped $ in double quotes", 'echo "\\$HOME"', { hasSubstitution: false, hasExpansion: false }],
   ])("marks %s", (_name, line, flags) => {
-    const command = parseCommandLine(line, bashParser).statements[0]!.list.pipelines[0]!.commands[0]!;
+    const command = parseCommandLine(line, bashParser()).statements[0]!.list.pipelines[0]!.commands[0]!;
     expect(command.type === "simple" ? { hasSubstitution: command.hasSubstitution, hasExpansion: command.hasExpansion } : null).toEqual(flags);
   });
 });
@@ -152,7 +152,7 @@ describe("parseCommandLine: tree-sitter-bash issue 347 (newline after a multi-st
   });
 
   it("keeps the original text after re-parsing", () => {
-    const parsed = parseCommandLine("a | b | c\nd && e", bashParser);
+    const parsed = parseCommandLine("a | b | c\nd && e", bashParser());
     expect(parsed.text).toEqual("a | b | c\nd && e");
     expect(parsed.statements[1]!.list.pipelines[0]!.commands[0]!.text).toEqual("d");
   });
