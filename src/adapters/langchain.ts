@@ -1,7 +1,7 @@
 // LangChain adapter. `content_and_artifact`: the ToolMessage's content is the tool's text (what the
 // model sees) and its artifact the structured `data` (what code reads), kept out of the prompt.
 import { tool as langChainTool, type DynamicStructuredTool, type ToolRunnableConfig } from "@langchain/core/tools";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import type { Tool } from "../tools/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 

@@ -2,7 +2,7 @@
 // output schema also returns its data as structuredContent (MCP requires it then).
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import type { Tool, ToolResult } from "../tools/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 

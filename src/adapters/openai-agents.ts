@@ -1,7 +1,7 @@
 // OpenAI Agents SDK adapter. The model sees the tool's text; code reads `data` and `isError` from
 // the run item's `customData` (RunToolCallOutputItem), attached by the SDK's customDataExtractor.
 import { tool as agentTool, type FunctionTool } from "@openai/agents";
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import type { Tool, ToolResult } from "../tools/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 

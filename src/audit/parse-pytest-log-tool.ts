@@ -1,6 +1,6 @@
 // The triage function as an agent tool. Problems the agent should see come back as data
 // (`isError: true`), never as exceptions thrown into the agent loop.
-import { z } from "zod";
+import { z } from "zod/v4";
 import { EvidenceError } from "../errors.js";
 import { defineTool, type Tool } from "../tools/tool.js";
 import { parsePytestLog, type PytestLogTriageResult } from "./parse-pytest-log.js";

@@ -1,5 +1,6 @@
-// `agent-evidence mcp`: the evidence tools as an MCP server over stdio. The SDK is an optional peer,
-// so it is loaded only when this command runs: the rest of the CLI works without it.
+// `agent-evidence mcp`: the evidence tools as an MCP server over stdio. The SDK is an optional
+// dependency (installed by default, so `npx -y agent-evidence mcp` runs; `--omit=optional` leaves it
+// out), loaded only when this command runs: the rest of the CLI works without it.
 import type { Command } from "commander";
 import { isEvidenceError } from "../errors.js";
 import { EXIT_UNAVAILABLE } from "./exit-codes.js";
@@ -23,7 +24,7 @@ export function registerMcpCommand(program: Command): void {
     .action(async (options: McpCommandOptions) => {
       const loaded = await loadServer();
       if (loaded === undefined) {
-        process.stderr.write("agent-evidence: mcp needs the optional peer dependency @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk)\n");
+        process.stderr.write("agent-evidence: mcp needs the optional dependency @modelcontextprotocol/sdk, left out of this install (npm install @modelcontextprotocol/sdk)\n");
         process.exitCode = EXIT_UNAVAILABLE;
         return;
       }

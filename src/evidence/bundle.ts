@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { constants, readdirSync } from "node:fs";
 import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { EvidenceError } from "../errors.js";
 import { hashRegularFile, NamedFileError, readRegularFile } from "../io/named-files.js";
 import type { VerificationRecord } from "../types.js";

@@ -4,7 +4,7 @@
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { parsePatch } from "../patches/index.js";
 import { booleanOption, directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { runHostGit } from "./host-git.js";

@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { checkCommandPolicy, type BlockRule, type ConfirmRule } from "./bash-policy.js";
 import { renderBashText, renderStream, timeoutNote } from "./bash-render.js";
 import { runProcessGroup, shellExitCode } from "./bash-run.js";

@@ -2,7 +2,7 @@
 // files and files over the size cap (without a range) are refused; the text shown is bounded.
 import { open, type FileHandle } from "node:fs/promises";
 import { createInterface } from "node:readline";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { openInside, OutsideWorkspaceError, type OpenedPath } from "./safe-fs.js";
 import { defineTool, type Tool, type ToolResult } from "./tool.js";

@@ -3,7 +3,7 @@
 // write when nothing changes, so watchers and the evidence ledger see no edit.
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { booleanOption, directoryOption, optionsObject, rejectUnknownOptions, stringOption } from "./options.js";
 import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
 import { makeDirectoryInside, readFileInside, writeFileInside } from "./safe-fs.js";

@@ -2,7 +2,7 @@
 // that make the output independent of the user's git config (colour, external diff, textconv, prefixes).
 // The real index is never touched: untracked files are marked intent-to-add in a temporary copy.
 import { isAbsolute, join, relative, sep } from "node:path";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { createShadowRepository, runHostGit } from "./host-git.js";
 import { defineTool, type Tool, type ToolResult } from "./tool.js";

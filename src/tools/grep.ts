@@ -1,7 +1,7 @@
 // grep: search file contents in the workspace. ripgrep first, then `git grep`, then a JS walk; the
 // order is an option so every fallback can be tested, and every engine returns the same shape.
 import { createRequire } from "node:module";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { globToRegExp, matchesGlob } from "./glob.js";
 import { searchWithGitGrep, searchWithJs, searchWithRipgrep, type EngineResult, type GrepEngine, type GrepMatch, type GrepQuery } from "./grep-engines.js";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";

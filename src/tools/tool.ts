@@ -1,5 +1,5 @@
 // The framework-free tool shape every native tool (and every wrapper such as BashEvidence) returns.
-import type { z } from "zod";
+import type { z } from "zod/v4";
 import { EvidenceError } from "../errors.js";
 
 /** Per-call context handed to {@link Tool.execute} by the agent loop. */

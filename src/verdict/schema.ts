@@ -1,5 +1,5 @@
 // The verdict document: field names and values of the documented format teams already use.
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Status of a verdict: the library's `unknown` is `incomplete` here. */
 export const verdictStatusSchema = z.enum(["passed", "failed", "incomplete"]);

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { defineTool, type Tool } from "../../src/tools/tool.js";
 import { makeTempDir } from "../tools/helpers.js";
 

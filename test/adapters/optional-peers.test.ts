@@ -1,8 +1,8 @@
-// The frameworks are optional peers: only the adapter entry points may load them. The core entry
+// The frameworks (optional peers, and the MCP SDK, an optional dependency): only the adapter entry points may load them. The core entry
 // and the CLI entry must load without any framework installed (the CLI's mcp command imports the
 // MCP SDK lazily, when it runs).
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { toAiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { toLangChainTools } from "../../src/adapters/langchain.js";
 import { registerMcpTools } from "../../src/adapters/mcp.js";

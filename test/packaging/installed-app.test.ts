@@ -1,12 +1,17 @@
 // The package as a user gets it (issue 17, sections 2 and acceptance): `npm pack`, then the tarball
-// installed into a fresh app from the npm registry (the cache the repository's own install filled),
+// installed into fresh apps from the npm registry (the cache the repository's own install filled),
 // then each way of loading it: ESM import, CommonJS require (Node 20.19+'s require(esm), which a
 // top-level await would break), an esbuild bundle in both formats with the one grammar file copied
-// beside it, and tsc type-checking the root entry under nodenext and bundler resolution.
+// beside it, and tsc type-checking the root entry under nodenext and bundler resolution. Then an app
+// installed with --legacy-peer-deps (no peers installed for it), an app on zod 3.25 (the package's
+// zod range takes the app's copy: one zod, the v4 API through `zod/v4`), and `npx -y <tarball> mcp`
+// (as --package) in an empty directory answering a real MCP client.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/import-graph.js";
 
@@ -36,13 +41,22 @@ const result = judge({ command: "pytest tests/test_a.py", output: "${PYTEST_OUTP
 console.log(JSON.stringify({ workspace: analysis.invocations[0].workspace, verdict: result.verdict }));`;
 const EXPECTED = JSON.stringify({ workspace: "/repo/pkg", verdict: "passed" });
 
+let tarball = "";
+const INSTALL = ["install", "--prefer-offline", "--no-audit", "--no-fund"];
+
+function makeApp(name: string, install: string[]): string {
+  const dir = join(scratch, name);
+  mkdirSync(dir);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, version: "1.0.0", private: true, type: "module" }));
+  run("npm", [...INSTALL, ...install], dir);
+  writeFileSync(join(dir, "esm.mjs"), USE('import { analyzeCommand, judge } from "agent-evidence";'));
+  return dir;
+}
+
 beforeAll(() => {
-  mkdirSync(app);
   run("npm", ["pack", "--ignore-scripts", "--pack-destination", scratch], repoRoot);
-  const tarball = readdirSync(scratch).find((name) => name.endsWith(".tgz"))!;
-  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true, type: "module" }));
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", join(scratch, tarball), "@types/node@20", "typescript@5.9"]);
-  writeFileSync(join(app, "esm.mjs"), USE('import { analyzeCommand, judge } from "agent-evidence";'));
+  tarball = join(scratch, readdirSync(scratch).find((name) => name.endsWith(".tgz"))!);
+  makeApp("app", [tarball, "@types/node@20", "typescript@5.9"]);
   writeFileSync(join(app, "cjs.cjs"), USE('const { analyzeCommand, judge } = require("agent-evidence");'));
 });
 
@@ -79,4 +93,53 @@ describe("the packed tarball in a fresh app", () => {
     const tsc = join(app, "node_modules", ".bin", "tsc");
     expect(() => run(tsc, ["--noEmit", "--strict", "--skipLibCheck", "false", "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node", "check.ts"])).not.toThrow();
   });
+});
+
+describe("the packed tarball in other installs", () => {
+  it("works in an app installed with --legacy-peer-deps: nothing it needs is a peer", () => {
+    const dir = makeApp("legacy", ["--legacy-peer-deps", tarball]);
+    expect(run(process.execPath, ["esm.mjs"], dir).trim()).toBe(EXPECTED);
+  });
+
+  it("installs into an app on zod 3.25, shares its zod, and its tool schemas validate", () => {
+    const dir = makeApp("zod3", [tarball, "zod@3.25.76", "@types/node@20", "typescript@5.9"]);
+    expect((JSON.parse(readFileSync(join(dir, "node_modules", "zod", "package.json"), "utf8")) as { version: string }).version).toBe("3.25.76");
+    expect(existsSync(join(dir, "node_modules", "agent-evidence", "node_modules", "zod"))).toBe(false);
+    writeFileSync(join(dir, "tools.mjs"), `import { evidenceTools } from "agent-evidence";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+const { tools } = evidenceTools(["bash"], { cwd: mkdtempSync(join(tmpdir(), "ae-zod3-")), sandbox: false });
+const bash = tools.find((tool) => tool.name === "bash");
+console.log(JSON.stringify([bash.inputSchema.safeParse({ command: "ls" }).success, bash.inputSchema.safeParse({ command: 7 }).success]));`);
+    expect(run(process.execPath, ["tools.mjs"], dir).trim()).toBe("[true,false]");
+    writeFileSync(join(dir, "check.ts"), 'import { judge, type JudgeResult } from "agent-evidence";\nconst result: JudgeResult = judge({ command: "pytest", output: "", exitCode: 0 });\nexport const verdict: string = result.verdict;\n');
+    expect(() => run(join(dir, "node_modules", ".bin", "tsc"), ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--types", "node", "check.ts"], dir)).not.toThrow();
+  });
+
+  // `npx -y agent-evidence mcp` as a client config names it; a tarball is named with --package.
+  it("serves MCP from npx -y --package <tarball> agent-evidence mcp in an empty directory", async () => {
+    const empty = join(scratch, "empty");
+    const workspace = join(scratch, "mcp-workspace");
+    mkdirSync(empty);
+    mkdirSync(workspace);
+    const transport = new StdioClientTransport({
+      command: "npx",
+      args: ["-y", "--prefer-offline", "--no-audit", "--no-fund", "--package", tarball, "agent-evidence", "mcp", "--cwd", workspace, "--sandbox", "none"],
+      cwd: empty,
+      env: { ...getDefaultEnvironment(), npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? "/root", ".npm") },
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const client = new Client({ name: "agent-evidence-packaging-test", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name, stderr).toBe("agent-evidence");
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("bash");
+    } finally {
+      await client.close();
+    }
+  }, 240_000);
 });

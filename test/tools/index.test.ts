@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isEvidenceError } from "../../src/errors.js";
 import {

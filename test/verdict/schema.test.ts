@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { verdictExitCode, verdictJsonSchema, verdictSchema } from "../../src/verdict/schema.js";
 
 describe("verdict schema", () => {
