@@ -1,13 +1,21 @@
 #!/usr/bin/env node
-// Bootstrap for both README commands: node dependencies, then the real runners through apt when root.
+// Bootstrap for both README commands: node dependencies, then the real runners the command uses
+// (`--for demo`: pytest, git and bubblewrap; `--for test`, the default: every runner of the suite)
+// through apt when root; otherwise a message naming exactly what to install.
 import { existsSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { APT_PACKAGES, missingRequirements, renderInstallHint } from "./runners.mjs";
+import { aptPackages, blockingRequirements, missingRequirements, PURPOSES, renderInstallHint } from "./runners.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const nodeOnly = process.argv.includes("--node-only");
+const forAt = process.argv.indexOf("--for");
+const purpose = forAt === -1 ? "test" : process.argv[forAt + 1];
+if (!PURPOSES.includes(purpose)) {
+  console.error(`agent-evidence bootstrap: --for takes ${PURPOSES.join(" or ")}`);
+  process.exit(2);
+}
 
 function run(cmd, args, options = {}) {
   const result = spawnSync(cmd, args, { stdio: "inherit", cwd: root, ...options });
@@ -29,16 +37,15 @@ if (nodeDependenciesMissing()) {
 }
 
 if (!nodeOnly) {
-  let missing = missingRequirements();
+  let missing = missingRequirements(purpose);
   if (missing.length > 0 && typeof process.getuid === "function" && process.getuid() === 0) {
-    console.error(`agent-evidence bootstrap: installing ${APT_PACKAGES.join(" ")} with apt-get`);
+    const packages = aptPackages(purpose);
+    console.error(`agent-evidence bootstrap: installing ${packages.join(" ")} with apt-get`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     run("apt-get", ["update", "-q"], { env });
-    run("apt-get", ["install", "-y", "-q", ...APT_PACKAGES], { env });
-    missing = missingRequirements();
+    run("apt-get", ["install", "-y", "-q", ...packages], { env });
+    missing = missingRequirements(purpose);
   }
-  if (missing.length > 0) {
-    console.error(renderInstallHint(missing));
-    process.exit(1);
-  }
+  if (missing.length > 0) console.error(renderInstallHint(missing, purpose));
+  if (blockingRequirements(missing, purpose).length > 0) process.exit(1);
 }

@@ -1,50 +1,71 @@
 // The real parts the suite and the demo run: one table shared by the bootstrap and the test setup.
+// Each README command needs its own part of it: `npm run demo` runs pytest on the bundled sample (in
+// bubblewrap when it can, which hides $HOME) and git; `npm test` runs every runner the suite uses.
 import { spawnSync } from "node:child_process";
+import { homedir } from "node:os";
+import { delimiter } from "node:path";
 
-/** Debian packages that provide every real runner the suite uses (PyPI is not reachable here). */
-export const APT_PACKAGES = [
-  "python3-pytest",
-  "python3-pytest-cov",
-  "python3-pytest-xdist",
-  "python3-django",
-  "golang-go",
-  "git",
-  "bubblewrap",
-];
-
-/** Each requirement: a probe command and the Debian package that satisfies it. */
+/**
+ * Each requirement: a probe command, the Debian package that satisfies it, the commands that need
+ * it, and, for one a command can do without, what that command does instead.
+ */
 export const REQUIREMENTS = [
-  { name: "Debian python3 with pytest", command: ["/usr/bin/python3", "-c", "import pytest"], pkg: "python3-pytest" },
-  { name: "pytest-cov", command: ["/usr/bin/python3", "-c", "import pytest_cov"], pkg: "python3-pytest-cov" },
-  { name: "pytest-xdist", command: ["/usr/bin/python3", "-c", "import xdist"], pkg: "python3-pytest-xdist" },
-  { name: "Django", command: ["/usr/bin/python3", "-c", "import django"], pkg: "python3-django" },
-  { name: "go", command: ["go", "version"], pkg: "golang-go" },
-  { name: "git", command: ["git", "--version"], pkg: "git" },
-  { name: "bubblewrap", command: ["bwrap", "--version"], pkg: "bubblewrap" },
-  // Pre-3.11 unittest ids and `NO TESTS RAN` come from the interpreters the machine image ships
-  // under pyenv; apt cannot provide them, so a missing one fails with this message.
-  { name: "python 3.10 (pyenv, machine image)", command: ["/root/.pyenv/versions/3.10.13/bin/python3", "-c", "import unittest"], pkg: null },
-  { name: "python 3.12 (pyenv, machine image)", command: ["/root/.pyenv/versions/3.12.1/bin/python3", "-c", "import unittest"], pkg: null },
+  // The demo's sandbox hides $HOME, so its python3 must be one outside it (a pyenv shim will not do).
+  { name: "python3 with pytest, outside $HOME", command: ["python3", "-c", "import pytest"], outsideHome: true, pkg: "python3-pytest", for: ["demo"] },
+  { name: "git", command: ["git", "--version"], pkg: "git", for: ["demo", "test"] },
+  { name: "bubblewrap", command: ["bwrap", "--version"], pkg: "bubblewrap", for: ["demo", "test"], optionalFor: { demo: "the demo runs its agent without the sandbox" } },
+  { name: "Debian python3 with pytest", command: ["/usr/bin/python3", "-c", "import pytest"], pkg: "python3-pytest", for: ["test"] },
+  { name: "pytest-cov", command: ["/usr/bin/python3", "-c", "import pytest_cov"], pkg: "python3-pytest-cov", for: ["test"] },
+  { name: "pytest-xdist", command: ["/usr/bin/python3", "-c", "import xdist"], pkg: "python3-pytest-xdist", for: ["test"] },
+  { name: "Django", command: ["/usr/bin/python3", "-c", "import django"], pkg: "python3-django", for: ["test"] },
+  { name: "go", command: ["go", "version"], pkg: "golang-go", for: ["test"] },
 ];
 
-/** Returns the requirements whose probe fails. */
-export function missingRequirements() {
-  return REQUIREMENTS.filter((req) => {
+/** The commands the table knows. */
+export const PURPOSES = ["demo", "test"];
+
+/** Debian packages that provide what `purpose` uses (PyPI is not reachable here). */
+export function aptPackages(purpose) {
+  return [...new Set(requirementsFor(purpose).map((req) => req.pkg))];
+}
+
+/** The requirements `purpose` uses, optional ones included. */
+export function requirementsFor(purpose) {
+  if (!PURPOSES.includes(purpose)) throw new Error(`unknown purpose ${purpose}; known: ${PURPOSES.join(", ")}`);
+  return REQUIREMENTS.filter((req) => req.for.includes(purpose));
+}
+
+// PATH without the entries under $HOME, as the sandbox sees it.
+function pathOutsideHome(path, home) {
+  return path.split(delimiter).filter((entry) => entry !== "" && entry !== home && !entry.startsWith(`${home}/`)).join(delimiter);
+}
+
+/** Returns the requirements of `purpose` whose probe fails (default: the suite's). */
+export function missingRequirements(purpose = "test", env = process.env) {
+  return requirementsFor(purpose).filter((req) => {
     const [cmd, ...args] = req.command;
-    const result = spawnSync(cmd, args, { stdio: "ignore" });
+    const probeEnv = req.outsideHome === true ? { ...env, PATH: pathOutsideHome(env.PATH ?? "", env.HOME ?? homedir()) } : env;
+    const result = spawnSync(cmd, args, { stdio: "ignore", env: probeEnv });
     return result.error !== undefined || result.status !== 0;
   });
 }
 
-/** One message that says exactly what to install. */
-export function renderInstallHint(missing) {
-  const names = missing.map((m) => m.name).join(", ");
-  const pkgs = [...new Set(missing.map((m) => m.pkg).filter((p) => p !== null))].join(" ");
-  const image = missing.filter((m) => m.pkg === null).map((m) => m.name);
-  return (
-    `agent-evidence: missing real runners (${names}).` +
-    (pkgs === "" ? "" : ` Install them with:\n  apt-get update && apt-get install -y ${pkgs}`) +
-    (image.length === 0 ? "" : `\nNot installable with apt (use the node machine image, which ships them under /root/.pyenv): ${image.join(", ")}`) +
-    `\n(PyPI is not needed; the tests run the real runners and never skip them.)`
-  );
+/** The missing requirements `purpose` cannot do without. */
+export function blockingRequirements(missing, purpose) {
+  return missing.filter((req) => req.optionalFor?.[purpose] === undefined);
+}
+
+/** One message that says exactly what to install, and what runs without each optional part. */
+export function renderInstallHint(missing, purpose = "test") {
+  const blocking = blockingRequirements(missing, purpose);
+  const optional = missing.filter((req) => !blocking.includes(req));
+  const command = purpose === "demo" ? "npm run demo" : "npm test";
+  const lines = [];
+  if (blocking.length > 0) {
+    lines.push(`agent-evidence: ${command} needs ${blocking.map((req) => req.name).join(", ")}. Install with:`);
+    lines.push(`  apt-get update && apt-get install -y ${[...new Set(blocking.map((req) => req.pkg))].join(" ")}`);
+    if (purpose === "test") lines.push("(PyPI is not needed; the tests run the real runners and never skip them.)");
+  }
+  for (const req of optional) lines.push(`agent-evidence: ${req.name} is not installed (apt-get install -y ${req.pkg}): ${req.optionalFor[purpose]}.`);
+  return lines.join("\n");
 }

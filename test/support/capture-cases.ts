@@ -27,6 +27,14 @@ export interface CaptureCase {
   /** go text runs: the equivalent `-json` line whose events are the truth. */
   truthLine?: string;
   env?: Record<string, string>;
+  /**
+   * The interpreter, named with its version, for a case apt cannot provide one for: it was run once
+   * on the machine image's pyenv interpreter, and its capture is committed as
+   * test/fixtures/captured/<name>.<pinned>.json (paths under the work copy as `<work>`). Every
+   * machine loads that file instead of running the line; pinned-captures.test.ts re-runs it where
+   * the interpreter exists and fails when the committed copy no longer matches.
+   */
+  pinned?: string;
 }
 
 const PY9 = "python3 -m pytest";
@@ -34,6 +42,11 @@ const PY7 = "/usr/bin/python3 -m pytest";
 const DJ = "/usr/bin/python3 tests/runtests.py";
 const PY310 = "/root/.pyenv/versions/3.10.13/bin/python3";
 const PY312 = "/root/.pyenv/versions/3.12.1/bin/python3";
+/** Interpreters apt does not ship (Debian 12's python3 is 3.11), and the name their captures are pinned under. */
+export const PINNED_INTERPRETERS: [path: string, pinned: string][] = [
+  [PY310, "python-3.10.13"],
+  [PY312, "python-3.12.1"],
+];
 
 function py(name: string, line: string, cwd = ""): CaptureCase {
   return { name, project: "py", cwd, line, truth: "pytest-hooks" };
@@ -52,7 +65,10 @@ function go(name: string, line: string, truthLine?: string, env?: Record<string,
 }
 
 function dj(name: string, line: string, cwd = ""): CaptureCase {
-  return { name, project: "django", cwd, line, truth: "unittest-hook" };
+  const base: CaptureCase = { name, project: "django", cwd, line, truth: "unittest-hook" };
+  const pinned = PINNED_INTERPRETERS.find(([path]) => line.includes(path));
+  if (pinned !== undefined) base.pinned = pinned[1];
+  return base;
 }
 
 // A throwaway git repository for the `git stash` forms: the line copies the project to a temp

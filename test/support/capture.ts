@@ -16,6 +16,9 @@ const RUNS_DIR = join(CAPTURED_DIR, "runs");
 const MANIFEST = join(CAPTURED_DIR, "manifest.json");
 const LOCK = join(CAPTURED_DIR, ".lock");
 const PY_SUPPORT = join(ROOT, "test/support/python");
+/** Committed captures of the cases whose interpreter apt cannot install (CaptureCase.pinned). */
+export const PINNED_DIR = join(ROOT, "test/fixtures/captured");
+const WORK_PLACEHOLDER = "<work>";
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project" };
 const CASE_TIMEOUT_MS = 60_000;
 
@@ -50,6 +53,7 @@ function inputsHash(): string {
   const inputs = [
     ...Object.values(PROJECT_DIRS).flatMap((dir) => filesUnder(join(ROOT, "test/fixtures", dir))),
     ...filesUnder(join(ROOT, "test/support")),
+    ...filesUnder(PINNED_DIR),
   ].sort();
   for (const file of inputs) hash.update(relative(ROOT, file)).update(readFileSync(file));
   return hash.digest("hex");
@@ -87,6 +91,27 @@ function goTruth(line: string, cwd: string, env: NodeJS.ProcessEnv, outFile: str
     goTruthRuns.set(key, run);
   }
   return run;
+}
+
+/** The committed file of a pinned case. */
+export function pinnedPath(spec: CaptureCase): string {
+  return join(PINNED_DIR, `${spec.name}.${spec.pinned!}.json`);
+}
+
+/** A pinned case's committed capture, with its paths moved under this checkout's work copy. */
+export function loadPinned(spec: CaptureCase): CapturedRun {
+  const text = readFileSync(pinnedPath(spec), "utf8");
+  return JSON.parse(text.split(WORK_PLACEHOLDER).join(WORK_DIR)) as CapturedRun;
+}
+
+/** A live capture written as a pinned file: this checkout's work copy becomes `<work>`. */
+export function pinnedText(run: CapturedRun): string {
+  return `${JSON.stringify(run, null, 1).split(WORK_DIR).join(WORK_PLACEHOLDER)}\n`;
+}
+
+/** Runs one case now (for pinned-captures.test.ts); its files are written under `name`. */
+export function captureLive(spec: CaptureCase, name: string): Promise<CapturedRun> {
+  return captureCase({ ...spec, name }, sharedEnv()).then((run) => ({ ...run, name: spec.name }));
 }
 
 async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promise<CapturedRun> {
@@ -145,8 +170,25 @@ async function captureEverything(hash: string): Promise<void> {
   for (const [project, dir] of Object.entries(PROJECT_DIRS)) {
     cpSync(join(ROOT, "test/fixtures", dir), join(WORK_DIR, project), { recursive: true, filter: (src) => !src.includes("__pycache__") });
   }
-  const temp = join(CAPTURED_DIR, "tmp");
   goTruthRuns.clear();
+  const shared = sharedEnv();
+  const queue = CAPTURE_CASES.filter((spec) => spec.pinned === undefined);
+  const results: CapturedRun[] = CAPTURE_CASES.filter((spec) => spec.pinned !== undefined).map(loadPinned);
+  // Go cases first: their first build fills the shared GOCACHE while Python cases keep the other worker busy.
+  queue.sort((a, b) => Number(b.project === "go") - Number(a.project === "go"));
+  const workers = Math.max(2, Math.min(3, availableParallelism()));
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (let spec = queue.shift(); spec !== undefined; spec = queue.shift()) results.push(await captureCase(spec, shared));
+    }),
+  );
+  for (const run of results) writeFileSync(join(RUNS_DIR, `${run.name}.json`), JSON.stringify(run, null, 1));
+  writeFileSync(MANIFEST, JSON.stringify({ hash, cases: results.map((r) => r.name).sort() }));
+}
+
+// The environment every case runs in (a case's own env goes over it).
+function sharedEnv(): NodeJS.ProcessEnv {
+  const temp = join(CAPTURED_DIR, "tmp");
   const shared: NodeJS.ProcessEnv = {
     PATH: `${pythonBinDir()}:${process.env.PATH ?? ""}`,
     HOME: process.env.HOME,
@@ -162,18 +204,7 @@ async function captureEverything(hash: string): Promise<void> {
     COLUMNS: "100",
   };
   mkdirSync(join(temp, "gocache"), { recursive: true });
-  const queue = [...CAPTURE_CASES];
-  const results: CapturedRun[] = [];
-  // Go cases first: their first build fills the shared GOCACHE while Python cases keep the other worker busy.
-  queue.sort((a, b) => Number(b.project === "go") - Number(a.project === "go"));
-  const workers = Math.max(2, Math.min(3, availableParallelism()));
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      for (let spec = queue.shift(); spec !== undefined; spec = queue.shift()) results.push(await captureCase(spec, shared));
-    }),
-  );
-  for (const run of results) writeFileSync(join(RUNS_DIR, `${run.name}.json`), JSON.stringify(run, null, 1));
-  writeFileSync(MANIFEST, JSON.stringify({ hash, cases: results.map((r) => r.name).sort() }));
+  return shared;
 }
 
 // `python3` resolves to the real interpreter rather than a version-manager shim (pyenv's adds seconds under load).
