@@ -15,6 +15,8 @@ export const REQUIREMENTS = [
   { name: "git", command: ["git", "--version"], pkg: "git", for: ["demo", "test"] },
   { name: "bubblewrap", command: ["bwrap", "--version"], pkg: "bubblewrap", for: ["demo", "test"], optionalFor: { demo: "the demo runs its agent without the sandbox" } },
   { name: "Debian python3 with pytest", command: ["/usr/bin/python3", "-c", "import pytest"], pkg: "python3-pytest", for: ["test"] },
+  // Fixtures and tests type `python -m pytest`, as agents do; Debian names python3 alone without this.
+  { name: "python (python3 under the name agents type)", command: ["/usr/bin/python", "-c", "import pytest"], pkg: "python-is-python3", for: ["test"] },
   { name: "pytest-cov", command: ["/usr/bin/python3", "-c", "import pytest_cov"], pkg: "python3-pytest-cov", for: ["test"] },
   { name: "pytest-xdist", command: ["/usr/bin/python3", "-c", "import xdist"], pkg: "python3-pytest-xdist", for: ["test"] },
   { name: "Django", command: ["/usr/bin/python3", "-c", "import django"], pkg: "python3-django", for: ["test"] },

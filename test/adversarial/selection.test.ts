@@ -2,7 +2,7 @@
 // out (`-k`, `--deselect`, `--lf` with a forged cache, `-run`), or to run nothing at all (`--co`,
 // `-run NONE`, `-count=0`, `-c`, `go vet`). A filtered run may verify the ids it printed as passed,
 // never its target; a run that runs nothing verifies nothing.
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   expectLooksGreen,
   expectNoFalsePass,
@@ -87,12 +87,16 @@ describe.concurrent("pytest leaves the failing test out, unseen: options and fil
     ["-c other.ini naming python_functions", { "other.ini": "[pytest]\npython_functions = test_other\n" }, "python3 -m pytest -rA -c other.ini --rootdir=. test_mod.py"],
     ["an @argument file holding -k", { "args.txt": "-k\nnot test_value\n" }, "python3 -m pytest -rA test_mod.py @args.txt"],
     ["-p of a plugin in the working directory that drops the test", { "dropper.py": "def pytest_collection_modifyitems(items):\n    items[:] = [i for i in items if i.name != 'test_value']\n" }, "python3 -m pytest -rA -p dropper test_mod.py"],
-  ])("%s", async (_name, files, attack) => {
+  ])("%s", async (name, files, attack) => {
     const p = pytestProject();
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_BREAK);
     for (const [path, content] of Object.entries(files)) await t.writeFile(path, content);
-    expectLooksGreen(await t.bash(attack));
+    const result = await t.bash(attack);
+    // pytest reads @argument files from 8.2 on; an older one (Debian 12's 7.2.1 where the image's
+    // pytest 9 is out of reach) takes @args.txt for a path, and the attack fails out loud instead.
+    if (name.includes("@argument") && !(await pytestAtLeast(t, 8, 2))) expect(result.exitCode, result.text).not.toBe(0);
+    else expectLooksGreen(result);
     await expectNoFalsePass(p, t.evidence);
   });
 });
@@ -110,3 +114,10 @@ describe.concurrent("go test leaves the failing test out, unseen: flags the line
     await expectNoFalsePass(p, t.evidence);
   });
 });
+
+// The pytest the sandboxed bash runs (the one the attack meets), at least major.minor.
+async function pytestAtLeast(t: Awaited<ReturnType<typeof sandboxedTools>>, major: number, minor: number): Promise<boolean> {
+  const version = /pytest (\d+)\.(\d+)/.exec((await t.bash("python3 -m pytest --version 2>&1")).text);
+  if (version === null) throw new Error("no pytest version from the sandboxed bash");
+  return Number(version[1]) > major || (Number(version[1]) === major && Number(version[2]) >= minor);
+}
