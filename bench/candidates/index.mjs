@@ -44,7 +44,8 @@ function timed(command, args, env = {}) {
 }
 
 const OURS = `
-  const { runCandidates, evidenceTools } = await import(${JSON.stringify(join(root, "dist/index.js"))});
+  const { runCandidates } = await import(${JSON.stringify(join(root, "dist/entries/candidates.js"))});
+  const { evidenceTools } = await import(${JSON.stringify(join(root, "dist/index.js"))});
   const repo = process.env.BENCH_REPO;
   const createToolset = (dir) => evidenceTools(["bash", "file_write"], { cwd: dir });
   const agent = (tools) => tools.find((t) => t.name === "file_write").execute({ path: "calc.py", mode: "overwrite", content: "def add(a, b):\\n    return a + b\\n" });

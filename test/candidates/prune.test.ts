@@ -12,7 +12,7 @@ import { runCandidates } from "../../src/candidates/run-candidate.js";
 import { createPytestToolset } from "./pytest-toolset.js";
 import { createRepo, fingerprint, git, removeAll, worktreePaths } from "./git-fixture.js";
 
-const DIST = resolve(import.meta.dirname, "../../dist/index.js");
+const DIST = resolve(import.meta.dirname, "../../dist/entries/candidates.js");
 let repo: string;
 const others: string[] = [];
 beforeAll(async () => {

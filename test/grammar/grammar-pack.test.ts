@@ -28,8 +28,8 @@ function inFreshNode(script: string, env: NodeJS.ProcessEnv): { status: number; 
 }
 
 const PROBE = `
-const { analyzeCommand, parsePatch, isEvidenceError } = await import("./dist/index.js");
-console.log("imported", parsePatch("").length);
+const { analyzeCommand, isEvidenceError } = await import("./dist/index.js");
+console.log("imported", isEvidenceError(new Error("x")) ? 1 : 0);
 try { console.log("runs", analyzeCommand("cd pkg && pytest -q").invocations.length); }
 catch (error) { console.log("error", isEvidenceError(error, "E_GRAMMAR"), error.message); }`;
 

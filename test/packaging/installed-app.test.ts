@@ -2,10 +2,11 @@
 // installed into fresh apps from the npm registry (the cache the repository's own install filled),
 // then each way of loading it: ESM import, CommonJS require (Node 20.19+'s require(esm), which a
 // top-level await would break), an esbuild bundle in both formats with the one grammar file copied
-// beside it, and tsc type-checking the root entry under nodenext and bundler resolution. Then an app
-// installed with --legacy-peer-deps (no peers installed for it), an app on zod 3.25 (the package's
-// zod range takes the app's copy: one zod, the v4 API through `zod/v4`), and `npx -y <tarball> mcp`
-// (as --package) in an empty directory answering a real MCP client.
+// beside it, and tsc type-checking the root entry and every subpath that needs no framework under
+// nodenext and bundler resolution. Then an app installed with --legacy-peer-deps (no peers
+// installed for it), an app on zod 3.25 (the package's zod range takes the app's copy: one zod, the
+// v4 API through `zod/v4`), and `npx -y --package <tarball> agent-evidence mcp` in an empty
+// directory answering a real MCP client.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,7 +21,14 @@ const app = join(scratch, "app");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function run(command: string, args: string[], cwd = app, env: NodeJS.ProcessEnv = {}): string {
-  return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env }, timeout: 240_000 });
+  try {
+    return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env }, timeout: 240_000 });
+  } catch (error) {
+    // What the command printed is the diagnosis (tsc's errors are on stdout).
+    const failed = error as Error & { stdout?: string; stderr?: string };
+    failed.message = `${failed.message}\n${failed.stdout ?? ""}${failed.stderr ?? ""}`;
+    throw failed;
+  }
 }
 
 // A judged pytest run as a user's first call would make it: the verdict proves the two tests.
@@ -89,7 +97,19 @@ describe("the packed tarball in a fresh app", () => {
 
   it.each(["nodenext", "bundler"])("type-checks with moduleResolution %s", (resolution) => {
     const module = resolution === "nodenext" ? "nodenext" : "esnext";
-    writeFileSync(join(app, "check.ts"), 'import { judge, analyzeCommand, ready, type JudgeResult } from "agent-evidence";\nawait ready();\nconst result: JudgeResult = judge({ command: analyzeCommand("pytest").invocations[0]!.runner, output: "", exitCode: 0 });\nexport const verdict: string = result.verdict;\n');
+    // Every entry that needs no framework package (the adapters need theirs installed).
+    const subpaths = ["shell", "runners", "patches", "evidence", "tools", "verdict", "audit", "candidates", "testing"];
+    writeFileSync(join(app, "check.ts"), [
+      'import { judge, analyzeCommand, ready, type JudgeResult } from "agent-evidence";',
+      ...subpaths.map((name) => `import * as ${name} from "agent-evidence/${name}";`),
+      "await ready();",
+      'const result: JudgeResult = judge({ command: analyzeCommand("pytest").invocations[0]!.runner, output: "", exitCode: 0 });',
+      "export const outcome: string = result.verdict;",
+      'export const paths: string[] = patches.patchPaths("");',
+      'export const replay = testing.createReplayBashTool([{ command: "pytest", output: "", exitCode: 0 }]);',
+      `export const entries = [${subpaths.join(", ")}];`,
+      "",
+    ].join("\n"));
     const tsc = join(app, "node_modules", ".bin", "tsc");
     expect(() => run(tsc, ["--noEmit", "--strict", "--skipLibCheck", "false", "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node", "check.ts"])).not.toThrow();
   });

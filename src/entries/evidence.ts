@@ -1,0 +1,21 @@
+/**
+ * agent-evidence/evidence: the ledger under `BashEvidence` and `evidenceTools`, for callers who
+ * drive it themselves: records and their transitions, the journal that survives a restart, evidence
+ * bundles, workspace snapshots and the watcher, the persistent-shell state, the per-test view.
+ */
+export { EvidenceLedger } from "../evidence/ledger.js";
+export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LedgerState, LineJudge, VerifiedEntry, WorkspaceEffect } from "../evidence/ledger.js";
+export { START_HOOK, PER_CALL_SHELL } from "../evidence/bash-evidence.js";
+export type { InvalidationMode } from "../evidence/bash-evidence.js";
+export { testView } from "../evidence/test-view.js";
+export type { TestView, TestViewEntry, TestState } from "../evidence/test-view.js";
+export { verifyEvidenceBundle } from "../evidence/bundle.js";
+export type { EvidenceBundle, EvidenceBundleManifest, VerifyBundleResult } from "../evidence/bundle.js";
+export { ShellSession } from "../evidence/shell-session.js";
+export type { ShellSessionState } from "../evidence/shell-session.js";
+export { createWorkspaceSnapshotter } from "../evidence/snapshot.js";
+export type { WorkspaceSnapshot, WorkspaceSnapshotter } from "../evidence/snapshot.js";
+export { WorkspaceWatcher } from "../evidence/watch.js";
+export type { WorkspaceWatcherOptions } from "../evidence/watch.js";
+export { readJournal, replayJournal, createFileJournal, openJournal, defaultSealPath } from "../evidence/journal.js";
+export type { FileJournal, JournalOptions, JournalSeal, JournalState, JournalTip } from "../evidence/journal.js";
