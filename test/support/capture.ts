@@ -19,6 +19,11 @@ const PY_SUPPORT = join(ROOT, "test/support/python");
 /** Committed captures of the cases whose interpreter apt cannot install (CaptureCase.pinned). */
 export const PINNED_DIR = join(ROOT, "test/fixtures/captured");
 const WORK_PLACEHOLDER = "<work>";
+// pytest 7 prints `--- generated xml file: PATH ---` even under -q, inside a case's output: its
+// width must not depend on where the repository is checked out (a rule whose title outgrows the
+// terminal has a fill of 1 and no longer shows the width the run's other lines are cut against).
+// So the truth reports go to a directory whose path has the same length in every checkout.
+const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_DIR).digest("hex").slice(0, 12)}`);
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project" };
 const CASE_TIMEOUT_MS = 60_000;
 
@@ -119,7 +124,7 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
   const cwd = join(projectRoot, spec.cwd);
   const base = join(RUNS_DIR, spec.name);
   const truthFile = `${base}.truth.jsonl`;
-  const junitFile = `${base}.junit.xml`;
+  const junitFile = join(JUNIT_DIR, `${spec.name}.xml`);
   const env: NodeJS.ProcessEnv = { ...shared, AE_TRUTH_FILE: truthFile, COVERAGE_FILE: `${base}.coverage`, ...spec.env };
   if (spec.project === "py" || spec.project === "app") {
     // Plugins the machine's pytest 9 autoloads but the fixtures never use cost a second of import each.
@@ -167,6 +172,8 @@ async function captureEverything(hash: string): Promise<void> {
   rmSync(WORK_DIR, { recursive: true, force: true });
   rmSync(RUNS_DIR, { recursive: true, force: true });
   mkdirSync(RUNS_DIR, { recursive: true });
+  rmSync(JUNIT_DIR, { recursive: true, force: true });
+  mkdirSync(JUNIT_DIR, { recursive: true });
   for (const [project, dir] of Object.entries(PROJECT_DIRS)) {
     cpSync(join(ROOT, "test/fixtures", dir), join(WORK_DIR, project), { recursive: true, filter: (src) => !src.includes("__pycache__") });
   }
