@@ -37,27 +37,59 @@ export type CliCommand =
 
 // run's own statuses: 0 passed, 1 failed, 2 incomplete, 3 passed with a failed gate (VERDICT_EXIT in
 // src/verdict/schema.ts, not imported: the CLI starts without zod); 128 + N after SIGHUP, SIGINT, SIGTERM.
-const RUN_STATUSES = [0, 1, 2, 3, 129, 130, 143];
+const RUN_STATUSES: ExitRow[] = [
+  [0, "verdict passed, no failed gate"],
+  [1, "verdict failed"],
+  [2, "verdict incomplete"],
+  [3, "passed tests with a failed gate"],
+  [129, "stopped by SIGHUP"],
+  [130, "stopped by SIGINT"],
+  [143, "stopped by SIGTERM"],
+];
+
+/** One exit status and what it means, in a phrase (docs/cli.md has the full table). */
+export type ExitRow = readonly [status: number, meaning: string];
+
+const USAGE: ExitRow = [EXIT_USAGE, "usage error"];
+const USAGE_OR_UNREAD: ExitRow = [EXIT_USAGE, "usage error, or an input file cannot be read"];
+const OVER_CAP: ExitRow = [EXIT_DATA, "input over its cap, not read"];
+const INTERNAL: ExitRow = [EXIT_INTERNAL, "internal error"];
+const CANT_CREATE: ExitRow = [EXIT_CANT_CREATE, "an output file cannot be created"];
+const WRITE_FAILED: ExitRow = [EXIT_IO, "writing an output file failed"];
+const HOOK_ALWAYS: ExitRow = [0, "always: the hook's decision is on stdout, a problem's reason on stderr"];
+const SETTINGS_UNCHANGED: ExitRow = [1, "the settings file was not changed (not a JSON object, not a regular file, too large, not writable)"];
+
+/** Every status each command can exit with, and what it means. */
+export const CLI_EXITS: Record<CliCommand, readonly ExitRow[]> = {
+  "(no command)": [[0, "help or version printed"], USAGE, INTERNAL],
+  triage: [[0, "the markers printed (zero matches prove nothing)"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
+  patch: [[0, "the report printed"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
+  judge: [[0, "verdict passed"], [1, "verdict failed"], [2, "verdict unknown"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
+  mcp: [[0, "the client closed stdin"], USAGE, [EXIT_DATA, "a message larger than 8 MiB"], [EXIT_UNAVAILABLE, "@modelcontextprotocol/sdk was left out of the install"], INTERNAL],
+  run: [...RUN_STATUSES, USAGE, INTERNAL, [EXIT_CANT_CREATE, "--log or --out cannot be created; the suite did not run"], [EXIT_IO, "writing the log failed during the run"]],
+  "verify-verdict": [[0, "the log and report still hash as recorded"], [1, "not: a file changed or is missing, or the verdict does not parse"], USAGE, INTERNAL],
+  "verify-bundle": [[0, "every listed file still hashes as recorded"], [1, "not: a file changed, is missing or unlisted, or the manifest does not parse"], USAGE, INTERNAL],
+  demo: [[0, "the demo ran"], USAGE, INTERNAL],
+  "hook claude-stop": [HOOK_ALWAYS, USAGE, INTERNAL],
+  "hook codex-stop": [HOOK_ALWAYS, USAGE, INTERNAL],
+  "hook claude-post-tool-use": [[0, "always: the result recorded, or the reason nothing was on stderr"], USAGE, INTERNAL],
+  "hook install": [[0, "installed, already installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL],
+  "hook uninstall": [[0, "removed, not installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL],
+  audit: [[0, "every transcript audited"], [1, "a transcript could not be read; the others were audited"], USAGE, INTERNAL, CANT_CREATE, WRITE_FAILED],
+  "candidates rank": [[0, "one green candidate ranked first alone"], [1, "no candidate is green"], [2, "the first place is tied, or not green"], USAGE, INTERNAL],
+};
 
 /** Every status each command can exit with. */
-export const CLI_EXIT_CODES: Record<CliCommand, readonly number[]> = {
-  "(no command)": [0, EXIT_USAGE, EXIT_INTERNAL],
-  triage: [0, EXIT_USAGE, EXIT_DATA, EXIT_INTERNAL],
-  patch: [0, EXIT_USAGE, EXIT_DATA, EXIT_INTERNAL],
-  judge: [0, 1, 2, EXIT_USAGE, EXIT_DATA, EXIT_INTERNAL],
-  mcp: [0, EXIT_USAGE, EXIT_DATA, EXIT_UNAVAILABLE, EXIT_INTERNAL],
-  run: [...RUN_STATUSES, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANT_CREATE, EXIT_IO],
-  "verify-verdict": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
-  "verify-bundle": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
-  demo: [0, EXIT_USAGE, EXIT_INTERNAL],
-  "hook claude-stop": [0, EXIT_USAGE, EXIT_INTERNAL],
-  "hook codex-stop": [0, EXIT_USAGE, EXIT_INTERNAL],
-  "hook claude-post-tool-use": [0, EXIT_USAGE, EXIT_INTERNAL],
-  "hook install": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
-  "hook uninstall": [0, 1, EXIT_USAGE, EXIT_INTERNAL],
-  audit: [0, 1, EXIT_USAGE, EXIT_INTERNAL, EXIT_CANT_CREATE, EXIT_IO],
-  "candidates rank": [0, 1, 2, EXIT_USAGE, EXIT_INTERNAL],
-};
+export const CLI_EXIT_CODES: Record<CliCommand, readonly number[]> = Object.fromEntries(
+  Object.entries(CLI_EXITS).map(([command, rows]) => [command, rows.map(([status]) => status)]),
+) as unknown as Record<CliCommand, readonly number[]>;
+
+/** The `Exit status:` block a command's `--help` ends with. */
+export function exitStatusHelp(command: CliCommand): string {
+  const rows = CLI_EXITS[command];
+  const width = Math.max(...rows.map(([status]) => String(status).length));
+  return `\nExit status:\n${rows.map(([status, meaning]) => `  ${String(status).padEnd(width)}  ${meaning}`).join("\n")}\n(docs/cli.md has each command's table.)\n`;
+}
 
 // Write errors that come after the file was created: the data did not fit or the device failed.
 const WRITE_IO_CODES = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EIO"]);

@@ -2,7 +2,7 @@ import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
 import { NamedFileError } from "../io/named-files.js";
 import { commands } from "./commands.js";
-import { EXIT_USAGE, fileErrorExitStatus } from "./exit-codes.js";
+import { CLI_EXITS, EXIT_USAGE, exitStatusHelp, fileErrorExitStatus, type CliCommand } from "./exit-codes.js";
 
 const require = createRequire(import.meta.url);
 const { version } = require("../../package.json") as { version: string };
@@ -16,7 +16,15 @@ export function createProgram(): Command {
     .configureOutput({ outputError: () => undefined });
   for (const register of commands) register(program);
   applyUsageExit(program);
+  addExitStatusHelp(program);
   return program;
+}
+
+// Every command's --help ends with its exit statuses (src/cli/exit-codes.ts, the one table of them).
+function addExitStatusHelp(command: Command): void {
+  const name = command.parent === null ? "(no command)" : commandName(command);
+  if (name in CLI_EXITS) command.addHelpText("after", exitStatusHelp(name as CliCommand));
+  for (const sub of command.commands) addExitStatusHelp(sub);
 }
 
 // The running command's name as the exit tables spell it ("hook install"), for error lines.
