@@ -6,7 +6,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import { NamedFileError, readRegularFile } from "../io/named-files.js";
 import { MAX_JUNIT_REPORT_BYTES, parseJunit, type JunitReport } from "../observers/junit.js";
 import type { CommandAnalysis } from "../shell/types.js";
-import { instrumentPytest } from "./instrument.js";
+import { configuredJunitxml } from "./configured-report.js";
+import { instrumentPytest, singlePytestRun } from "./instrument.js";
 import type { Verdict } from "./schema.js";
 
 /** Which report a run is judged with, and what actually runs. */
@@ -36,13 +37,18 @@ export interface ReportReading {
 
 /**
  * Chooses the report: `--junit FILE`; else the one file the command names (`--junitxml=...`);
- * else, for a single recognised pytest run, `--junitxml=<logPath>.junit.xml` added to the command
- * (in `tempDir` when that path would need quoting); else `report.xml` in `cwd` when the run writes it.
+ * else, for a single recognised pytest run, the report its configuration already writes
+ * (`--junitxml` in PYTEST_ADDOPTS or the ini file's `addopts`: adding ours would replace it); else
+ * `--junitxml=<logPath>.junit.xml` added to the command (in `tempDir` when that path would need
+ * quoting); else `report.xml` in `cwd` when the run writes it.
  */
-export function planReport(options: { command: string; junit?: string | undefined; instrument?: boolean | undefined }, analysis: CommandAnalysis, cwd: string, tempDir: string, logPath: string): ReportPlan {
+export function planReport(options: { command: string; junit?: string | undefined; instrument?: boolean | undefined }, analysis: CommandAnalysis, cwd: string, tempDir: string, logPath: string, env: NodeJS.ProcessEnv = process.env): ReportPlan {
   if (options.junit !== undefined) return { command: options.command, path: resolve(cwd, options.junit), required: true, instrumented: false };
   const written = analysis.invocations.flatMap((inv) => inv.reportFiles.map((file) => (isAbsolute(file) ? file : resolve(inv.workspace ?? cwd, file))));
   if (written.length === 1 && written[0] !== undefined) return { command: options.command, path: written[0], required: true, instrumented: false };
+  const pytestRun = singlePytestRun(analysis);
+  const configured = pytestRun === null || written.length > 0 ? null : configuredJunitxml(pytestRun.workspace ?? cwd, env);
+  if (configured !== null) return { command: options.command, path: configured, required: true, instrumented: false };
   if (options.instrument !== false && !analysis.invocations.some((inv) => inv.shadowed)) {
     const besideLog = `${logPath}.junit.xml`;
     const target = /[\s'"\\$`]/.test(besideLog) ? join(tempDir, "junit.xml") : besideLog;

@@ -76,7 +76,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
   const analysis = analyzeCommand(options.command, { cwd });
   const tempDir = mkdtempSync(join(tmpdir(), "agent-evidence-run-"));
   try {
-    const plan = planReport(options, analysis, cwd, tempDir, logPath);
+    const plan = planReport(options, analysis, cwd, tempDir, logPath, env);
     const before = stampFile(plan.path);
     const startedAt = new Date();
     // Before the suite starts, any earlier verdict is replaced by `incomplete`: a run killed in the
