@@ -47,3 +47,47 @@ export interface ProgressTarget {
 export function shouldShowProgress(stream: Pick<ProgressTarget, "isTTY">, env: NodeJS.ProcessEnv): boolean {
   return stream.isTTY === true && (env.CI === undefined || env.CI === "");
 }
+
+/** Moves the cursor to the line's start and erases the line (the progress line's own). */
+export const CLEAR_LINE = "\r\u001b[2K";
+
+/** The progress line on a terminal the suite's output shares. */
+export interface ProgressLine {
+  /** Draws `text` in place of the last progress line, unless the suite's output is mid-line. */
+  draw(text: string): void;
+  /** Call before echoing output: takes the progress line off the terminal. */
+  yieldToOutput(): void;
+  /** Call after echoing output: whether it ended its line (`\n`), or left one open. */
+  outputEnded(endsLine: boolean): void;
+  /** Takes the progress line off the terminal for good. */
+  clear(): void;
+}
+
+/**
+ * The progress line's state on a shared terminal. It is drawn only where the suite's output is at a
+ * line's start: erasing the line there erases nothing of the runner's. A runner mid-line (`pytest -v`
+ * printing `tests/a.py::t PASSED` in two writes, a dot line still growing) keeps its partial line,
+ * and the progress waits for the next newline.
+ */
+export function createProgressLine(target: ProgressTarget): ProgressLine {
+  let shown = false;
+  let midLine = false;
+  return {
+    draw(text) {
+      if (midLine) return;
+      target.write(`${CLEAR_LINE}${text}`);
+      shown = true;
+    },
+    yieldToOutput() {
+      if (!shown) return;
+      target.write(CLEAR_LINE);
+      shown = false;
+    },
+    outputEnded(endsLine) {
+      midLine = !endsLine;
+    },
+    clear() {
+      this.yieldToOutput();
+    },
+  };
+}

@@ -8,7 +8,7 @@ import { createJudgeStream } from "../evidence/judge.js";
 import { createClippingScanner } from "../evidence/clipping.js";
 import { checkOutputFile, writeFileReplacing } from "../io/named-files.js";
 import { decideVerdict } from "./decide.js";
-import { createProgressCounter, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
+import { createProgressCounter, createProgressLine, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
 import { planReport, readReportFile, stampFile } from "./report-file.js";
 import { runSuiteProcess } from "./run-process.js";
 import { verdictSchema, type Verdict } from "./schema.js";
@@ -58,7 +58,6 @@ function writeVerdictFile(path: string, verdict: Verdict): void {
 }
 
 const PROGRESS_INTERVAL_MS = 250;
-const CLEAR_LINE = "\r\u001b[2K";
 
 /**
  * Runs the suite and returns the verdict (also written to `out`, default `verdict.json`). A log or
@@ -110,8 +109,9 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
     const stream = createJudgeStream(analysis, { cwd });
     const counter = createProgressCounter();
     const progress = options.progress !== undefined && shouldShowProgress(options.progress, env) ? options.progress : undefined;
+    const line = progress === undefined ? undefined : createProgressLine(progress);
     const draw = (): void => {
-      progress?.write(`${CLEAR_LINE}${renderProgress(Date.now() - startedAt.getTime(), counter.bytes, counter.passed, counter.failed)}`);
+      line?.draw(renderProgress(Date.now() - startedAt.getTime(), counter.bytes, counter.passed, counter.failed));
     };
     draw();
     const progressTimer = progress === undefined ? undefined : setInterval(draw, PROGRESS_INTERVAL_MS);
@@ -126,20 +126,22 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
         clipping.push(chunk);
         stream.push(chunk);
         if (progress !== undefined) counter.push(chunk);
-        if (options.echo !== undefined && options.echoBytes === undefined) {
+        if (options.echo !== undefined && options.echoBytes === undefined && chunk !== "") {
           // The progress line is redrawn by the timer; output never lands after it on one line.
-          if (progress !== undefined) progress.write(CLEAR_LINE);
+          line?.yieldToOutput();
           options.echo(chunk);
+          line?.outputEnded(chunk.endsWith("\n"));
         }
       },
       onBytes: (chunk) => {
-        if (options.echoBytes === undefined) return;
-        if (progress !== undefined) progress.write(CLEAR_LINE);
+        if (options.echoBytes === undefined || chunk.length === 0) return;
+        line?.yieldToOutput();
         options.echoBytes(chunk);
+        line?.outputEnded(chunk[chunk.length - 1] === 0x0a);
       },
     }).finally(() => {
       if (progressTimer !== undefined) clearInterval(progressTimer);
-      progress?.write(CLEAR_LINE);
+      line?.clear();
     });
     clipping.end();
     // A killed run has no exit status of its own: the judge must not read 124 as the runner's.

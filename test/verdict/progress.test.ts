@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createProgressCounter, renderProgress, shouldShowProgress } from "../../src/verdict/progress.js";
+import { CLEAR_LINE, createProgressCounter, renderProgress, shouldShowProgress } from "../../src/verdict/progress.js";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
 
 describe("progress", () => {
@@ -34,6 +34,46 @@ describe("progress", () => {
       const writes: string[] = [];
       await runVerdict({ command: "printf 'x\\n'; sleep 0.4", cwd: dir, env: { ...process.env, CI: undefined, ...extraEnv }, progress: { isTTY: true, write: (t: string) => writes.push(t) } });
       expect(writes.some((w) => w.includes("agent-evidence run: "))).toEqual(drawn);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // What a terminal shows after the writes, in order: CLEAR_LINE erases the line the cursor is on.
+  const screen = (writes: string[]): string[] => {
+    const lines = [""];
+    for (const write of writes) {
+      for (const [index, part] of write.split(CLEAR_LINE).entries()) {
+        if (index > 0) lines[lines.length - 1] = "";
+        const [first, ...rest] = part.split("\n");
+        lines[lines.length - 1] += first;
+        for (const next of rest) lines.push(next);
+      }
+    }
+    return lines;
+  };
+
+  it("the screen reader erases what CLEAR_LINE erases (a test that can fail)", () => {
+    expect(screen(["a\nb", `${CLEAR_LINE}progress`, "c\n"])).toEqual(["a", "progressc", ""]);
+  });
+
+  it("never erases a partial line the runner is still printing (pytest -v's `id ` before `PASSED`)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ae-verdict-partial-"));
+    try {
+      const writes: string[] = [];
+      const decoder = new TextDecoder();
+      await runVerdict({
+        command: "printf 'tests/a.py::test_x '; sleep 0.8; printf 'PASSED\\n'; sleep 0.4",
+        cwd: dir,
+        env: { ...process.env, CI: undefined },
+        progress: { isTTY: true, write: (t: string) => writes.push(t) },
+        echoBytes: (chunk) => writes.push(decoder.decode(chunk)),
+      });
+      const shown = screen(writes);
+      expect(shown).toContain("tests/a.py::test_x PASSED");
+      // The progress line was drawn (before the output, and after its newline) and is gone at the end.
+      expect(writes.some((w) => w.includes("agent-evidence run: "))).toBe(true);
+      expect(shown.at(-1)).toBe("");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
