@@ -66,7 +66,7 @@ export const CLI_EXITS: Record<CliCommand, readonly ExitRow[]> = {
   patch: [[0, "the report printed"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
   judge: [[0, "verdict passed"], [1, "verdict failed"], [2, "verdict unknown"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
   mcp: [[0, "the client closed stdin"], USAGE, [EXIT_DATA, "a message larger than 8 MiB"], [EXIT_UNAVAILABLE, "@modelcontextprotocol/sdk was left out of the install"], INTERNAL],
-  run: [...RUN_STATUSES, USAGE, INTERNAL, [EXIT_CANT_CREATE, "--log or --out cannot be created; the suite did not run"], [EXIT_IO, "writing the log failed during the run"]],
+  run: [...RUN_STATUSES, USAGE, INTERNAL, [EXIT_CANT_CREATE, "--out, --log or --verdict cannot be created; the suite did not run"], [EXIT_IO, "writing the log failed during the run"]],
   "verify-verdict": [[0, "the log and report still hash as recorded"], [1, "not: a file changed or is missing, or the verdict does not parse"], USAGE, INTERNAL],
   "verify-bundle": [[0, "every listed file still hashes as recorded"], [1, "not: a file changed, is missing or unlisted, or the manifest does not parse"], USAGE, INTERNAL],
   demo: [[0, "the demo ran"], USAGE, INTERNAL],

@@ -9,6 +9,7 @@ interface RunFlags {
   junit?: string;
   log?: string;
   out?: string;
+  verdict?: string;
   cwd?: string;
   timeout?: string;
   instrument: boolean;
@@ -22,8 +23,9 @@ export function registerRunCommand(program: Command): void {
     .usage("[options] -- COMMAND...  |  run --cmd \"COMMAND STRING\" [options]")
     .option("--cmd <command>", "the command line as one string")
     .option("--junit <file>", "JUnit XML report to read (default: report.xml when the run wrote it)")
-    .option("--log <file>", "where to keep the complete output", "suite.log")
-    .option("--out <file>", "where to write the verdict", "verdict.json")
+    .option("--out <dir>", "directory for verdict.json, suite.log and the JUnit report run adds (default: a new directory under $XDG_STATE_HOME/agent-evidence/runs, named on stderr)")
+    .option("--log <file>", "where to keep the complete output (default: suite.log in --out)")
+    .option("--verdict <file>", "where to write the verdict (default: verdict.json in --out)")
     .option("--cwd <dir>", "directory to run in")
     .option("--timeout <seconds>", "kill the whole process group after this many seconds")
     .option("--no-instrument", "do not add --junitxml to a pytest command")
@@ -54,8 +56,11 @@ export function registerRunCommand(program: Command): void {
         command,
         cwd: flags.cwd,
         junit: flags.junit,
+        outDir: flags.out,
         log: flags.log,
-        out: flags.out,
+        out: flags.verdict,
+        // Named on stderr before the suite's output, once the paths are known to be writable.
+        onArtefacts: ({ log, verdict }) => process.stderr.write(`agent-evidence run: verdict ${verdict}, log ${log}\n`),
         timeoutSeconds,
         instrument: flags.instrument,
         // The suite's output goes to stderr: stdout holds only the one JSON line.

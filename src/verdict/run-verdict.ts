@@ -1,12 +1,13 @@
 // `agent-evidence run` as a library function: run the suite, keep the complete log, read the
 // report, judge the whole log as it streams, and write the fail-closed verdict.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { createJudgeStream } from "../evidence/judge.js";
 import { createClippingScanner } from "../evidence/clipping.js";
-import { checkOutputFile, writeFileReplacing } from "../io/named-files.js";
+import { checkOutputFile, NamedFileError, writeFileReplacing } from "../io/named-files.js";
+import { stateHome } from "../state-home.js";
 import { decideVerdict } from "./decide.js";
 import { createProgressCounter, createProgressLine, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
 import { planReport, readReportFile, stampFile } from "./report-file.js";
@@ -21,10 +22,18 @@ export interface RunVerdictOptions {
   cwd?: string | undefined;
   /** JUnit XML report to read; default `report.xml` when the run wrote it. */
   junit?: string | undefined;
-  /** Where to keep the complete output (default `suite.log`). */
+  /**
+   * The directory of the run's artefacts: `suite.log`, `verdict.json` and the JUnit report `run`
+   * adds (`suite.log.junit.xml`), created when missing. Default: a new directory under the state
+   * home (`$XDG_STATE_HOME/agent-evidence/runs/<time>-<pid>`), never the repository under test.
+   */
+  outDir?: string | undefined;
+  /** Where to keep the complete output (default `suite.log` in `outDir`). */
   log?: string | undefined;
-  /** Where to write the verdict (default `verdict.json`). */
+  /** Where to write the verdict (default `verdict.json` in `outDir`). */
   out?: string | undefined;
+  /** Told where the log and the verdict go, once both are known to be writable and before the suite starts. */
+  onArtefacts?: ((paths: { dir: string | null; log: string; verdict: string }) => void) | undefined;
   /** Kill the whole process group after this many seconds. */
   timeoutSeconds?: number | undefined;
   /** Add `--junitxml=<file>` to a recognised pytest command that writes no report (default true). */
@@ -52,6 +61,17 @@ const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 
 const verdictFileName = (path: string): string => `the verdict file ${path}`;
 
+// The artefact directory, made with its parents; what stands in the way is a NamedFileError (73).
+function makeOutputDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "EIO";
+    throw new NamedFileError("write", code, dir, `cannot write the output directory ${dir} (${code})`, { cause: error });
+  }
+  if (!statSync(dir).isDirectory()) throw new NamedFileError("write", "ENOTDIR", dir, `cannot write the output directory ${dir} (ENOTDIR)`);
+}
+
 /** Writes the verdict so that a reader sees the old file or the new one, never a torn one. */
 function writeVerdictFile(path: string, verdict: Verdict): void {
   writeFileReplacing(path, JSON.stringify(verdict, null, 2) + "\n", verdictFileName(path));
@@ -59,19 +79,37 @@ function writeVerdictFile(path: string, verdict: Verdict): void {
 
 const PROGRESS_INTERVAL_MS = 250;
 
+/** The artefact directory a run gets when none is named: under the state home, outside any repository. */
+export function defaultRunDirectory(now: Date = new Date()): string {
+  return join(stateHome(), "runs", `${now.toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
+}
+
+/** Where a run's log and verdict go: `log` and `out` as named, else in `outDir` (see {@link RunVerdictOptions.outDir}). */
+export function runArtefactPaths(options: Pick<RunVerdictOptions, "cwd" | "outDir" | "log" | "out">): { dir: string | null; logPath: string; outPath: string } {
+  const cwd = resolve(options.cwd ?? ".");
+  const needsDir = options.log === undefined || options.out === undefined;
+  const dir = options.outDir !== undefined ? resolve(cwd, options.outDir) : needsDir ? defaultRunDirectory() : null;
+  return {
+    dir,
+    logPath: options.log !== undefined ? resolve(cwd, options.log) : join(dir!, "suite.log"),
+    outPath: options.out !== undefined ? resolve(cwd, options.out) : join(dir!, "verdict.json"),
+  };
+}
+
 /**
- * Runs the suite and returns the verdict (also written to `out`, default `verdict.json`). A log or
- * verdict path that cannot be written (a missing directory, a directory, a FIFO, a device) throws a
- * NamedFileError before the suite starts.
+ * Runs the suite and returns the verdict (also written to `out`, default `verdict.json` in
+ * `outDir`). A log or verdict path that cannot be written (a missing directory, a directory, a FIFO,
+ * a device) throws a NamedFileError before the suite starts.
  * @example const v = await runVerdict({ command: "python -m pytest -q", cwd: "repo" }); v.status // "passed" | "failed" | "incomplete"
  */
 export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
   const cwd = resolve(options.cwd ?? ".");
   const env = options.env ?? process.env;
-  const logPath = resolve(cwd, options.log ?? "suite.log");
-  const outPath = resolve(cwd, options.out ?? "verdict.json");
+  const { dir, logPath, outPath } = runArtefactPaths(options);
+  if (dir !== null) makeOutputDirectory(dir);
   checkOutputFile(logPath, `the log file ${logPath}`);
   checkOutputFile(outPath, verdictFileName(outPath));
+  options.onArtefacts?.({ dir, log: logPath, verdict: outPath });
   const analysis = analyzeCommand(options.command, { cwd });
   const tempDir = mkdtempSync(join(tmpdir(), "agent-evidence-run-"));
   try {

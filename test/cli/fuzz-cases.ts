@@ -188,7 +188,7 @@ const slug = (text: string): string => text.replace(/\W+/g, "-");
 // `run --cmd true` with its log and verdict in a directory of its own (cases run side by side).
 const runTrue = (inputs: FuzzInputs, dir: string): string[] => {
   mkdirSync(dir, { recursive: true });
-  return ["run", "--cmd", "true", "--cwd", dir, "--log", join(dir, "suite.log"), "--out", join(dir, "verdict.json")];
+  return ["run", "--cmd", "true", "--cwd", dir, "--log", join(dir, "suite.log"), "--verdict", join(dir, "verdict.json")];
 };
 const runIn = (name: string) => (inputs: FuzzInputs): string[] => runTrue(inputs, join(inputs.root, `run-${slug(name)}`));
 // A copy of the base verdict whose log is another path: the log must be hashed without blocking or reading forever.
@@ -287,7 +287,7 @@ function auditCases(): FuzzCase[] {
 
 function runCases(): FuzzCase[] {
   const cases: FuzzCase[] = [{ command: "run", slot: "stdin", input: "2 GB stream", args: runIn("stdin"), stdin: stream2g, expected: { status: 2 } }];
-  for (const [flag, file] of [["--log", "log"], ["--out", "verdict"]] as const) {
+  for (const [flag, file] of [["--log", "log"], ["--verdict", "verdict"]] as const) {
     for (const [input, reason] of OUTPUT_REFUSALS) {
       cases.push({
         command: "run",

@@ -51,13 +51,13 @@ const hasPid = (name: string): boolean => existsSync(join(dir, name)) && /^\d+\n
 describe("agent-evidence run stopped by a signal after a passing run", () => {
   it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const)("%s: the verdict is not passed and the suite is gone", async (signal) => {
     const out = join(dir, `verdict-${signal}.json`);
-    const first = spawnSync(process.execPath, [cli, "run", "--out", out, "--log", join(dir, "first.log"), "--cwd", dir, "--", PY, "-m", "pytest", "-q", "tests/test_pass.py"], { encoding: "utf8" });
+    const first = spawnSync(process.execPath, [cli, "run", "--verdict", out, "--log", join(dir, "first.log"), "--cwd", dir, "--", PY, "-m", "pytest", "-q", "tests/test_pass.py"], { encoding: "utf8" });
     expect(first.status).toBe(0);
     expect(verdictSchema.parse(JSON.parse(readFileSync(out, "utf8"))).status).toBe("passed");
 
     for (const name of ["suite.pid", "bg.pid"]) rmSync(join(dir, name), { force: true });
     const suite = "sleep 60 & echo $! > bg.pid; echo $$ > suite.pid; wait";
-    const child = spawn(process.execPath, [cli, "run", "--out", out, "--log", join(dir, "second.log"), "--cwd", dir, "--cmd", suite], { stdio: "ignore" });
+    const child = spawn(process.execPath, [cli, "run", "--verdict", out, "--log", join(dir, "second.log"), "--cwd", dir, "--cmd", suite], { stdio: "ignore" });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     expect(await waitFor(() => hasPid("suite.pid") && hasPid("bg.pid"), 15_000)).toBe(true);
     const pids = [readPid("suite.pid"), readPid("bg.pid")];

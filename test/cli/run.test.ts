@@ -1,7 +1,7 @@
 // `agent-evidence run` and `verify-verdict`: the built CLI on real runners. stdout holds exactly
 // the verdict as one JSON line; exit 0/1/2/3 by status, 64 for usage errors.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -39,6 +39,39 @@ describe("agent-evidence run: the acceptance cases", () => {
   });
 });
 
+describe("agent-evidence run: where the artefacts go", () => {
+  const pass = VERDICT_CASES.find((c) => c.name === "a passing suite")!;
+
+  it("by default, to a new directory under the state home, named on stderr: the repository gets nothing", () => {
+    const { dir, env } = prepareCase(pass);
+    const state = mkdtempSync(join(tmpdir(), "ae-run-state-"));
+    dirs.push(dir, state);
+    const before = readdirSync(dir, { recursive: true }).sort();
+    // pytest itself writes nothing here either: no cache, no bytecode (suiteEnv), no benchmark store.
+    const result = runCli(["run", "--cwd", dir, "--cmd", "python3 -m pytest -q -p no:cacheprovider -p no:benchmark tests/test_pass.py"], { ...env, XDG_STATE_HOME: state });
+    expect(result.status, result.stderr).toBe(0);
+    const named = /^agent-evidence run: verdict (\S+), log (\S+)$/m.exec(result.stderr);
+    expect(named?.[1]).toMatch(new RegExp(`^${state}/agent-evidence/runs/[^/]+/verdict\\.json$`));
+    expect(JSON.parse(readFileSync(named![1]!, "utf8"))).toEqual(JSON.parse(result.stdout));
+    expect(readFileSync(named![2]!, "utf8")).toMatch(/10 passed/);
+    expect(readdirSync(dir, { recursive: true }).sort()).toEqual(before);
+  });
+
+  it("--out creates a missing directory; one that is a file exits 73 before the suite runs", () => {
+    const { dir, env } = prepareCase(pass);
+    const out = mkdtempSync(join(tmpdir(), "ae-run-out-"));
+    dirs.push(dir, out);
+    const nested = join(out, "a", "b");
+    expect(runCli(["run", "--cwd", dir, "--out", nested, "--cmd", "python3 -m pytest -q -p no:cacheprovider tests/test_pass.py"], env).status).toBe(0);
+    expect(readdirSync(nested).sort()).toEqual(["suite.log", "suite.log.junit.xml", "verdict.json"]);
+    writeFileSync(join(out, "file"), "");
+    const refused = runCli(["run", "--cwd", dir, "--out", join(out, "file"), "--cmd", "touch ran"], env);
+    expect(refused.status).toBe(73);
+    expect(refused.stderr).toMatch(/^agent-evidence: run: cannot write the output directory \S+file \(EEXIST\)\n$/);
+    expect(readdirSync(dir)).not.toContain("ran");
+  });
+});
+
 describe("agent-evidence run: command forms and output", () => {
   const pass = VERDICT_CASES.find((c) => c.name === "a passing suite")!;
 
@@ -57,7 +90,8 @@ describe("agent-evidence run: command forms and output", () => {
       logInStderr: a.stderr.includes(log),
       summary: /10 passed in/.test(log),
       bytes: va.bytes === Buffer.byteLength(log),
-      progress: a.stderr.includes("agent-evidence run:"),
+      progress: /agent-evidence run: [\d.]+s,/.test(a.stderr),
+      paths: a.stderr.startsWith(`agent-evidence run: verdict ${join(a.outDir, "verdict.json")}, log ${join(a.outDir, "suite.log")}\n`),
     }).toEqual({
       commands: ["python3 -m pytest -q tests/test_pass.py", "python3 -m pytest -q tests/test_pass.py"],
       instrumented: `python3 -m pytest -q tests/test_pass.py --junitxml=${join(a.outDir, "suite.log")}.junit.xml`,
@@ -66,6 +100,7 @@ describe("agent-evidence run: command forms and output", () => {
       summary: true,
       bytes: true,
       progress: false,
+      paths: true,
     });
   });
 

@@ -17,6 +17,7 @@ async function echoed(which: "echo" | "echoBytes"): Promise<{ text: string[]; by
     await runVerdict({
       command: COMMAND,
       cwd: dir,
+      outDir: dir,
       env: { ...process.env, CI: "1" },
       ...(which === "echo" ? { echo: (chunk: string) => text.push(chunk) } : { echoBytes: (chunk: Uint8Array) => bytes.push(Buffer.from(chunk)), echo: (chunk: string) => text.push(chunk) }),
     });

@@ -32,7 +32,7 @@ describe("progress", () => {
     const dir = mkdtempSync(join(tmpdir(), "ae-verdict-progress-"));
     try {
       const writes: string[] = [];
-      await runVerdict({ command: "printf 'x\\n'; sleep 0.4", cwd: dir, env: { ...process.env, CI: undefined, ...extraEnv }, progress: { isTTY: true, write: (t: string) => writes.push(t) } });
+      await runVerdict({ command: "printf 'x\\n'; sleep 0.4", cwd: dir, outDir: dir, env: { ...process.env, CI: undefined, ...extraEnv }, progress: { isTTY: true, write: (t: string) => writes.push(t) } });
       expect(writes.some((w) => w.includes("agent-evidence run: "))).toEqual(drawn);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -45,8 +45,8 @@ describe("progress", () => {
     for (const write of writes) {
       for (const [index, part] of write.split(CLEAR_LINE).entries()) {
         if (index > 0) lines[lines.length - 1] = "";
-        const [first, ...rest] = part.split("\n");
-        lines[lines.length - 1] += first;
+        const [first = "", ...rest] = part.split("\n");
+        lines[lines.length - 1] = `${lines.at(-1) ?? ""}${first}`;
         for (const next of rest) lines.push(next);
       }
     }
@@ -65,6 +65,7 @@ describe("progress", () => {
       await runVerdict({
         command: "printf 'tests/a.py::test_x '; sleep 0.8; printf 'PASSED\\n'; sleep 0.4",
         cwd: dir,
+        outDir: dir,
         env: { ...process.env, CI: undefined },
         progress: { isTTY: true, write: (t: string) => writes.push(t) },
         echoBytes: (chunk) => writes.push(decoder.decode(chunk)),

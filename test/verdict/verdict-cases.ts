@@ -137,7 +137,7 @@ export function suiteEnv(): NodeJS.ProcessEnv {
 
 /** The command string a case runs with (`--cmd` form) and its CLI arguments. */
 export function caseArgs(spec: VerdictCase, dir: string, outDir: string): string[] {
-  const args = ["run", "--cwd", dir, "--log", join(outDir, "suite.log"), "--out", join(outDir, "verdict.json")];
+  const args = ["run", "--cwd", dir, "--out", outDir];
   if (spec.timeoutSeconds !== undefined) args.push("--timeout", String(spec.timeoutSeconds));
   if (spec.junit !== undefined) args.push("--junit", spec.junit);
   if (spec.instrument === false) args.push("--no-instrument");
