@@ -171,7 +171,7 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<Apply
   return defineTool<ApplyPatchInput, ApplyPatchData>({
     name,
     description:
-      `Apply a unified diff (Git format, paths relative to the workspace ${workspace}). Either every file is patched or none is. ` +
+      "Apply a unified diff (Git format, paths relative to the workspace). Either every file is patched or none is. " +
       (allowFileCreation ? "Patches may create and delete files." : "Patches may not create files."),
     inputSchema: applyPatchInputSchema,
     async run(input): Promise<ToolResult<ApplyPatchData>> {

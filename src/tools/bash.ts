@@ -236,7 +236,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   const bashTool = defineTool<BashInput, BashData>({
     name,
     description:
-      `Run a bash command in the workspace (${workspace})` +
+      "Run a bash command in the workspace" +
       (headless ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}${level === "strict" ? ", only system directories are visible" : ""}. ` : ". ") +
       `Each output stream is shown as head and tail, at most ${maxOutputChars} characters, followed by "Exit code: N". ` +
       `Default timeout ${defaultTimeoutMs} ms (set timeoutMs to change it); on timeout the whole process group is killed and the exit code is 124.`,

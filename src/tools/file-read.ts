@@ -152,7 +152,7 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
   return defineTool<FileReadInput, FileReadData>({
     name,
     description:
-      `Read a text file inside the workspace (${workspace}). Lines are shown as "N<TAB>text". ` +
+      `Read a text file inside the workspace. Lines are shown as "N<TAB>text". ` +
       `Use startLine/endLine for a part; files over ${maxFileBytes} bytes need a range. At most ${maxOutputChars} characters per call.`,
     inputSchema: fileReadInputSchema,
     async run(input) {

@@ -42,13 +42,30 @@ export interface FileWriteData {
   mode: FileWriteMode;
 }
 
-/** The input schema of file_write. */
-export const fileWriteInputSchema = z.object({
+// The schema's fields; `mode` offers "create" only where creating files is allowed.
+const fileWriteFields = {
   path: z.string().min(1).describe("File path, relative to the workspace (or absolute inside it)."),
-  mode: z.enum(["create", "overwrite", "str_replace"]).describe("create a new file, overwrite an existing one, or str_replace one exact unique string."),
   content: z.string().nullish().describe("The whole new content (create, overwrite)."),
   oldString: z.string().nullish().describe("The exact text to replace; it must occur exactly once (str_replace)."),
   newString: z.string().nullish().describe("The replacement text (str_replace)."),
+};
+
+/** The input schema of file_write with file creation allowed (every mode). */
+export const fileWriteInputSchema = z.object({
+  path: fileWriteFields.path,
+  mode: z.enum(["create", "overwrite", "str_replace"]).describe("create a new file, overwrite an existing one, or str_replace one exact unique string."),
+  content: fileWriteFields.content,
+  oldString: fileWriteFields.oldString,
+  newString: fileWriteFields.newString,
+});
+
+// Without file creation the model is not offered "create" at all.
+const fileWriteNoCreateSchema = z.object({
+  path: fileWriteFields.path,
+  mode: z.enum(["overwrite", "str_replace"]).describe("overwrite an existing file, or str_replace one exact unique string."),
+  content: fileWriteFields.content,
+  oldString: fileWriteFields.oldString,
+  newString: fileWriteFields.newString,
 });
 
 function countOccurrences(haystack: string, needle: string): number {
@@ -67,10 +84,10 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
   const name = stringOption(tool, "name", options.name, "file_write");
   const allowFileCreation = booleanOption(tool, "allowFileCreation", options.allowFileCreation, false);
 
-  return defineTool<FileWriteInput, FileWriteData>({
+  const defined = defineTool<FileWriteInput, FileWriteData>({
     name,
     description:
-      `Write a file inside the workspace (${workspace}). mode "str_replace" replaces oldString, which must occur exactly once, with newString; ` +
+      `Write a file inside the workspace. mode "str_replace" replaces oldString, which must occur exactly once, with newString; ` +
       `mode "overwrite" replaces an existing file's content` +
       (allowFileCreation ? `; mode "create" makes a new file (parent directories included).` : `; creating new files is disabled.`),
     inputSchema: fileWriteInputSchema,
@@ -83,6 +100,9 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
       }
     },
   });
+  // The model is offered only the modes this tool allows; a call that still asks for "create" is
+  // refused with its reason (the schema execute validates against keeps every mode for that).
+  return allowFileCreation ? defined : { ...defined, inputSchema: fileWriteNoCreateSchema };
 
   async function edit(input: FileWriteInput): Promise<ToolResult<FileWriteData>> {
     const { mode } = input;

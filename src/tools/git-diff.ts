@@ -98,7 +98,7 @@ export function createGitDiffTool(options: GitDiffToolOptions): Tool<GitDiffInpu
   return defineTool<GitDiffInput, GitDiffData>({
     name,
     description:
-      `Show git status and the diff of the working tree against HEAD in the workspace (${workspace}), untracked files included. ` +
+      `Show git status and the diff of the working tree against HEAD in the workspace, untracked files included. ` +
       `The diff text is clipped after ${maxOutputChars} characters.`,
     inputSchema: gitDiffInputSchema,
     async run(input): Promise<ToolResult<GitDiffData>> {

@@ -119,7 +119,7 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput, GrepDa
   return defineTool<GrepInput, GrepData>({
     name,
     description:
-      `Search file contents in the workspace (${workspace}). Prints "path:line:text" per match, at most ${maxResults} matches. ` +
+      `Search file contents in the workspace. Prints "path:line:text" per match, at most ${maxResults} matches. ` +
       "The pattern is a regular expression unless fixedStrings is set; .gitignore'd files and .git are skipped.",
     inputSchema: grepInputSchema,
     async run(input): Promise<ToolResult<GrepData>> {
