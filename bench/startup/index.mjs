@@ -5,6 +5,9 @@
 // machine noise hits both; the ratio is against that baseline. Also the import of the package's
 // entries inside one process (pure functions must import in under 30 ms; the root entry loads no
 // grammar, which the first parse reads).
+// Wall time is taken around the whole child (GNU time's own figure has 10 ms steps); CPU and peak
+// RSS are GNU time's. BENCH_OTHER=DIR adds the same calls on another checkout's dist/ (an older
+// build, say), in the same rounds.
 // Run: npm run build && node bench/startup/index.mjs (BENCH_RUNS=7).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,21 +38,28 @@ const postPayload = JSON.stringify({
   tool_response: { stdout: "..                                                                       [100%]\n2 passed in 0.01s\n", stderr: "", interrupted: false, isImage: false },
 });
 
+const cliCalls = (main, label, target) => [
+  { name: `judge, one-line log${label}`, args: [main, "judge", "--output", oneLine, "--command", "pytest"], target },
+  { name: `hook claude-post-tool-use${label}`, args: [main, "hook", "claude-post-tool-use"], stdin: postPayload, target },
+  { name: `hook claude-stop, small transcript${label}`, args: [main, "hook", "claude-stop"], stdin: stopPayload },
+  { name: `--version${label}`, args: [main, "--version"] },
+];
+const other = process.env.BENCH_OTHER;
 const calls = [
   { name: "node -e 0 (baseline)", args: ["-e", "0"] },
-  { name: "judge, one-line log", args: [cli, "judge", "--output", oneLine, "--command", "pytest"], target: true },
-  { name: "hook claude-post-tool-use", args: [cli, "hook", "claude-post-tool-use"], stdin: postPayload, target: true },
-  { name: "hook claude-stop, small transcript", args: [cli, "hook", "claude-stop"], stdin: stopPayload },
-  { name: "--version", args: [cli, "--version"] },
+  ...cliCalls(cli, "", true),
+  ...(other === undefined ? [] : cliCalls(join(resolve(other), "dist", "cli", "main.js"), ` (${other})`, false)),
 ];
 
 function measure(call) {
-  const result = spawnSync(TIME, ["-f", "%e %U %S %M", process.execPath, ...call.args], {
+  const started = performance.now();
+  const result = spawnSync(TIME, ["-f", "%U %S %M", process.execPath, ...call.args], {
     input: call.stdin ?? "", encoding: "utf8", env: { ...process.env, XDG_STATE_HOME: state },
   });
+  const wall = (performance.now() - started) / 1000;
   const line = result.stderr.trim().split("\n").at(-1);
-  const [wall, user, sys, rssKb] = line.split(" ").map(Number);
-  if (!Number.isFinite(wall)) throw new Error(`${call.name}: no timing (${result.stderr})`);
+  const [user, sys, rssKb] = line.split(" ").map(Number);
+  if (!Number.isFinite(rssKb)) throw new Error(`${call.name}: no timing (${result.stderr})`);
   return { wall, cpu: user + sys, rss: rssKb / 1024 };
 }
 

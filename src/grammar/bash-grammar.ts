@@ -118,14 +118,17 @@ WebAssembly = ((real) => {
 const INIT = `
 (async () => {
   const { Parser, Language } = module.exports;
-  const runtimeWasm = new Uint8Array(grammarInput.runtimeWasm);
+  // Views of this realm over the file's bytes (Language.load checks instanceof Uint8Array): no copy.
+  const view = (bytes) => new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const runtimeWasm = view(grammarInput.runtimeWasm);
   await Parser.init({
     instantiateWasm(imports, receive) {
       const compiled = new WebAssembly.Module(runtimeWasm);
       return receive(new WebAssembly.Instance(compiled, imports), compiled);
     },
   });
-  const language = await Language.load(new Uint8Array(grammarInput.bashWasm));
+  const language = await Language.load(view(grammarInput.bashWasm));
+  grammarInput = null;
   const parser = new Parser();
   parser.setLanguage(language);
   grammarOutput.parser = parser;
