@@ -16,7 +16,7 @@ afterAll(() => {
   rmSync(b, { recursive: true, force: true });
 });
 
-const modes = (schema: unknown): unknown => (z.toJSONSchema(schema as z.ZodType) as { properties: { mode: { enum: string[] } } }).properties.mode.enum;
+const modes = (schema: unknown): unknown => (z.toJSONSchema(schema as z.ZodType) as unknown as { properties: { mode: { enum: string[] } } }).properties.mode.enum;
 
 describe("tool descriptions", () => {
   it.each([false, "strict"] as const)("name no workspace path, and are the same for two workspaces (sandbox %s)", (sandbox) => {
