@@ -26,7 +26,7 @@ describe("an output that fails mid-write exits 74", () => {
   it("run: the log outgrows the limit; the verdict stays incomplete", () => {
     const cwd = join(dir, "run");
     mkdirSync(cwd);
-    const result = withFileSizeLimit(8, ["run", "--cmd", "head -c 100000 /dev/zero", "--cwd", cwd]);
+    const result = withFileSizeLimit(8, ["run", "--cmd", "head -c 100000 /dev/zero", "--cwd", cwd, "--out", cwd]);
     expect(result.status).toBe(EXIT_IO);
     expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(`agent-evidence: run: cannot write the log file ${join(cwd, "suite.log")} (EFBIG)`);
     const verdict = JSON.parse(readFileSync(join(cwd, "verdict.json"), "utf8")) as { status: string; reasons: string[] };
