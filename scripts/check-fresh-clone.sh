@@ -45,7 +45,7 @@ check_nobody() {
   chown -R nobody "$base/nobody" "$base/nobody-home"
   runuser -u nobody -- env HOME="$base/nobody-home" PATH="$(path_without_pyenv)" sh -c "cd '$base/nobody' && npm run demo"
   say "nobody: the bootstrap's hint when go and bubblewrap are missing"
-  hint=$(runuser -u nobody -- env HOME="$base/nobody-home" PATH=/usr/local/bin:/nonexistent sh -c "cd '$base/nobody' && /usr/bin/node scripts/bootstrap.mjs 2>&1" || true)
+  hint=$(runuser -u nobody -- env HOME="$base/nobody-home" PATH=/nonexistent /bin/sh -c "cd '$base/nobody' && /usr/bin/node scripts/bootstrap.mjs 2>&1" || true)
   printf '%s\n' "$hint"
   printf '%s' "$hint" | grep -q 'apt-get install -y .*golang-go' || { echo "the hint does not name golang-go"; exit 1; }
   printf '%s' "$hint" | grep -q 'apt-get install -y .*bubblewrap' || { echo "the hint does not name bubblewrap"; exit 1; }
