@@ -48,12 +48,11 @@ export function bashParser(): BashParser {
  * @example await ready(); // analyzeCommand() and judge() now start without loading anything
  */
 export function ready(): Promise<void> {
-  try {
+  // A throw inside the executor rejects the promise with the E_GRAMMAR error.
+  return new Promise((resolve) => {
     bashParser();
-    return Promise.resolve();
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-  }
+    resolve();
+  });
 }
 
 /** Where the grammar file is: $AGENT_EVIDENCE_GRAMMAR, else the package's grammar/ folder, else beside a bundle. */
@@ -73,7 +72,6 @@ function moduleDirectory(): string {
   if (typeof __filename === "string") return dirname(__filename);
   return process.cwd();
 }
-
 
 /**
  * Splits a grammar file: one JSON header line naming the entries, then their bytes in order. The

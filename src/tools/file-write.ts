@@ -42,30 +42,18 @@ export interface FileWriteData {
   mode: FileWriteMode;
 }
 
-// The schema's fields; `mode` offers "create" only where creating files is allowed.
-const fileWriteFields = {
+/** The input schema of file_write with file creation allowed (every mode). */
+export const fileWriteInputSchema = z.object({
   path: z.string().min(1).describe("File path, relative to the workspace (or absolute inside it)."),
+  mode: z.enum(["create", "overwrite", "str_replace"]).describe("create a new file, overwrite an existing one, or str_replace one exact unique string."),
   content: z.string().nullish().describe("The whole new content (create, overwrite)."),
   oldString: z.string().nullish().describe("The exact text to replace; it must occur exactly once (str_replace)."),
   newString: z.string().nullish().describe("The replacement text (str_replace)."),
-};
-
-/** The input schema of file_write with file creation allowed (every mode). */
-export const fileWriteInputSchema = z.object({
-  path: fileWriteFields.path,
-  mode: z.enum(["create", "overwrite", "str_replace"]).describe("create a new file, overwrite an existing one, or str_replace one exact unique string."),
-  content: fileWriteFields.content,
-  oldString: fileWriteFields.oldString,
-  newString: fileWriteFields.newString,
 });
 
 // Without file creation the model is not offered "create" at all.
-const fileWriteNoCreateSchema = z.object({
-  path: fileWriteFields.path,
+const fileWriteNoCreateSchema = fileWriteInputSchema.extend({
   mode: z.enum(["overwrite", "str_replace"]).describe("overwrite an existing file, or str_replace one exact unique string."),
-  content: fileWriteFields.content,
-  oldString: fileWriteFields.oldString,
-  newString: fileWriteFields.newString,
 });
 
 function countOccurrences(haystack: string, needle: string): number {

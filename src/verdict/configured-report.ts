@@ -6,14 +6,15 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseShellWords } from "shell-quote";
 
-// pytest's config files, in the order it looks for them in each directory, and the section each
-// must hold to count (a tox.ini or setup.cfg without it does not stop the search).
-const CONFIG_FILES: readonly [name: string, section: RegExp][] = [
-  ["pytest.ini", /^\s*\[pytest\]\s*$/m],
-  [".pytest.ini", /^\s*\[pytest\]\s*$/m],
-  ["pyproject.toml", /^\s*\[tool\.pytest\.ini_options\]\s*$/m],
-  ["tox.ini", /^\s*\[pytest\]\s*$/m],
-  ["setup.cfg", /^\s*\[tool:pytest\]\s*$/m],
+// pytest's config files, in the order it looks for them in each directory, the section that holds
+// its options, and whether the file counts without that section (a pytest.ini always stops the
+// search; a pyproject.toml, tox.ini or setup.cfg without the section does not).
+const CONFIG_FILES: readonly { name: string; section: RegExp; always: boolean }[] = [
+  { name: "pytest.ini", section: /^\s*\[pytest\]\s*$/m, always: true },
+  { name: ".pytest.ini", section: /^\s*\[pytest\]\s*$/m, always: true },
+  { name: "pyproject.toml", section: /^\s*\[tool\.pytest\.ini_options\]\s*$/m, always: false },
+  { name: "tox.ini", section: /^\s*\[pytest\]\s*$/m, always: false },
+  { name: "setup.cfg", section: /^\s*\[tool:pytest\]\s*$/m, always: false },
 ];
 
 /** The `--junitxml` / `--junit-xml` value among pytest arguments, the last one winning, as pytest reads them. */
@@ -35,7 +36,7 @@ export function splitAddopts(addopts: string): string[] {
 
 /** The `addopts` of a pytest config file's text (INI or pyproject.toml), or null. */
 export function addoptsOf(name: string, text: string): string | null {
-  const section = CONFIG_FILES.find(([file]) => file === name)?.[1];
+  const section = CONFIG_FILES.find((file) => file.name === name)?.section;
   if (section === undefined) return null;
   const match = section.exec(text);
   if (match === null) return null;
@@ -61,7 +62,7 @@ export function addoptsOf(name: string, text: string): string | null {
 /** The config file pytest would read for a run started in `dir`: the nearest one with its section. */
 export function findPytestConfig(dir: string): { path: string; addopts: string | null } | null {
   for (let at = resolve(dir); ; at = dirname(at)) {
-    for (const [name, section] of CONFIG_FILES) {
+    for (const { name, section, always } of CONFIG_FILES) {
       const path = join(at, name);
       if (!existsSync(path)) continue;
       let text: string;
@@ -70,7 +71,7 @@ export function findPytestConfig(dir: string): { path: string; addopts: string |
       } catch {
         continue;
       }
-      if (name === "pytest.ini" || name === ".pytest.ini" || section.test(text)) return { path, addopts: addoptsOf(name, text) };
+      if (always || section.test(text)) return { path, addopts: addoptsOf(name, text) };
     }
     if (dirname(at) === at) return null;
   }
@@ -83,7 +84,8 @@ export function findPytestConfig(dir: string): { path: string; addopts: string |
  */
 export function configuredJunitxml(dir: string, env: NodeJS.ProcessEnv): string | null {
   const fromEnv = env.PYTEST_ADDOPTS === undefined ? null : junitxmlFromArguments(splitAddopts(env.PYTEST_ADDOPTS));
-  const config = fromEnv === null ? findPytestConfig(dir) : null;
-  const configured = fromEnv ?? (config?.addopts === null || config === null ? null : junitxmlFromArguments(splitAddopts(config.addopts)));
-  return configured === null ? null : resolve(dir, configured);
+  if (fromEnv !== null) return resolve(dir, fromEnv);
+  const addopts = findPytestConfig(dir)?.addopts ?? null;
+  const fromConfig = addopts === null ? null : junitxmlFromArguments(splitAddopts(addopts));
+  return fromConfig === null ? null : resolve(dir, fromConfig);
 }

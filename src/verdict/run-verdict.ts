@@ -80,12 +80,12 @@ function writeVerdictFile(path: string, verdict: Verdict): void {
 const PROGRESS_INTERVAL_MS = 250;
 
 /** The artefact directory a run gets when none is named: under the state home, outside any repository. */
-export function defaultRunDirectory(now: Date = new Date()): string {
+function defaultRunDirectory(now: Date = new Date()): string {
   return join(stateHome(), "runs", `${now.toISOString().replace(/[:.]/g, "-")}-${process.pid}`);
 }
 
 /** Where a run's log and verdict go: `log` and `out` as named, else in `outDir` (see {@link RunVerdictOptions.outDir}). */
-export function runArtefactPaths(options: Pick<RunVerdictOptions, "cwd" | "outDir" | "log" | "out">): { dir: string | null; logPath: string; outPath: string } {
+function runArtefactPaths(options: Pick<RunVerdictOptions, "cwd" | "outDir" | "log" | "out">): { dir: string | null; logPath: string; outPath: string } {
   const cwd = resolve(options.cwd ?? ".");
   const needsDir = options.log === undefined || options.out === undefined;
   const dir = options.outDir !== undefined ? resolve(cwd, options.outDir) : needsDir ? defaultRunDirectory() : null;
