@@ -78,4 +78,19 @@ describe("agent-evidence run on a project that configures its report", () => {
     const verdict = await runVerdict({ command: "python3 -m pytest -q -p no:cacheprovider tests; rm -f reports/junit.xml", cwd: dir, log: join(dir, "..", "removed.log"), out: join(dir, "..", "removed.json"), env: suiteEnv() });
     expect({ status: verdict.status, junit: verdict.junit, instrumented: verdict.instrumentedCommand }).toEqual({ status: "incomplete", junit: "missing_junit", instrumented: null });
   });
+
+  // An agent that wants the green check controls the configured path: it writes a forged report
+  // there after a failing run. The log still has the last word.
+  it.each([
+    ["a failing run, then the forged report copied over the configured one", "python3 -m pytest -q -p no:cacheprovider tests; cp fake.xml reports/junit.xml", "failed"],
+    ["the run's output hidden, then the forged report", "python3 -m pytest -q -p no:cacheprovider tests > /dev/null; cp fake.xml reports/junit.xml", "incomplete"],
+  ])("%s is not passed", async (name, command, status) => {
+    const dir = project(`forged-${name.length}`, {
+      "tests/test_a.py": "def test_one():\n    assert False\n",
+      "pytest.ini": "[pytest]\naddopts = --junitxml=reports/junit.xml\n",
+      "fake.xml": '<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="1" failures="0" errors="0" skipped="0"><testcase classname="tests.test_a" name="test_one" time="0.01"/></testsuite></testsuites>\n',
+    });
+    const verdict = await runVerdict({ command, cwd: dir, log: join(dir, "..", `forged-${name.length}.log`), out: join(dir, "..", `forged-${name.length}.json`), env: suiteEnv() });
+    expect(verdict.status).toBe(status);
+  });
 });
