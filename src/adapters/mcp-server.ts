@@ -9,8 +9,7 @@ import { judge } from "../evidence/judge.js";
 import type { JudgeInput, JudgeResult } from "../evidence/judge-types.js";
 import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceView } from "../tools/evidence-tools.js";
 import type { SandboxLevel } from "../tools/sandbox.js";
-import { defineTool, type Tool } from "../tools/tool.js";
-import type { VerificationRecord } from "../types.js";
+import { defineTool } from "../tools/tool.js";
 import { registerMcpTools, type McpTool } from "./mcp-tools.js";
 import { createMessageLines } from "./stdin-messages.js";
 
@@ -45,7 +44,7 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
  */
 export function createEvidenceMcpServer(options: EvidenceMcpServerOptions = {}): EvidenceMcpServer {
   const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, { cwd: options.cwd, sandbox: options.sandbox, headless: options.headless });
-  const all: McpTool[] = [...tools, evidenceStatusTool(evidence), judgeTool()];
+  const all: McpTool[] = [...tools, judgeTool()];
   const server = new McpServer({ name: "agent-evidence", version });
   registerMcpTools(server, all);
   return { server, evidence, toolNames: all.map((tool) => tool.name) };
@@ -80,33 +79,6 @@ export async function serveEvidenceMcp(options: ServeEvidenceMcpOptions = {}): P
   }
 }
 
-const recordSchema = z.looseObject({ target: z.string(), runner: z.string(), command: z.string(), verified: z.boolean(), applicability: z.string() });
-const statusSchema = z.object({ verifiedTargets: z.array(z.string()), verificationRecords: z.array(recordSchema) });
-
-function evidenceStatusTool(evidence: EvidenceView): McpTool {
-  const tool = defineTool({
-    name: "evidence_status",
-    description: "Show the test evidence so far: every verification record and the targets whose passing run still applies to the code as it is now.",
-    inputSchema: z.object({}),
-    run: () => {
-      const status = { verifiedTargets: evidence.verifiedTargets, verificationRecords: evidence.verificationRecords };
-      return Promise.resolve({ text: renderStatus(status.verifiedTargets, status.verificationRecords), data: status });
-    },
-  });
-  return withOutputSchema(tool, statusSchema);
-}
-
-/** The status as the model reads it: one line per record, newest last. */
-export function renderStatus(verifiedTargets: readonly string[], records: readonly VerificationRecord[]): string {
-  const head = verifiedTargets.length === 0 ? "Verified targets: none." : `Verified targets (${verifiedTargets.length}): ${verifiedTargets.join(", ")}`;
-  const lines = records.map((r) => `- ${r.target}: ${r.outcome}, exit ${r.exitCode ?? "unknown"}, ${r.verified ? "verified" : "not verified"}, ${r.applicability}${r.reasons.length > 0 ? ` (${r.reasons.join(", ")})` : ""} [${r.command}]`);
-  return [head, records.length === 0 ? "Records: none (no test run observed yet)." : `Records (${records.length}):`, ...lines].join("\n");
-}
-
-function withOutputSchema(tool: Tool<unknown, unknown>, outputSchema: z.ZodObject): McpTool {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, execute: (input, ctx) => tool.execute(input, ctx), outputSchema };
-}
-
 const judgeInputSchema = z.object({
   command: z.string().describe("The command line as it was run."),
   output: z.string().describe("The captured output (stdout and stderr as the tool returned them)."),
@@ -119,6 +91,8 @@ const judgeOutputSchema = z.looseObject({ schemaVersion: z.literal(1), verdict: 
 function judgeTool(): McpTool {
   const tool = defineTool({
     name: "judge",
+    title: "Judge test output",
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     description: "Judge captured test output without running anything: passed only with positive proof from the runner's own output, else failed or unknown with reasons.",
     inputSchema: judgeInputSchema,
     run: (input) => {
@@ -130,5 +104,5 @@ function judgeTool(): McpTool {
       return Promise.resolve({ text: JSON.stringify(result), data: result });
     },
   });
-  return withOutputSchema(tool, judgeOutputSchema);
+  return { ...tool, outputSchema: judgeOutputSchema };
 }

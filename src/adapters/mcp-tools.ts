@@ -3,11 +3,11 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod/v4";
-import type { Tool, ToolResult } from "../tools/tool.js";
+import type { Tool, ToolProgress, ToolResult } from "../tools/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 
-/** A tool for {@link registerMcpTools}: any {@link Tool}, optionally with the schema of its `data`. */
-export type McpTool = Tool<unknown, unknown> & { readonly outputSchema?: z.ZodObject };
+/** A tool for {@link registerMcpTools}: any {@link Tool} (one with an `outputSchema` returns its data as structuredContent). */
+export type McpTool = Tool<unknown, unknown>;
 
 /**
  * Registers each tool on an MCP server under its own name, input schema and description.
@@ -20,8 +20,26 @@ export function registerMcpTools(server: McpServer, tools: readonly McpTool[]): 
   return tools.map((own) =>
     server.registerTool(
       own.name,
-      { description: own.description, inputSchema: own.inputSchema as unknown as z.ZodObject, ...(own.outputSchema === undefined ? {} : { outputSchema: own.outputSchema }) },
-      async (input: unknown, extra) => toCallToolResult(await own.execute(input, { signal: extra.signal, toolCallId: String(extra.requestId) }), own.outputSchema !== undefined),
+      {
+        description: own.description,
+        inputSchema: own.inputSchema as unknown as z.ZodObject,
+        ...(own.outputSchema === undefined ? {} : { outputSchema: own.outputSchema }),
+        ...(own.title === undefined ? {} : { title: own.title }),
+        ...(own.annotations === undefined ? {} : { annotations: { ...(own.title === undefined ? {} : { title: own.title }), ...own.annotations } }),
+      },
+      async (input: unknown, extra) => {
+        const progressToken = extra._meta?.progressToken;
+        // A client that asked for progress (a progressToken) gets the tool's updates as notifications;
+        // one that cannot be sent is dropped, never the call.
+        const onProgress =
+          progressToken === undefined
+            ? undefined
+            : (update: ToolProgress) => {
+                extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => undefined);
+              };
+        const result = await own.execute(input, { signal: extra.signal, toolCallId: String(extra.requestId), ...(onProgress === undefined ? {} : { onProgress }) });
+        return toCallToolResult(result, own.outputSchema !== undefined);
+      },
     ),
   );
 }

@@ -3,8 +3,8 @@ export { registerMcpTools, toCallToolResult, type McpTool } from "./mcp-tools.js
 export {
   createEvidenceMcpServer,
   serveEvidenceMcp,
-  renderStatus,
   type EvidenceMcpServer,
   type EvidenceMcpServerOptions,
   type ServeEvidenceMcpOptions,
 } from "./mcp-server.js";
+export { renderStatus } from "../tools/evidence-status.js";

@@ -2,7 +2,7 @@
 // the same schema, the same command and timeout passed through, the same result returned.
 import { resolve as resolvePath } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
-import type { Tool, ToolContext, ToolResult } from "../tools/tool.js";
+import { toolMetadata, type Tool, type ToolAnnotations, type ToolContext, type ToolResult } from "../tools/tool.js";
 import { realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
@@ -47,6 +47,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly name: string;
   readonly description: string;
   readonly inputSchema: Tool<TInput, TData>["inputSchema"];
+  readonly title?: string;
+  readonly annotations?: ToolAnnotations;
+  readonly needsApproval?: (input: unknown) => boolean;
   readonly #inner: Tool<TInput, TData>;
   readonly #ledger: EvidenceLedger;
   readonly #extract: ResultExtractor;
@@ -82,6 +85,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.name = tool.name;
     this.description = tool.description;
     this.inputSchema = tool.inputSchema;
+    // The wrapped tool's title, annotations and approval rule, so an adapter sees the same tool.
+    Object.assign(this, toolMetadata(tool as Tool<never, unknown>));
     this.#extract = options.extract ?? extractNativeResult;
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);
     const useRealpath = options.realpath ?? workspace !== null;

@@ -170,6 +170,8 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<Apply
 
   return defineTool<ApplyPatchInput, ApplyPatchData>({
     name,
+    title: "Apply a patch",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
       "Apply a unified diff (Git format, paths relative to the workspace). Either every file is patched or none is. " +
       (allowFileCreation ? "Patches may create and delete files." : "Patches may not create files."),

@@ -24,7 +24,7 @@ import {
 import { trackTempDir } from "./process-registry.js";
 import { bubblewrapArgs, hostSpawnEnvironment, probeSandbox, sandboxEnvironment, SANDBOX_HOME, type SandboxLayout, type SandboxLevel, type SandboxProbe } from "./sandbox.js";
 import { createCallLimits, describeHost, type LimitMechanism, type SandboxLimits } from "./sandbox-host.js";
-import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
+import { defineTool, errorMessage, type Tool, type ToolContext, type ToolResult } from "./tool.js";
 
 /** What the confirm callback is asked about a risky command. */
 export interface ConfirmRequest {
@@ -80,8 +80,14 @@ export interface BashToolOptions {
   logRetention?: number;
   /** Extra environment variables for every command. */
   env?: Record<string, string>;
-  /** Asked before a risky command runs; without it risky commands run. */
-  confirm?: ConfirmCallback;
+  /**
+   * Asked before a risky command runs; without it risky commands run. `"framework"`: the agent
+   * framework's own approval flow asks (the tool's `needsApproval`: AI SDK, OpenAI Agents), and a
+   * call that did not come through it is refused. With a callback, such a framework asks instead of it.
+   */
+  confirm?: ConfirmCallback | "framework";
+  /** How often a running call reports progress to `ctx.onProgress`, in ms (default 5,000). */
+  progressIntervalMs?: number;
 }
 
 /** Input of the bash tool. */
@@ -137,7 +143,7 @@ export const bashInputSchema = z.object({
 
 const OPTION_KEYS = [
   "cwd", "name", "sandbox", "headless", "network", "bwrapPath", "writablePaths", "readablePaths", "hiddenPaths", "pidsLimit",
-  "memoryLimitBytes", "timeoutMs", "killGraceMs", "maxOutputChars", "rawCapBytes", "tempDir", "logRetention", "env", "confirm",
+  "memoryLimitBytes", "timeoutMs", "killGraceMs", "maxOutputChars", "rawCapBytes", "tempDir", "logRetention", "env", "confirm", "progressIntervalMs",
 ] as const;
 
 /** The sandbox level from `sandbox` and its deprecated alias `headless`; a contradiction throws. */
@@ -192,7 +198,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   const rawCapBytes = positiveIntegerOption(tool, "rawCapBytes", options.rawCapBytes, 64 * 1024 * 1024);
   const tempBase = options.tempDir === undefined ? tmpdir() : directoryOption(tool, "tempDir", options.tempDir);
   const logRetention = positiveIntegerOption(tool, "logRetention", options.logRetention, 16);
-  const confirm = functionOption<ConfirmCallback>(tool, "confirm", options.confirm);
+  const confirm = options.confirm === "framework" ? "framework" : functionOption<ConfirmCallback>(tool, "confirm", options.confirm);
+  const progressIntervalMs = positiveIntegerOption(tool, "progressIntervalMs", options.progressIntervalMs, 5_000, 2_147_483_647);
   const env = stringRecordOption(tool, "env", options.env);
 
   let home: Promise<string> | undefined;
@@ -235,6 +242,10 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
 
   const bashTool = defineTool<BashInput, BashData>({
     name,
+    title: "Run a shell command",
+    // Without the sandbox, or with its network kept, a command can reach outside the workspace.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: !headless || network },
+    ...(confirm === undefined ? {} : { needsApproval: (input: unknown) => needsConfirmation(input) }),
     description:
       "Run a bash command in the workspace" +
       (headless ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}${level === "strict" ? ", only system directories are visible" : ""}. ` : ". ") +
@@ -251,7 +262,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         case "block":
           return notRun(command, "policy-blocked", decision.rule, `Error: command refused by the safety policy (${decision.reason}); it was not run.`);
         case "confirm": {
-          if (confirm === undefined) break;
+          // Approved by the framework's approval flow (needsApproval said yes, a person said yes).
+          if (confirm === undefined || ctx.approved === true) break;
+          if (confirm === "framework") {
+            return notRun(command, "policy-declined", decision.rule, `Error: command needs approval (${decision.reason}) through the agent framework's approval flow, and this call did not come through it; it was not run.`);
+          }
           let approved: boolean;
           try {
             approved = (await confirm({ tool: name, command, rule: decision.rule, reason: decision.reason })) === true;
@@ -294,7 +309,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       // refused command never touches the evidence.
       (ctx as { onCommandStart?: () => void }).onCommandStart?.();
       // The tool's cgroups stay for its next call; the registry removes them when the process exits.
-      const outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, extendEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr });
+      const stopProgress = reportProgress(ctx.onProgress, progressIntervalMs, [stdout, stderr]);
+      const outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, extendEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr }).finally(stopProgress);
       if (!outcome.started) {
         await Promise.all([stdout.closeLog(), stderr.closeLog()]);
         await rm(dir, { recursive: true, force: true });
@@ -341,4 +357,29 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   // Every call is a new bash process: nothing a line defines reaches the next call.
   Object.defineProperty(bashTool, Symbol.for("agent-evidence.per-call-shell"), { value: true });
   return bashTool;
+}
+
+// The policy's confirm rules, on the model's raw input (a non-string command is refused later anyway).
+function needsConfirmation(input: unknown): boolean {
+  const command = typeof input === "object" && input !== null ? (input as { command?: unknown }).command : undefined;
+  return typeof command === "string" && checkCommandPolicy(command).action === "confirm";
+}
+
+// Every `intervalMs` while the command runs: seconds elapsed and bytes of output so far. A listener
+// that throws is the caller's problem, never the call's: it is dropped.
+function reportProgress(onProgress: ToolContext["onProgress"], intervalMs: number, streams: readonly OutputCapture[]): () => void {
+  if (onProgress === undefined) return () => undefined;
+  const started = Date.now();
+  let listener: typeof onProgress | undefined = onProgress;
+  const timer = setInterval(() => {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const bytes = streams.reduce((sum, stream) => sum + stream.facts().bytes, 0);
+    try {
+      listener?.({ progress: seconds, message: `running for ${seconds} s, ${bytes} bytes of output so far` });
+    } catch {
+      listener = undefined;
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

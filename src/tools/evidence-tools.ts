@@ -9,20 +9,21 @@ import type { CallKind } from "../evidence/watch.js";
 import type { EvidenceLedger } from "../evidence/ledger.js";
 import type { VerificationRecord } from "../types.js";
 import { createApplyPatchTool } from "./apply-patch.js";
+import { createEvidenceStatusTool } from "./evidence-status.js";
 import { createBashTool, sandboxOption, type BashToolOptions, type ConfirmCallback } from "./bash.js";
 import type { SandboxLevel } from "./sandbox.js";
 import { createFileReadTool } from "./file-read.js";
 import { createFileWriteTool } from "./file-write.js";
 import { createGitDiffTool } from "./git-diff.js";
 import { createGrepTool } from "./grep.js";
-import type { Tool, ToolContext, ToolResult } from "./tool.js";
+import { withExecute, type Tool, type ToolContext, type ToolResult } from "./tool.js";
 import { isInside, realpathOfPrefix } from "./workspace-path.js";
 import { defaultSealPath } from "../evidence/journal.js";
 import type { TestView } from "../evidence/test-view.js";
 import { exportEvidenceBundle, type EvidenceBundle } from "../evidence/bundle.js";
 
 /** The native tools evidenceTools can build. */
-export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff"] as const;
+export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff", "evidence_status"] as const;
 
 /** A native tool name. */
 export type EvidenceToolName = (typeof EVIDENCE_TOOL_NAMES)[number];
@@ -47,8 +48,8 @@ export interface EvidenceToolsOptions {
   journalSeal?: string;
   /** Keep every recorded run's output here (outside the workspace and every path bash can write); default a private temporary directory. */
   logsDir?: string;
-  /** Asked before risky bash commands. */
-  confirm?: ConfirmCallback;
+  /** Asked before risky bash commands; `"framework"`: through the agent framework's approval flow (see docs/tools.md). */
+  confirm?: ConfirmCallback | "framework";
   /** Allow network inside the bash sandbox; default false. */
   network?: boolean;
   /** `conservative` (default) or `snapshot`: only commands that changed files invalidate. */
@@ -105,12 +106,13 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
       watch: options.watch,
     });
   }
+  const evidence = bash === undefined ? emptyEvidence() : evidenceOf(bash);
   for (const name of selected) {
-    const tool = buildTool(name, cwd, options, limits, bash);
+    const tool = name === "evidence_status" ? createEvidenceStatusTool(evidence) : buildTool(name, cwd, options, limits, bash);
     const observed = bash !== undefined && (name === "file_write" || name === "apply_patch") ? observeEdits(tool, bash.ledger) : tool;
     tools.push((bash !== undefined && name !== "bash" ? trackOwnCalls(observed, bash, name === "file_write" || name === "apply_patch" ? "writes" : "reads") : observed) as Tool<never, unknown>);
   }
-  return { tools, evidence: bash === undefined ? emptyEvidence() : evidenceOf(bash) };
+  return { tools, evidence };
 }
 
 // The sandbox binds the bash tool's temp dir (as /tmp) and its writable paths writable: a journal, a
@@ -165,15 +167,10 @@ function evidenceOf(bash: BashEvidence): EvidenceView {
 // With `watch`, changes made during any of our own calls are not someone else's.
 // The edit tools write; file_read, grep and git_diff (which uses a private index) only read.
 function trackOwnCalls(tool: Tool<unknown, unknown>, bash: BashEvidence, kind: CallKind): Tool<unknown, unknown> {
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    execute: (input: unknown, ctx?: ToolContext) => bash.trackCall(() => tool.execute(input, ctx), kind),
-  };
+  return withExecute(tool, (input: unknown, ctx?: ToolContext) => bash.trackCall(() => tool.execute(input, ctx), kind));
 }
 
-function buildTool(name: EvidenceToolName, cwd: string, options: EvidenceToolsOptions, limits: NonNullable<EvidenceToolsOptions["limits"]>, bash: BashEvidence | undefined): Tool<unknown, unknown> {
+function buildTool(name: Exclude<EvidenceToolName, "evidence_status">, cwd: string, options: EvidenceToolsOptions, limits: NonNullable<EvidenceToolsOptions["limits"]>, bash: BashEvidence | undefined): Tool<unknown, unknown> {
   const own = limits[name] ?? {};
   switch (name) {
     case "bash":
@@ -203,25 +200,20 @@ function isInertFile(path: string, workspace: string): boolean {
 
 // Reports completed edits to the ledger; the tool's result is returned unchanged.
 function observeEdits(tool: Tool<unknown, unknown>, ledger: EvidenceLedger): Tool<unknown, unknown> {
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    async execute(input: unknown, ctx?: ToolContext): Promise<ToolResult<unknown>> {
-      const result = await tool.execute(input, ctx);
-      const data = result.data as { completed?: unknown; changed?: unknown; path?: unknown; paths?: unknown; changedPaths?: unknown } | undefined;
-      if (data !== undefined && data.completed === true) {
-        const changed = data.changed === true ? true : data.changed === false ? false : null;
-        const paths = [...new Set([data.changedPaths, data.paths, data.path].flatMap((value) => (Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : typeof value === "string" ? [value] : [])))];
-        // The path rule (test-inputs.ts), for files that are what their names say: an edit of README.md
-        // changes no test's result, unless README.md is a link into the sources.
-        const workspace = ledger.workspace;
-        const inert = workspace !== null && paths.length > 0 && paths.every((p) => isInertFile(p, workspace));
-        if (!inert) ledger.observeEdit({ completed: true, changed, paths });
-      }
-      return result;
-    },
-  };
+  return withExecute(tool, async (input: unknown, ctx?: ToolContext): Promise<ToolResult<unknown>> => {
+    const result = await tool.execute(input, ctx);
+    const data = result.data as { completed?: unknown; changed?: unknown; path?: unknown; paths?: unknown; changedPaths?: unknown } | undefined;
+    if (data !== undefined && data.completed === true) {
+      const changed = data.changed === true ? true : data.changed === false ? false : null;
+      const paths = [...new Set([data.changedPaths, data.paths, data.path].flatMap((value) => (Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : typeof value === "string" ? [value] : [])))];
+      // The path rule (test-inputs.ts), for files that are what their names say: an edit of README.md
+      // changes no test's result, unless README.md is a link into the sources.
+      const workspace = ledger.workspace;
+      const inert = workspace !== null && paths.length > 0 && paths.every((p) => isInertFile(p, workspace));
+      if (!inert) ledger.observeEdit({ completed: true, changed, paths });
+    }
+    return result;
+  });
 }
 
 function validateNames(names: readonly string[]): EvidenceToolName[] {
@@ -258,7 +250,7 @@ function validateOptions(options: EvidenceToolsOptions, selected: EvidenceToolNa
   }
   refuseJournalWhereBashWrites(options);
   if (options.maxRecords !== undefined && (!Number.isInteger(options.maxRecords) || options.maxRecords <= 0)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "maxRecords" must be a positive integer; got ${JSON.stringify(options.maxRecords)}.`);
-  if (options.confirm !== undefined && typeof options.confirm !== "function") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "confirm" must be a function; got ${typeof options.confirm}.`);
+  if (options.confirm !== undefined && options.confirm !== "framework" && typeof options.confirm !== "function") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "confirm" must be a function or "framework"; got ${JSON.stringify(options.confirm) ?? typeof options.confirm}.`);
   if (options.limits !== undefined) {
     if (typeof options.limits !== "object" || options.limits === null || Array.isArray(options.limits)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "limits" must be an object keyed by tool name; got ${JSON.stringify(options.limits)}.`);
     for (const [name, value] of Object.entries(options.limits)) {

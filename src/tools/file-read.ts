@@ -151,6 +151,8 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
 
   return defineTool<FileReadInput, FileReadData>({
     name,
+    title: "Read a file",
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     description:
       `Read a text file inside the workspace. Lines are shown as "N<TAB>text". ` +
       `Use startLine/endLine for a part; files over ${maxFileBytes} bytes need a range. At most ${maxOutputChars} characters per call.`,

@@ -74,6 +74,8 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
 
   const defined = defineTool<FileWriteInput, FileWriteData>({
     name,
+    title: "Write a file",
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     description:
       `Write a file inside the workspace. mode "str_replace" replaces oldString, which must occur exactly once, with newString; ` +
       `mode "overwrite" replaces an existing file's content` +

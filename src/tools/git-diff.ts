@@ -97,6 +97,8 @@ export function createGitDiffTool(options: GitDiffToolOptions): Tool<GitDiffInpu
 
   return defineTool<GitDiffInput, GitDiffData>({
     name,
+    title: "Show the diff",
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     description:
       `Show git status and the diff of the working tree against HEAD in the workspace, untracked files included. ` +
       `The diff text is clipped after ${maxOutputChars} characters.`,

@@ -118,6 +118,8 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput, GrepDa
 
   return defineTool<GrepInput, GrepData>({
     name,
+    title: "Search files",
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     description:
       `Search file contents in the workspace. Prints "path:line:text" per match, at most ${maxResults} matches. ` +
       "The pattern is a regular expression unless fixedStrings is set; .gitignore'd files and .git are skipped.",

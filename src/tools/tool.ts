@@ -8,6 +8,32 @@ export interface ToolContext {
   signal?: AbortSignal;
   /** The agent framework's id for this call, when it has one. */
   toolCallId?: string;
+  /** Called while a long call runs (the bash tool: every few seconds); the MCP adapter sends them as progress notifications. */
+  onProgress?: (update: ToolProgress) => void;
+  /**
+   * The framework's own approval flow approved this call (set by the adapters of frameworks that
+   * honour {@link Tool.needsApproval}, never by the model): the tool does not ask again.
+   */
+  approved?: boolean;
+}
+
+/** A progress update of a running call: `progress` grows with every update (the bash tool: seconds elapsed). */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Hints about what a tool does, in MCP's vocabulary (hints for a client's UI and policy, not guarantees). */
+export interface ToolAnnotations {
+  /** The tool changes nothing in its environment. */
+  readonly readOnlyHint?: boolean;
+  /** A change it makes may destroy or overwrite something (meaningful when not read-only). */
+  readonly destructiveHint?: boolean;
+  /** Calling it again with the same input has no further effect. */
+  readonly idempotentHint?: boolean;
+  /** It reaches outside the workspace (the network). */
+  readonly openWorldHint?: boolean;
 }
 
 /** What a tool call returns: `text` for the model, `data` for code, `isError` when the call was refused or failed. */
@@ -22,7 +48,34 @@ export interface Tool<TInput = unknown, TData = unknown> {
   readonly name: string;
   readonly description: string;
   readonly inputSchema: z.ZodType<TInput>;
+  /** A human-readable name for a client's UI (MCP `title`). */
+  readonly title?: string;
+  readonly annotations?: ToolAnnotations;
+  /**
+   * True when this input needs a person's approval before it runs (the bash tool with a `confirm`
+   * policy: a risky command). Frameworks with an approval flow (AI SDK, OpenAI Agents) ask through it
+   * and then call `execute` with `approved: true`; elsewhere the tool asks its `confirm` callback.
+   * Sees the model's raw input, before validation.
+   */
+  readonly needsApproval?: (input: unknown) => boolean;
+  /** The schema of `data`, when the tool declares one (MCP then returns `data` as structuredContent). */
+  readonly outputSchema?: z.ZodObject;
   execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>>;
+}
+
+/** The optional descriptive fields of a tool (title, annotations, needsApproval, outputSchema), only those it has. */
+export function toolMetadata(tool: Tool<never, unknown>): Pick<Tool, "title" | "annotations" | "needsApproval" | "outputSchema"> {
+  return {
+    ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    ...(tool.needsApproval === undefined ? {} : { needsApproval: tool.needsApproval }),
+  };
+}
+
+/** The same tool (name, schema, description and metadata) with another `execute`: how wrappers keep everything else. */
+export function withExecute<TInput, TData>(tool: Tool<TInput, unknown>, execute: (input: TInput, ctx?: ToolContext) => Promise<ToolResult<TData>>): Tool<TInput, TData> {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, ...toolMetadata(tool as Tool<never, unknown>), execute };
 }
 
 /** Tool names accepted by the common agent frameworks (OpenAI, Anthropic, MCP). */
@@ -43,6 +96,9 @@ export interface ToolDefinition<TInput, TData> {
   name: string;
   description: string;
   inputSchema: z.ZodType<TInput>;
+  title?: string;
+  annotations?: ToolAnnotations;
+  needsApproval?: (input: unknown) => boolean;
   run: (input: TInput, ctx: ToolContext) => Promise<ToolResult<TData>>;
 }
 
@@ -52,11 +108,14 @@ export interface ToolDefinition<TInput, TData> {
  */
 export function defineTool<TInput, TData>(definition: ToolDefinition<TInput, TData>): Tool<TInput, TData> {
   assertToolName(definition.name);
-  const { name, description, inputSchema, run } = definition;
+  const { name, description, inputSchema, run, title, annotations, needsApproval } = definition;
   return {
     name,
     description,
     inputSchema,
+    ...(title === undefined ? {} : { title }),
+    ...(annotations === undefined ? {} : { annotations }),
+    ...(needsApproval === undefined ? {} : { needsApproval }),
     async execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
       const parsed = inputSchema.safeParse(input);
       if (!parsed.success) {

@@ -166,7 +166,7 @@ describe("bash: construction mistakes throw one EvidenceError sentence", () => {
     ["bad timeout", { timeoutMs: -1 }, 'createBashTool option "timeoutMs" is -1; accepted: an integer from 1 to 2147483647.'],
     ["bad headless", { headless: "yes" }, 'createBashTool option "headless" is "yes"; accepted: true or false.'],
     ["bad name", { name: "run tests" }, 'Tool option "name" is "run tests"; accepted: 1 to 64 characters from a-z, A-Z, 0-9, "_" and "-".'],
-    ["unknown option", { timeout: 5 }, 'createBashTool has no option "timeout"; accepted: cwd, name, sandbox, headless, network, bwrapPath, writablePaths, readablePaths, hiddenPaths, pidsLimit, memoryLimitBytes, timeoutMs, killGraceMs, maxOutputChars, rawCapBytes, tempDir, logRetention, env, confirm.'],
+    ["unknown option", { timeout: 5 }, 'createBashTool has no option "timeout"; accepted: cwd, name, sandbox, headless, network, bwrapPath, writablePaths, readablePaths, hiddenPaths, pidsLimit, memoryLimitBytes, timeoutMs, killGraceMs, maxOutputChars, rawCapBytes, tempDir, logRetention, env, confirm, progressIntervalMs.'],
   ])("%s", (_label, extra, message) => {
     const base = "cwd" in extra || Object.keys(extra).length === 0 ? {} : { cwd: ws.dir };
     let caught: unknown;
