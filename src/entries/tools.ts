@@ -11,9 +11,15 @@ export {
   createGitDiffTool,
   readBashOutput,
   checkCommandPolicy,
+  createEvidenceStatusTool,
+  withExecute,
 } from "../tools/index.js";
 export type {
   ToolDefinition,
+  ToolAnnotations,
+  ToolProgress,
+  EvidenceStatusData,
+  EvidenceStatusSource,
   BashToolOptions,
   BashInput,
   BashData,

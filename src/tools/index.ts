@@ -1,6 +1,8 @@
 // The native agent tools: framework-free factories, their option, input and data types.
-export { defineTool, assertToolName, TOOL_NAME_PATTERN } from "./tool.js";
-export type { Tool, ToolContext, ToolResult, ToolDefinition } from "./tool.js";
+export { defineTool, assertToolName, TOOL_NAME_PATTERN, withExecute } from "./tool.js";
+export type { Tool, ToolContext, ToolResult, ToolDefinition, ToolAnnotations, ToolProgress } from "./tool.js";
+export { createEvidenceStatusTool } from "./evidence-status.js";
+export type { EvidenceStatusData, EvidenceStatusSource } from "./evidence-status.js";
 export { createBashTool, readBashOutput, bashInputSchema } from "./bash.js";
 export type { BashToolOptions, BashInput, BashData, BashRunData, BashNotRunData, BashNotRunReason, ConfirmCallback, ConfirmRequest } from "./bash.js";
 export { checkCommandPolicy } from "./bash-policy.js";
