@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/shell/**", "src/observers/**", "src/patches/**"],
+    files: ["src/shell/**", "src/runners/**", "src/observers/**", "src/patches/**"],
     rules: {
       "no-restricted-imports": [
         "error",

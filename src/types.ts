@@ -2,7 +2,11 @@
 export type Outcome = "passed" | "failed" | "unknown";
 
 /** The runners agent-evidence judges. */
-export type RunnerKind = "pytest" | "go" | "django" | "unittest";
+/** The runners agent-evidence ships. */
+export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest";
+
+/** A runner's kind: a built-in, or the kind of a runner definition of your own. */
+export type RunnerKind = BuiltinRunnerKind | (string & {});
 
 /** A separate finding that does not change the test outcome (e.g. pytest-cov's threshold). */
 export interface GateFinding {

@@ -4,7 +4,8 @@ import { judgeAnalyzed } from "../evidence/judge.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { attributeExit } from "../shell/attribute-exit.js";
 import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
-import { covers, placeTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
+import { covers, targetKey } from "../evidence/targets.js";
+import { builtinRunners } from "../runners/registry.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import type { ShellEvent, TranscriptEvent } from "./transcripts/types.js";
 import { inertPathReason } from "../evidence/test-inputs.js";
@@ -286,7 +287,6 @@ export function reruns(later: SessionRun, earlier: SessionRun): boolean {
 }
 
 function targetCovers(kind: RunEvidence["kind"], wider: string, narrower: string, workspace: string | null): boolean {
-  const family = targetFamily(kind);
-  const key = (target: string): TargetKey => ({ family, key: placeTarget(family, target, workspace, workspace) });
-  return covers(key(wider), key(narrower));
+  const family = builtinRunners.familyOf(kind);
+  return covers(family, targetKey(family, wider, workspace, workspace), targetKey(family, narrower, workspace, workspace));
 }

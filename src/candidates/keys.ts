@@ -4,7 +4,10 @@
 // `--deselect`, go `-run`, ...). Flags that change only the output (`-q`, `-v`, `-rA`, `--tb`,
 // `--color`, `-json`) are not part of it, and neither is `pytest` against `python -m pytest`. Pure.
 import { selectionTargets } from "../evidence/judge-targets.js";
-import { placeTarget, targetFamily, type TargetKey } from "../evidence/targets.js";
+import type { TargetKey } from "../evidence/targets.js";
+import type { TargetFamily } from "../runners/definition.js";
+import { builtinRunners } from "../runners/registry.js";
+import { DJANGO_FAMILY, GO_FAMILY, PYTHON_FAMILY } from "../runners/target-families.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import type { TestInvocation } from "../shell/types.js";
 import type { VerificationRecord } from "../types.js";
@@ -33,11 +36,11 @@ export function candidateKeyId(key: CandidateKey): string {
  */
 export function candidateKeyOf(record: VerificationRecord, root: string | null): CandidateKey {
   const invocation = invocationOf(record);
-  const family = invocation === null ? familyOfRunner(record.runner) : targetFamily(invocation.kind);
+  const family = invocation === null ? familyOfRunner(record.runner) : builtinRunners.familyOf(invocation.kind);
   const base = root ?? record.workspace;
-  const target = placeTarget(family, record.target.trim(), record.workspace, base);
+  const target = family.place(record.target.trim(), record.workspace, base);
   const selection = invocation === null ? [`command=${record.command.trim()}`] : (invocation.selection ?? (invocation.filtered ? [`command=${record.command.trim()}`] : []));
-  return { family, target, selection, command: record.command.trim() };
+  return { family: family.name, target, selection, command: record.command.trim() };
 }
 
 // The run of the record's line that produced it: its runner, and its target among the run's. (Where
@@ -50,12 +53,12 @@ function invocationOf(record: VerificationRecord): TestInvocation | null {
     return null;
   }
   const runner = record.runner.trim();
-  return invocations.find((inv) => inv.runner === runner && selectionTargets(inv).includes(record.target)) ?? invocations.find((inv) => inv.runner === runner) ?? null;
+  return invocations.find((inv) => inv.runner === runner && selectionTargets(inv, builtinRunners.get(inv.kind)).includes(record.target)) ?? invocations.find((inv) => inv.runner === runner) ?? null;
 }
 
 // Without an analysis: the family the runner's words name.
-function familyOfRunner(runner: string): TargetKey["family"] {
-  if (/\bgo\s+test\b/.test(runner)) return "go";
-  if (/\bpytest\b|py\.test/.test(runner)) return "python";
-  return "django";
+function familyOfRunner(runner: string): TargetFamily {
+  if (/\bgo\s+test\b/.test(runner)) return GO_FAMILY;
+  if (/\bpytest\b|py\.test/.test(runner)) return PYTHON_FAMILY;
+  return DJANGO_FAMILY;
 }

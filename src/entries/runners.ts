@@ -1,7 +1,7 @@
 /**
- * agent-evidence/runners: the runners' output parsers, the JUnit XML reader, which ids cover a
- * target, and the observer registry (`createObserverRegistry`, seeded with `builtinObservers`) that
- * `judge`, `BashEvidence` and `evidenceTools` take to know a runner this package does not ship.
+ * agent-evidence/runners: the runner definitions (the built-ins, and the spec a runner of your own
+ * implements), the registry `analyzeCommand`, `judge`, `BashEvidence` and `evidenceTools` take to
+ * know it, the output parsers, the JUnit XML reader and which ids cover a target.
  */
 export {
   stripAnsi,
@@ -19,13 +19,26 @@ export {
   pytestTargetCovers,
   goTargetCovers,
   unittestTargetCovers,
-  builtinObservers,
-  createObserverRegistry,
-  pytestObserver,
-  goTestObserver,
-  djangoObserver,
-  unittestObserver,
 } from "../observers/index.js";
+export { RUNNER_SPEC_VERSION } from "../runners/definition.js";
+export { BUILTIN_RUNNERS, createRunnerRegistry } from "../runners/registry.js";
+export { pytestRunner } from "../runners/pytest.js";
+export { goTestRunner } from "../runners/go.js";
+export { djangoRunner } from "../runners/django.js";
+export { unittestRunner } from "../runners/unittest.js";
+export { DJANGO_FAMILY, GO_FAMILY, PYTHON_FAMILY } from "../runners/target-families.js";
+export type {
+  ExitMeaning,
+  IdentityScope,
+  RunnerArguments,
+  RunnerDefinition,
+  RunnerRecognition,
+  RunnerWords,
+  ShareSplit,
+  StartError,
+  TargetFamily,
+} from "../runners/definition.js";
+export type { RunnerRegistry } from "../runners/registry.js";
 export type {
   OutcomeIds,
   FinalSummary,
@@ -41,7 +54,4 @@ export type {
   JunitReportOk,
   JunitTiming,
   JunitTotals,
-  ObservedInvocation,
-  ObserverRegistry,
-  RunnerObserver,
 } from "../observers/index.js";

@@ -1,4 +1,5 @@
 // BashEvidence's options: their shape, and the checks the constructor makes before anything is opened.
+import type { RunnerRegistry } from "../runners/registry.js";
 import type { ToolContext, ToolResult } from "../tools/tool.js";
 import { EvidenceError } from "../errors.js";
 import type { CommandResult, LineJudge } from "./ledger.js";
@@ -59,6 +60,8 @@ export interface BashEvidenceOptions {
    * call that moved the shell the directory of later lines is unknown (either could be true).
    */
   shell?: "persistent" | "per-call";
+  /** The runners to recognise and judge (default: the built-ins); `createRunnerRegistry([yours])` adds your own. */
+  runners?: RunnerRegistry;
 }
 
 /** Throws `E_INVALID_OPTION` for options of the wrong shape or a combination that needs a workspace. */
@@ -74,6 +77,9 @@ export function validateBashEvidenceOptions(options: BashEvidenceOptions): void 
   }
   if (options.shell !== undefined && options.shell !== "persistent" && options.shell !== "per-call") {
     throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "shell" is ${JSON.stringify(options.shell)}; accepted: "persistent" or "per-call".`);
+  }
+  if (options.runners !== undefined && (typeof options.runners !== "object" || options.runners === null || typeof options.runners.get !== "function" || !Array.isArray(options.runners.runners))) {
+    throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "runners" must be a registry from createRunnerRegistry().`);
   }
   if ((options.invalidation === "snapshot" || options.watch === true) && options.workspace === null) {
     throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "invalidation: snapshot" and "watch" need a workspace path; got null.`);

@@ -13,6 +13,7 @@ import { changesNoFile } from "../shell/read-only.js";
 import { lineEffect } from "../shell/command-effect.js";
 import { runsProvableTest } from "./line-reading.js";
 import { judgeAnalyzed } from "./judge.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import { EvidenceLedger, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
 import type { FileJournal } from "./journal.js";
 import { openBashJournal, refuseInsideWorkspace } from "./bash-journal.js";
@@ -70,6 +71,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #resets: StatResets | undefined;
   /** The output each recorded run was judged on. */
   readonly #logs: RunLogStore;
+  /** The runners this wrapper recognises and judges. */
+  readonly #runners: RunnerRegistry;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     const restoring = RESTORING.get(options);
@@ -88,6 +91,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // The wrapped tool's title, annotations and approval rule, so an adapter sees the same tool.
     Object.assign(this, toolMetadata(tool as Tool<never, unknown>));
     this.#extract = options.extract ?? extractNativeResult;
+    this.#runners = options.runners ?? builtinRunners;
+    const runners = this.#runners;
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);
     const useRealpath = options.realpath ?? workspace !== null;
     if (options.logsDir !== undefined && typeof options.logsDir === "string" && workspace !== null) refuseInsideWorkspace(workspace, { logsDir: options.logsDir });
@@ -96,7 +101,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.#journal = journal;
     this.#ledger = new EvidenceLedger({
       workspace: workspace !== null && useRealpath ? realpathOfPrefix(workspace) : workspace,
-      judge: options.judge ?? judgeLine,
+      judge: options.judge ?? judgeLineWith(runners),
+      runners,
       resolvePath: useRealpath ? realpathOfPrefix : undefined,
       maxRecords: options.maxRecords,
       journal: this.#journal,
@@ -123,7 +129,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
           );
     this.#baseline = Promise.all([baselineScan, root === null ? null : this.#takeSnapshot()]).then(() => undefined);
     const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
-    this.#session = perCall ? undefined : new ShellSession(root);
+    this.#session = perCall ? undefined : new ShellSession(root, runners);
     this.#sessionKnown = options.shell === "persistent";
     this.#watcher =
       options.watch === true && root !== null
@@ -207,7 +213,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   #callKind(command: string): CallKind {
     if (this.#watcher === undefined) return "writes";
     try {
-      const analysis = analyzeCommand(command, { cwd: this.#ledger.workspace ?? undefined });
+      const analysis = analyzeCommand(command, { cwd: this.#ledger.workspace ?? undefined, runners: this.#runners });
       if (analysis.opaque) return "writes";
       return analysis.commands.every((c) => c.readOnly || (c.invocation !== undefined && c.invocation.runsTests && !c.invocation.shadowed)) ? "reads" : "writes";
     } catch {
@@ -224,7 +230,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       const workspace = this.#ledger.workspace ?? undefined;
       const tracked = this.#session?.cwd;
       const cwd = this.#session === undefined ? workspace : this.#sessionKnown || tracked === (workspace ?? null) ? tracked : null;
-      analysis = analyzeCommand(command, { cwd });
+      analysis = analyzeCommand(command, { cwd, runners: this.#runners });
     } catch {
       analysis = undefined;
     }
@@ -357,7 +363,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
 }
 
 // The ledger passes the analysis it acted on, so the judge's runs match its invocations one to one.
-const judgeLine: LineJudge = (input) => judgeAnalyzed(input.analysis, { output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated });
+const judgeLineWith =
+  (runners: RunnerRegistry): LineJudge =>
+  (input) =>
+    judgeAnalyzed(input.analysis, { output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated, runners });
 
 function opaqueAnalysis(command: string): CommandAnalysis {
   return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [], endCwd: null };

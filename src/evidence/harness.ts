@@ -7,10 +7,10 @@
 import { posix } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
 import type { RunnerKind } from "../types.js";
-import { targetFamily, type TargetKey } from "./targets.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 
 /** Which runner family a harness file speaks to. */
-export type HarnessFamily = Extract<TargetKey["family"], "python" | "go">;
+export type HarnessFamily = "python" | "go";
 
 /** A harness file's part that can change what a run reports (hashed by the scan). */
 export interface HarnessContent {
@@ -102,9 +102,9 @@ export function changedHarness(baseline: HarnessDigest, now: HarnessDigest, fami
 }
 
 /** The harness family a runner reads, or null (Django and unittest load none of these files). */
-export function harnessFamilyOf(kind: RunnerKind): HarnessFamily | null {
-  const family = targetFamily(kind);
-  return family === "django" ? null : family;
+export function harnessFamilyOf(kind: RunnerKind, runners: RunnerRegistry = builtinRunners): HarnessFamily | null {
+  const family = runners.familyOf(kind).name;
+  return family === "python" || family === "go" ? family : null;
 }
 
 /**

@@ -2,18 +2,15 @@
 // each run owns the output up to and including its own final summary; a loop's run owns every
 // summary it prints (one parser per iteration). Only the unfinished line is held in memory.
 import { stripAnsi } from "../observers/lines.js";
-import { goPackageMatches } from "../observers/coverage.js";
 import type { OutputParser, ParsedRunOutput } from "../observers/types.js";
+import type { ShareSplit } from "../runners/definition.js";
 import type { TestInvocation } from "../shell/types.js";
 import type { SignalScanner } from "./judge-signals.js";
 
 /** A held partial line is handed on once it grows past this (no runner's status line is this long). */
 const MAX_HELD_LINE = 64 * 1024;
-/** Test lines of a go package held back while their owner is not known yet. */
-const MAX_PENDING_GO = 8 * 1024 * 1024;
-const UNITTEST_VERDICT_RE = /^(?:OK(?: \(.*\))?|FAILED \(.*\)|NO TESTS RAN)$/;
-const GO_PACKAGE_LINE_RE = /^(?:ok|FAIL|\?)\s+(\S+)\s+\S/;
-const GO_PACKAGE_EVENT_RE = /"Action":"(?:pass|fail|skip)"/;
+/** Lines of a unit (a go package) held back while their owner is not known yet. */
+const MAX_PENDING_UNIT = 8 * 1024 * 1024;
 
 /** One run's share of the output: one parse per loop iteration (exactly one for a run outside a loop). */
 export interface RoutedRun {
@@ -35,36 +32,22 @@ export interface OutputRouter {
   end(): RoutedRun[];
 }
 
-interface Slot {
+/** One run of the line: its invocation, where its runner's share of the output ends, and its parser. */
+export interface RouterSlot {
   invocation: TestInvocation;
+  split: ShareSplit;
   createParser: () => OutputParser;
+}
+
+interface Slot extends RouterSlot {
   done: RoutedSegment[];
-}
-
-// The package a go output line settles (a text result line, or a package-level JSON event), or null.
-function goPackageOf(line: string): string | null {
-  if (line.startsWith("{")) {
-    if (!GO_PACKAGE_EVENT_RE.test(line) || line.includes('"Test":')) return null;
-    try {
-      const event = JSON.parse(line) as { Package?: unknown };
-      return typeof event.Package === "string" ? event.Package : null;
-    } catch {
-      return null;
-    }
-  }
-  const match = GO_PACKAGE_LINE_RE.exec(stripAnsi(line));
-  return match === null ? null : match[1]!;
-}
-
-function goNames(invocation: TestInvocation, pkg: string): boolean {
-  return invocation.targets.some((target) => goPackageMatches(target, pkg));
 }
 
 /**
  * Creates the router. With one run outside a loop, chunks go straight to its parser (the fast path
  * for big logs); otherwise output is read line by line to find where each run's share ends.
  */
-export function createOutputRouter(slotsIn: { invocation: TestInvocation; createParser: () => OutputParser }[], scanner: SignalScanner): OutputRouter {
+export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: SignalScanner): OutputRouter {
   const slots: Slot[] = slotsIn.map((s) => ({ ...s, done: [] }));
   // The stash window closes when the first stashed run ends, which only line mode can tell.
   const watchesStash = slots.some((s) => s.invocation.afterStash);
@@ -92,33 +75,33 @@ export function createOutputRouter(slotsIn: { invocation: TestInvocation; create
   const mayHandOver = (): boolean => current < slots.length - 1 && !slots[current]!.invocation.repeated;
   const splits = (): boolean => current < slots.length - 1 || slots[current]!.invocation.repeated;
 
-  // go prints a package's test lines before the line that names the package: while a later go run
-  // may take over, hold those lines (bounded) until that line says whose they are.
-  const pendingGo: string[] = [];
-  let pendingGoSize = 0;
+  // go prints a package's test lines before the line that names the package (a runner that splits by
+  // unit): while a later run may take over, hold those lines (bounded) until that line says whose they are.
+  const pending: string[] = [];
+  let pendingSize = 0;
 
-  const goHandOver = (pkg: string): boolean => {
+  const unitHandOver = (unit: string): boolean => {
     const slot = slots[current]!;
-    // A package settled twice, or one only a later run names, starts the next run's share.
-    const later = slots.slice(current + 1).some((s) => s.invocation.kind === "go" && goNames(s.invocation, pkg));
-    return settled.has(pkg) || (mayHandOver() && later && !goNames(slot.invocation, pkg));
+    const names = (s: Slot): boolean => s.split.by === "unit" && s.split.names(s.invocation.targets, unit);
+    // A unit settled twice, or one only a later run names, starts the next run's share.
+    const later = slots.slice(current + 1).some(names);
+    return settled.has(unit) || (mayHandOver() && later && !names(slot));
   };
 
   const afterLine = (line: string, summariesBefore: number): void => {
-    const slot = slots[current]!;
+    const split = slots[current]!.split;
     if (!splits()) return;
-    switch (slot.invocation.kind) {
-      case "go":
+    switch (split.by) {
+      case "unit":
         return;
-      case "django":
-      case "unittest":
-        if (parser!.summaryCount > 0 && UNITTEST_VERDICT_RE.test(stripAnsi(line).trim())) endSegment();
+      case "verdict-line":
+        if (parser!.summaryCount > 0 && split.pattern.test(stripAnsi(line).trim())) endSegment();
         return;
-      case "pytest":
+      case "summary":
         if (parser!.summaryCount > summariesBefore) endSegment();
         return;
       default: {
-        const never: never = slot.invocation.kind;
+        const never: never = split;
         return never;
       }
     }
@@ -136,31 +119,31 @@ export function createOutputRouter(slotsIn: { invocation: TestInvocation; create
     if (complete) afterLine(line, summariesBefore);
   };
 
-  const flushGo = (): void => {
-    for (const line of pendingGo) feed(line, true);
-    pendingGo.length = 0;
-    pendingGoSize = 0;
+  const flushPending = (): void => {
+    for (const line of pending) feed(line, true);
+    pending.length = 0;
+    pendingSize = 0;
   };
 
   const onLine = (line: string, complete: boolean): void => {
     if (parser === null) return;
-    const slot = slots[current]!;
-    if (!complete || midLine || slot.invocation.kind !== "go" || !splits()) {
-      flushGo();
+    const split = slots[current]!.split;
+    if (!complete || midLine || split.by !== "unit" || !splits()) {
+      flushPending();
       feed(line, complete);
       return;
     }
-    const pkg = goPackageOf(line);
-    if (pkg === null) {
-      pendingGo.push(line);
-      pendingGoSize += line.length;
-      if (pendingGoSize > MAX_PENDING_GO) flushGo();
+    const unit = split.unitOf(line);
+    if (unit === null) {
+      pending.push(line);
+      pendingSize += line.length;
+      if (pendingSize > MAX_PENDING_UNIT) flushPending();
       return;
     }
-    if (goHandOver(pkg)) endSegment();
-    flushGo();
+    if (unitHandOver(unit)) endSegment();
+    flushPending();
     feed(line, true);
-    settled.add(pkg);
+    settled.add(unit);
   };
 
   const pushLines = (chunk: string): void => {
@@ -219,7 +202,7 @@ export function createOutputRouter(slotsIn: { invocation: TestInvocation; create
     },
     end(): RoutedRun[] {
       if (lineMode && held !== "") onLine(held, false);
-      flushGo();
+      flushPending();
       if (!lineMode && carry !== "") {
         scanner.scan(carry, current);
         if (carry.trim() !== "") lastLine = carry.trimEnd().slice(0, 256);

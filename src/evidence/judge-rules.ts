@@ -4,7 +4,7 @@ import { goPackageMatches } from "../observers/coverage.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
 import { stripAnsi } from "../observers/lines.js";
 import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
-import type { RunnerObserver } from "../observers/registry.js";
+import type { ExitMeaning, RunnerDefinition } from "../runners/definition.js";
 import type { ExitAttribution, TestInvocation } from "../shell/types.js";
 import type { GateFinding, RunEvidence } from "../types.js";
 import type { RunSignals } from "./judge-signals.js";
@@ -15,7 +15,8 @@ import { selectionTargets, uncoveredTargets } from "./judge-targets.js";
 export interface RunFacts {
   invocation: TestInvocation;
   attribution: ExitAttribution;
-  observer: RunnerObserver | undefined;
+  /** The runner's definition (undefined: a kind the registry does not know; it proves nothing). */
+  definition: RunnerDefinition | undefined;
   /** What the run's parser read (for a loop: one iteration's share; see judge.ts). */
   parsed: ParsedRunOutput;
   /** The last non-blank line of the run's share of the output. */
@@ -41,12 +42,10 @@ export function showsWhole(invocation: TestInvocation, parsed: ParsedRunOutput):
   return window === null || (window.lines !== null && parsed.lines < window.lines);
 }
 
-/** What a runner's exit status means when it is known and no summary says otherwise. */
-type ExitMeaning = "ok" | "failed" | "usage-error" | "interrupted" | "timeout" | "internal-error" | "no-tests-ran" | "other";
-
 const TIMEOUT_WRAPPER_RE = /(?:^|\s|\/)timeout\s/;
 
-function exitMeaning(invocation: TestInvocation, code: number): ExitMeaning {
+// The shared exit statuses first (a `timeout` wrapper's 124, the shell's 126/127, signals), then the runner's own.
+function exitMeaning(invocation: TestInvocation, definition: RunnerDefinition | undefined, code: number): ExitMeaning {
   const wrappedInTimeout = TIMEOUT_WRAPPER_RE.test(invocation.text);
   if (code === 0) return "ok";
   if (code === 1) return "failed";
@@ -54,19 +53,7 @@ function exitMeaning(invocation: TestInvocation, code: number): ExitMeaning {
   if (code === 126 || code === 127) return "usage-error";
   if (code === 130) return "interrupted";
   if (code === 137 || code === 143) return wrappedInTimeout ? "timeout" : "interrupted";
-  switch (invocation.kind) {
-    case "pytest":
-      return ({ 2: "interrupted", 3: "internal-error", 4: "usage-error", 5: "no-tests-ran" } as const)[code as 2 | 3 | 4 | 5] ?? "other";
-    case "go":
-      return code === 2 ? "usage-error" : "other";
-    case "django":
-    case "unittest":
-      return code === 5 ? "no-tests-ran" : "other";
-    default: {
-      const never: never = invocation.kind;
-      return never;
-    }
-  }
+  return definition?.exitCodes?.[code] ?? "other";
 }
 
 // What a parser reads from no output at all, of the same kind.
@@ -85,19 +72,9 @@ function summaryFailures(parsed: ParsedRunOutput): number {
   return keys.reduce((sum, key) => sum + (counts[key] ?? 0), 0);
 }
 
-/** Tests (or, for plain `go test`, packages) the final summary shows passed. */
-function summaryPasses(parsed: ParsedRunOutput): number {
-  const counts = parsed.summary?.counts ?? {};
-  if (parsed.kind === "go") {
-    // `-v`/`-json` show each test: a package whose every selected test skipped ran no test, though
-    // go calls it `ok` (pytest and Django call a skip-only run "nothing ran" too).
-    if (parsed.passed.length === 0 && parsed.failed.length === 0 && parsed.skipped.length > 0) return 0;
-    // `ok pkg [no tests to run]` is a passing package with no test in it: only the others count.
-    const ranOk = parsed.packages?.filter((p) => p.result === "pass" && p.noTests !== true).length;
-    if (ranOk === undefined && hasMarker(parsed, "no-tests-ran") && parsed.passed.length === 0) return 0;
-    return Math.max(counts.passed ?? 0, ranOk ?? counts["packages passed"] ?? 0);
-  }
-  return counts.passed ?? 0;
+/** Tests the final summary shows passed (the runner's own count, e.g. go's packages without -v). */
+function summaryPasses(parsed: ParsedRunOutput, definition: RunnerDefinition | undefined): number {
+  return definition?.summaryPasses?.(parsed) ?? parsed.summary?.counts.passed ?? 0;
 }
 
 function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boolean {
@@ -132,7 +109,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   const base: RunEvidence = {
     kind: invocation.kind,
     runner: invocation.runner,
-    targets: selectionTargets(invocation),
+    targets: selectionTargets(invocation, facts.definition),
     workspace: invocation.workspace,
     filtered: invocation.filtered,
     baseline: facts.baseline,
@@ -143,7 +120,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
     reasons: [],
     gates: [],
   };
-  if (invocation.kind === "pytest") base.rootdir = parsed.rootdir;
+  if (facts.definition?.reportsRootdir === true) base.rootdir = parsed.rootdir;
   const unknown = (...reasons: string[]): RunEvidence => ({ ...base, outcome: "unknown", reasons });
 
   // 1. The word is not the real runner: nothing it printed is evidence.
@@ -151,7 +128,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   // 1b. What the output shows is not what the runner printed (a report file can still speak for it).
   // The runner's own status can still show a failure (`pytest > log; echo EXIT=$?` printing EXIT=1).
   const hiddenExit = attribution.status === "trusted" && attribution.reason === "status-printed" ? attribution.runnerExit : null;
-  if (notTheRunners && hiddenExit !== null && invocation.runsTests && exitMeaning(invocation, hiddenExit) === "failed") return { ...base, outcome: "failed", reasons: ["runner-exit-nonzero", ...(facts.clipped ? ["truncated"] : [])] };
+  if (notTheRunners && hiddenExit !== null && invocation.runsTests && exitMeaning(invocation, facts.definition, hiddenExit) === "failed") return { ...base, outcome: "failed", reasons: ["runner-exit-nonzero", ...(facts.clipped ? ["truncated"] : [])] };
   if (notTheRunners && !reports.provesPass && !reports.failedTests) {
     return unknown(invocation.output === "transformed" ? "output-transformed" : "output-not-shown");
   }
@@ -172,18 +149,18 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   const withReasons = (outcome: RunEvidence["outcome"], reasons: string[]): RunEvidence => ({ ...judged, outcome, reasons: unique(reasons) });
 
   const trustedExit = attribution.status === "trusted" ? attribution.runnerExit : null;
-  const meaning = trustedExit === null ? null : exitMeaning(invocation, trustedExit);
+  const meaning = trustedExit === null ? null : exitMeaning(invocation, facts.definition, trustedExit);
   const exitSaysFailed = (trustedExit !== null && trustedExit !== 0) || attribution.status === "failure-implied";
   const noSummary = parsed.summary === null && !reports.provesPass && !reports.failedTests;
   // `go test` ends with a bare `FAIL` line when any package failed, even when `| tail` cut the package lines.
-  const goFinalFail = invocation.kind === "go" && stripAnsi(lastLine).trim() === "FAIL";
+  const finalFailLine = facts.definition?.finalFailLine?.test(stripAnsi(lastLine).trim()) === true;
   const outputFailure =
     failedIds.length > 0 ||
     summaryFailures(parsed) > 0 ||
     hasMarker(parsed, "collection-error") ||
     hasMarker(parsed, "build-failure") ||
     reports.failedTests ||
-    goFinalFail;
+    finalFailLine;
 
   // 3. The runner never got to run tests (a usage error it printed, or one the shell printed).
   // A start error (`pytest: command not found`) counts only while the runner shows no sign of having
@@ -214,7 +191,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   if (hasMarker(parsed, "internal-error") || (meaning === "internal-error" && noSummary)) return withReasons("unknown", ["internal-error"]);
 
   // 7. Nothing ran.
-  const passes = summaryPasses(parsed);
+  const passes = summaryPasses(parsed, facts.definition);
   // `go test -bench . -run XXX` prints `ok` when -run selected no test (go warns `no tests to run` only
   // without -bench): benchmarks may have run, tests did not. A failing benchmark stays a failure (4).
   const benchOnlyEmpty =
@@ -229,7 +206,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
     (hasMarker(parsed, "no-tests-ran") && !(someRan && passes > 0)) ||
     (meaning === "no-tests-ran" && noSummary) ||
     (parsed.summary !== null && passes === 0 && !reports.provesPass) ||
-    (parsed.kind === "go" && hasMarker(parsed, "no-test-files") && passes === 0) ||
+    (hasMarker(parsed, "no-test-files") && passes === 0) ||
     benchOnlyEmpty;
   if (nothingRan) return withReasons("unknown", ["no-tests-ran"]);
 
@@ -267,8 +244,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   const uncovered = uncoveredTargets({
     targets: judged.targets,
     passed: passedIds,
-    observer: facts.observer,
-    kind: invocation.kind,
+    definition: facts.definition,
     workspace: invocation.workspace,
     rootdir: parsed.rootdir,
     summaryProves,
@@ -281,11 +257,12 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
     // Several targets, a clean summary and the runner's own exit 0 (`pytest a.py sub/b.py` printing
     // `8 passed, 1 skipped`): every selected test passed, so the run did. A target no visible id
     // covers may have held no test at all: it is listed, and its record is not verified.
-    const everySelectedPassed = exitZeroKnown && exitMeaning(invocation, 0) === "ok" && parsed.summary !== null && passes > 0 && !reports.failedTests;
+    const everySelectedPassed = exitZeroKnown && exitMeaning(invocation, facts.definition, 0) === "ok" && parsed.summary !== null && passes > 0 && !reports.failedTests;
     if (!everySelectedPassed || judged.targets.length < 2) return withReasons("unknown", ["target-not-proven"]);
     return { ...withReasons("passed", []), unprovenTargets: uncovered };
   }
-  if (invocation.kind === "go" && judged.targets.some((t) => t.includes("...")) && !exitZeroKnown && !facts.whole) return withReasons("unknown", ["target-not-proven"]);
+  const definition = facts.definition;
+  if (definition?.needsWholeOutput !== undefined && judged.targets.some((t) => definition.needsWholeOutput?.(t) === true) && !exitZeroKnown && !facts.whole) return withReasons("unknown", ["target-not-proven"]);
   return withReasons("passed", []);
 }
 

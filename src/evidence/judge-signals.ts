@@ -3,16 +3,16 @@
 // so a gigabyte log costs one indexOf pass per needle, not a regex per line.
 import { stripAnsi } from "../observers/lines.js";
 import { CLIPPING_NEEDLES, isClippingNoteLine } from "./clipping.js";
+import type { StartError } from "../runners/definition.js";
 import type { CommandAnalysis } from "../shell/types.js";
 
 const HOST_TIMEOUT_RE = /^(?:Error: )?Command timed out after \d/;
-// The runner never started: the shell or the interpreter could not find it.
-const START_ERROR_RES = [
-  /^(?:\S+: )?(?:line \d+: )?\S+: command not found$/,
-  /: No module named (?:pytest|django|unittest)$/,
-  /: can't open file '[^']*': \[Errno \d+\]/,
-  /^(?:\S+: )?(?:line \d+: )?\S+: No such file or directory$/,
-  /^(?:\S+: )?(?:line \d+: )?cd: .*: No such file or directory$/,
+// The runner never started: the shell or the interpreter could not find it (each runner adds its own, e.g. `No module named pytest`).
+const START_ERRORS: readonly StartError[] = [
+  { needle: "command not found", pattern: /^(?:\S+: )?(?:line \d+: )?\S+: command not found$/ },
+  { needle: "can't open file", pattern: /: can't open file '[^']*': \[Errno \d+\]/ },
+  { needle: "No such file or directory", pattern: /^(?:\S+: )?(?:line \d+: )?\S+: No such file or directory$/ },
+  { needle: "No such file or directory", pattern: /^(?:\S+: )?(?:line \d+: )?cd: .*: No such file or directory$/ },
 ];
 const STASH_NOTHING = "No local changes to save";
 /** A line's own texts (markers, status echoes) are searched as needles only while they are few and short. */
@@ -72,8 +72,9 @@ export function collectMarkerTexts(analysis: CommandAnalysis): string[] {
   return [...texts];
 }
 
-/** Creates a scanner; `watchStash` when a run of the line follows `git stash`. */
-export function createSignalScanner(options: { markerTexts: readonly string[]; watchStash: boolean; statusPatterns?: readonly { needle: string; pattern: RegExp }[] }): SignalScanner {
+/** Creates a scanner; `watchStash` when a run of the line follows `git stash`; `startErrors`: the runners' own. */
+export function createSignalScanner(options: { markerTexts: readonly string[]; watchStash: boolean; statusPatterns?: readonly { needle: string; pattern: RegExp }[]; startErrors?: readonly StartError[] }): SignalScanner {
+  const startErrors = [...START_ERRORS, ...(options.startErrors ?? [])];
   const line: LineSignals = { clipped: false, stashSavedNothing: false, stashFailed: false, markersSeen: new Set(), statusLines: [] };
   const runs = new Map<number, RunSignals>();
   let stashOpen = options.watchStash;
@@ -98,11 +99,11 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
         if (HOST_TIMEOUT_RE.test(text)) runSignals(runIndex).hostTimeout = true;
       },
     },
-    ...["command not found", "No module named", "can't open file", "No such file or directory"].map((needle) => ({
+    ...[...new Set(startErrors.map((error) => error.needle))].map((needle) => ({
       text: needle,
       check: (text: string, runIndex: number) => {
         const signals = runSignals(runIndex);
-        if (signals.startError === null && START_ERROR_RES.some((re) => re.test(text))) signals.startError = text;
+        if (signals.startError === null && startErrors.some((error) => error.pattern.test(text))) signals.startError = text;
       },
     })),
   ];

@@ -3,7 +3,8 @@
 // form keeps no output text, so a log of any size can be judged.
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
-import { defaultObserverRegistry, type ObserverRegistry, type RunnerObserver } from "../observers/registry.js";
+import type { RunnerDefinition } from "../runners/definition.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import type { OutputParser } from "../observers/types.js";
 import { attributeExit, statusTemplates } from "../shell/attribute-exit.js";
 import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
@@ -14,23 +15,23 @@ import { decideRun, showsWhole, type RunFacts } from "./judge-rules.js";
 import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-signals.js";
 import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
 
-/** Options of {@link createJudgeStream} beyond the judge's input: the observers to use. */
-export interface JudgeRegistryOption {
-  /** Observers to read runs with (default: the process-wide registry with the built-ins). */
-  registry?: ObserverRegistry;
+/** Options of {@link judge} and {@link createJudgeStream} beyond the judge's input: the runners to know. */
+export interface JudgeRunnersOption {
+  /** The runners to recognise and read runs with (default: the built-ins; `createRunnerRegistry([yours])` adds yours). */
+  runners?: RunnerRegistry;
 }
 
 /**
  * Judges one command line from its output: `runs[i]` belongs to the line's i-th test invocation.
  * @example judge({ command: "pytest -q 2>&1 | tail -3", output: "1 failed, 4 passed in 0.50s\n", exitCode: 0 }).verdict // "failed"
  */
-export function judge(input: JudgeInput & JudgeRegistryOption): JudgeResult {
-  const analysis = analyzeCommand(input.command, input.cwd === undefined ? {} : { cwd: input.cwd });
+export function judge(input: JudgeInput & JudgeRunnersOption): JudgeResult {
+  const analysis = analyzeCommand(input.command, { ...(input.cwd === undefined ? {} : { cwd: input.cwd }), ...(input.runners === undefined ? {} : { runners: input.runners }) });
   return judgeAnalyzed(analysis, input);
 }
 
 /** Same as {@link judge} for a line already analysed with `analyzeCommand`. */
-export function judgeAnalyzed(analysis: CommandAnalysis, input: Omit<JudgeInput, "command"> & JudgeRegistryOption): JudgeResult {
+export function judgeAnalyzed(analysis: CommandAnalysis, input: Omit<JudgeInput, "command"> & JudgeRunnersOption): JudgeResult {
   const stream = createJudgeStream(analysis, input);
   stream.push(input.output);
   return stream.end();
@@ -41,15 +42,17 @@ export function judgeAnalyzed(analysis: CommandAnalysis, input: Omit<JudgeInput,
  * handed to the runs in line order and never kept, so memory stays flat in the output size.
  * @example const s = createJudgeStream(analyzeCommand("go test -json ./...")); for (const c of chunks) s.push(c); s.end(0);
  */
-export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRegistryOption = {}): JudgeStream {
-  const registry = options.registry ?? defaultObserverRegistry;
+export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption = {}): JudgeStream {
+  const runners = options.runners ?? builtinRunners;
   const invocations = analysis.opaque ? [] : analysis.invocations;
-  const observers = invocations.map((inv) => registry.find({ kind: inv.kind, runner: inv.runner }));
+  // A run of a kind these runners do not know (analysed with others) is read by none: it proves nothing.
+  const definitions = invocations.map((inv) => runners.get(inv.kind));
   const markerTexts = collectMarkerTexts(analysis);
   const templates = invocations.length === 0 ? [] : statusTemplates(analysis);
-  const scanner = createSignalScanner({ markerTexts, watchStash: invocations.some((inv) => inv.afterStash), statusPatterns: templates });
+  const startErrors = runners.runners.flatMap((runner) => runner.startErrors ?? []);
+  const scanner = createSignalScanner({ markerTexts, watchStash: invocations.some((inv) => inv.afterStash), statusPatterns: templates, startErrors });
   const router = createOutputRouter(
-    invocations.map((invocation, i) => ({ invocation, createParser: () => observers[i]?.createParser() ?? createSilentParser(invocation.kind) })),
+    invocations.map((invocation, i) => ({ invocation, split: definitions[i]?.split ?? { by: "summary" }, createParser: () => definitions[i]?.createParser() ?? createSilentParser(invocation.kind) })),
     scanner,
   );
   let ended: JudgeResult | null = null;
@@ -66,7 +69,7 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
         ...(markerTexts.length > 0 ? { output: [...scanner.line.markersSeen].join("\n") } : {}),
         ...(templates.length > 0 ? { status: { templates, lines: scanner.line.statusLines } } : {}),
       });
-      ended = finish(analysis, { routed, attributions, observers, scanner, options });
+      ended = finish(analysis, { routed, attributions, definitions, scanner, options });
       return ended;
     },
   };
@@ -75,7 +78,7 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
 interface FinishParts {
   routed: RoutedRun[];
   attributions: ExitAttribution[];
-  observers: (RunnerObserver | undefined)[];
+  definitions: (RunnerDefinition | undefined)[];
   scanner: SignalScanner;
   options: JudgeStreamOptions;
 }
@@ -84,7 +87,7 @@ function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
   if (analysis.opaque || analysis.invocations.length === 0) {
     return { schemaVersion: 1, verdict: "unknown", reasons: [analysis.opaque ? "opaque-command" : "not-a-test-command"], runs: [] };
   }
-  const { routed, attributions, observers, scanner, options } = parts;
+  const { routed, attributions, definitions, scanner, options } = parts;
   const invocations = analysis.invocations;
   const line = scanner.line;
   const clipped = options.outputTruncated === true || line.clipped;
@@ -97,7 +100,7 @@ function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
     const facts = ({ parsed, lastLine }: RoutedSegment): RunFacts => ({
       invocation,
       attribution: attributions[i] ?? { status: "masked", runnerExit: null, reason: "not-attributed" },
-      observer: observers[i],
+      definition: definitions[i],
       parsed,
       lastLine,
       signals: scanner.run(i),
@@ -141,7 +144,7 @@ function lineVerdict(runs: readonly RunEvidence[]): Outcome {
   return "unknown";
 }
 
-// A run whose kind no registered observer reads: it consumes its share and proves nothing.
+// A run whose kind no runner definition reads: it consumes its share and proves nothing.
 function createSilentParser(kind: RunEvidence["kind"]): OutputParser {
   let lines = 0;
   return {

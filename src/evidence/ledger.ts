@@ -3,7 +3,8 @@
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import { affectsTests } from "./test-inputs.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
-import { covers, overlaps, placeTarget, targetFamily, type PathResolver, type TargetKey } from "./targets.js";
+import { covers, overlaps, targetKey, type PathResolver, type TargetKey } from "./targets.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import { editsAfter, editsBefore, isAbsoluteTarget, isProvable, provableInvocations } from "./line-reading.js";
 import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
 import type { HarnessDigest } from "./harness.js";
@@ -45,6 +46,8 @@ export interface EvidenceLedgerOptions {
   /** History bound kept in memory (the journal keeps all). Default unbounded. */
   maxRecords?: number;
   journal?: LedgerJournal;
+  /** The runners whose target families place and compare targets (default: the built-ins). */
+  runners?: RunnerRegistry;
 }
 
 /** An edit reported by a native edit tool. */
@@ -320,8 +323,9 @@ export class EvidenceLedger {
   }
 
   #clearOverlapping(inv: TestInvocation): void {
+    const family = this.#familyOf(inv);
     const keys = inv.targets.map((t) => this.#keyOf(inv, t));
-    this.#setVerified(this.#state.verified.filter((v) => !keys.some((k) => overlaps(k, v))));
+    this.#setVerified(this.#state.verified.filter((v) => !keys.some((k) => overlaps(family, k, v))));
   }
 
   // Journals a `verified` event only when the set changed.
@@ -355,9 +359,12 @@ export class EvidenceLedger {
     this.#options.journal?.commit?.();
   }
 
+  #familyOf(inv: TestInvocation) {
+    return (this.#options.runners ?? builtinRunners).familyOf(inv.kind);
+  }
+
   #keyOf(inv: TestInvocation, target: string): TargetKey {
-    const family = targetFamily(inv.kind);
-    return { family, key: placeTarget(family, target, inv.workspace, this.#options.workspace, this.#options.resolvePath) };
+    return targetKey(this.#familyOf(inv), target, inv.workspace, this.#options.workspace, this.#options.resolvePath);
   }
 
   // Which ids of the run prove `target`. A passed run proves all its targets; a run that is
@@ -365,7 +372,8 @@ export class EvidenceLedger {
   #targetProof(inv: TestInvocation, run: RunEvidence, target: string): { verified: boolean; ids: string[] } {
     const key = this.#keyOf(inv, target);
     const ids = run.passed.map((id) => this.#keyOf(inv, id));
-    const proving = ids.filter((id) => covers(key, id)).map((id) => id.key);
+    const family = this.#familyOf(inv);
+    const proving = ids.filter((id) => covers(family, key, id)).map((id) => id.key);
     if (run.outcome === "passed" && run.unprovenTargets?.includes(target) === true) return { verified: false, ids: [] };
     if (run.outcome === "passed") return { verified: true, ids: proving };
     const onlyCoverageMissing = run.outcome === "unknown" && run.reasons.length > 0 && run.reasons.every((r) => r === "target-not-proven");
@@ -374,7 +382,7 @@ export class EvidenceLedger {
   }
 
   #withVerified(verified: VerifiedEntry[], inv: TestInvocation, target: string | null, ids: string[]): VerifiedEntry[] {
-    const family = targetFamily(inv.kind);
+    const family = this.#familyOf(inv).name;
     const keys = [...(target === null ? [] : [this.#keyOf(inv, target).key]), ...ids];
     const next = [...verified];
     for (const key of keys) if (!next.some((v) => v.family === family && v.key === key)) next.push({ family, key });

@@ -2,7 +2,8 @@
 // and which commands are edits before or after a run. Pure.
 import { posix } from "node:path";
 import type { AnalyzedCommand, CommandAnalysis, TestInvocation } from "../shell/types.js";
-import { splitSelector, targetFamily } from "./targets.js";
+import { splitSelector } from "./targets.js";
+import { builtinRunners } from "../runners/registry.js";
 
 /** A recognised invocation that can prove something (runs tests, the runner is the real one). */
 export function isProvable(inv: TestInvocation): boolean {
@@ -21,7 +22,7 @@ export function runsProvableTest(analysis: CommandAnalysis): boolean {
 
 /** A pytest or Django target given as an absolute path names its file wherever the run started. */
 export function isAbsoluteTarget(inv: TestInvocation, target: string): boolean {
-  return targetFamily(inv.kind) === "python" && posix.isAbsolute(splitSelector(target).path);
+  return builtinRunners.familyOf(inv.kind).name === "python" && posix.isAbsolute(splitSelector(target).path);
 }
 
 /** A command before the run at `runIndex` that may change files. */

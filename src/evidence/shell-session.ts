@@ -7,6 +7,7 @@
 // alone looks like a real run. Pure: the caller feeds each line's analysis in order.
 import { posix } from "node:path";
 import { NOT_FOUND_HANDLER, runnerInterpreter, type IdentityRisk } from "../shell/runner-identity.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import { findSessionEffects, startsBackgroundJob, waitsForAllJobs } from "../shell/shadowing.js";
 import { isDirectoryName } from "../shell/workspace.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
@@ -41,8 +42,11 @@ export class ShellSession {
   #jobs = false;
   #outputRedirect: string | null = null;
 
-  /** `workspace`: absolute directory the shell starts in (PATH entries inside it count as planted). */
-  constructor(workspace: string | null) {
+  readonly #runners: RunnerRegistry;
+
+  /** `workspace`: absolute directory the shell starts in (PATH entries inside it count as planted); `runners`: whose identity scopes apply. */
+  constructor(workspace: string | null, runners: RunnerRegistry = builtinRunners) {
+    this.#runners = runners;
     this.#workspace = workspace === null ? null : posix.normalize(workspace);
     this.#cwd = this.#workspace;
   }
@@ -120,7 +124,7 @@ export class ShellSession {
     if (program !== undefined) return `${program} was redefined by an earlier call`;
     if (this.#functions.has(NOT_FOUND_HANDLER)) return `${NOT_FOUND_HANDLER} was defined by an earlier call`;
     if (inv.pathLookup && this.#riskyPath.length > 0) return `an earlier call put ${this.#riskyPath[0]!} in front of PATH`;
-    const interpreter = runnerInterpreter(inv.kind);
+    const interpreter = runnerInterpreter(inv.kind, this.#runners);
     const risk = this.#risks.find((r) => r.scope === "any" || r.scope === interpreter);
     return risk === undefined ? null : `an earlier call: ${risk.reason}`;
   }

@@ -6,7 +6,7 @@ import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
 import { cacheStat, mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
-import { targetFamily } from "./targets.js";
+import { builtinRunners } from "../runners/registry.js";
 
 /** The resets of one workspace, followed from snapshot to snapshot. */
 export class StatResets {
@@ -52,7 +52,7 @@ export class StatResets {
       if (cacheMayHold(this.#root, path, this.#goTestsRan)) paths.push(path);
       else if (phase === "before") this.#resets.delete(path);
     }
-    if (analysis.invocations.some((inv) => targetFamily(inv.kind) === "go")) this.#goTestsRan = true;
+    if (analysis.invocations.some((inv) => builtinRunners.familyOf(inv.kind).name === "go")) this.#goTestsRan = true;
     if (paths.length === 0) return;
     paths.sort();
     for (const inv of analysis.invocations) inv.statResets = [...new Set([...(inv.statResets ?? []), ...paths])].sort();

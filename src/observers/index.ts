@@ -1,4 +1,4 @@
-// The observers' public names: runner parsers, the JUnit reader, target coverage and the registry.
+// The output parsers' public names: runner parsers, the JUnit reader and target coverage.
 export type { FinalSummary, ForgeryKind, ForgerySignal, MarkerKind, OutputParser, ParsedRunOutput, RunMarker } from "./types.js";
 export { stripAnsi } from "./lines.js";
 export { IdTable, mergeOutcomeIds } from "./id-table.js";
@@ -9,13 +9,3 @@ export { createDjangoParser, parseDjango, readUnittestStatus, unittestId } from 
 export { createJunitParser, isStaleReport, junitCaseId, parseJunit } from "./junit.js";
 export type { JunitCase, JunitReport, JunitReportInvalid, JunitReportOk, JunitTiming, JunitTotals } from "./junit.js";
 export { goPackageMatches, goTargetCovers, isWholeWorkspaceTarget, pytestTargetCovers, unittestLabel, unittestTargetCovers } from "./coverage.js";
-export {
-  builtinObservers,
-  createObserverRegistry,
-  defaultObserverRegistry,
-  djangoObserver,
-  goTestObserver,
-  pytestObserver,
-  unittestObserver,
-} from "./registry.js";
-export type { ObservedInvocation, ObserverRegistry, RunnerObserver } from "./registry.js";

@@ -5,9 +5,9 @@ import { numberSimpleCommands, someCommand } from "./flatten.js";
 import { isHarmlessRedirect, isReadOnlyCommand } from "./read-only.js";
 import { commandEffect, type CommandEffect } from "./command-effect.js";
 import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
-import { readRunnerArguments } from "./runner-options.js";
 import { routeOutputs } from "./output-route.js";
-import { invocationIdentityRisk, NOT_FOUND_HANDLER, pythonPathFirst, runnerInterpreter } from "./runner-identity.js";
+import { invocationIdentityRisk, NOT_FOUND_HANDLER, pythonPathFirst } from "./runner-identity.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import { findShadowing, type Shadowing } from "./shadowing.js";
 import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement, TestInvocation } from "./types.js";
 import { applyDirectoryCommand, isDirectoryCommand, normalizeStart, resolveDirectory, type DirectoryState } from "./workspace.js";
@@ -20,9 +20,12 @@ export interface AnalyzeOptions {
    * `null`: not known (only an absolute `cd` in the line makes a workspace known).
    */
   cwd?: string | null;
+  /** The runners to recognise (default: the built-ins). */
+  runners?: RunnerRegistry;
 }
 
 interface Walk {
+  runners: RunnerRegistry;
   order: Map<SimpleCommand, number>;
   shadowing: Shadowing;
   commands: AnalyzedCommand[];
@@ -48,19 +51,20 @@ interface Scope {
  * @example analyzeParsed(parseCommandLine("cd pkg && pytest -q", bashParser), { cwd: "/repo" }).invocations[0].workspace // "/repo/pkg"
  */
 export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
-  const walk: Walk = { order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0, outlives: 0 };
+  const runners = options.runners ?? builtinRunners;
+  const walk: Walk = { runners, order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0, outlives: 0 };
   const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: null };
   walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
   if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false, effect: { kind: "unknown", reason: "the line cannot be read" } });
   const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
   if (invocations.length > 0) {
-    // unittest and Django's runner print their results on stderr; pytest and go on stdout.
+    // Each runner prints its results on its own stream (unittest and Django on stderr).
     const routes = routeOutputs(parsed, walk.order);
     for (const command of commands) {
       const invocation = command.invocation;
       if (invocation === undefined) continue;
-      const onStderr = invocation.kind === "django" || invocation.kind === "unittest";
+      const onStderr = runners.get(invocation.kind)?.resultStream === "stderr";
       invocation.output = (onStderr ? routes.stderr : routes.stdout).get(command.index) ?? "direct";
       const window = (onStderr ? routes.stderrWindow : routes.stdoutWindow).get(command.index);
       if (window !== undefined) invocation.window = window;
@@ -209,16 +213,16 @@ function identityProblem(command: SimpleCommand, match: RunnerMatch, shadowing: 
   // bash calls this function for any name PATH does not find: it can stand in for a missing runner.
   if (shadowing.names.has(NOT_FOUND_HANDLER)) return `${NOT_FOUND_HANDLER} is defined in the line`;
   if (shadowing.pathPrepend || pathPrepend) return "PATH gets a new entry in front";
-  const interpreter = runnerInterpreter(match.kind);
+  const interpreter = match.definition.identityScope;
   const risk = shadowing.risks.find((r) => r.scope === "any" || r.scope === interpreter);
   if (risk !== undefined) return risk.reason;
   return invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter);
 }
 
 function recognizeInvocation(command: SimpleCommand, index: number, state: DirectoryState, scope: Scope, walk: Walk): TestInvocation | null {
-  const match = recognizeRunner(command.words, state.cwd === null ? null : posix.basename(state.cwd));
+  const match = recognizeRunner(command.words, state.cwd === null ? null : posix.basename(state.cwd), walk.runners);
   if (match === null) return null;
-  const parsed = readRunnerArguments(match.syntax, match.args);
+  const parsed = match.definition.readArguments(match.args, match.syntax);
   let workspace = state.cwd;
   for (const dir of [...match.directories, ...parsed.directories]) workspace = resolveDirectory(workspace, dir);
   const pathPrepend = command.assignments.some((a) => a.name === "PATH") || match.env.some((a) => a.name === "PATH");

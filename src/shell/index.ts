@@ -12,9 +12,6 @@ export { commandEffect, combineEffects, lineEffect } from "./command-effect.js";
 export type { CommandEffect, EffectDependency } from "./command-effect.js";
 export { recognizeRunner } from "./recognize-runner.js";
 export type { RunnerMatch } from "./recognize-runner.js";
-export { readRunnerArguments, PYTEST_OPTIONS, GO_OPTIONS, DJANGO_RUNTESTS_OPTIONS, DJANGO_MANAGE_OPTIONS, UNITTEST_OPTIONS } from "./runner-options.js";
-export type { ArgumentSyntax, RunnerArguments } from "./runner-options.js";
-export type { OptionTable } from "./option-scanner.js";
 export type {
   AndOrList,
   AnalyzedCommand,

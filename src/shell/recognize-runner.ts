@@ -1,13 +1,16 @@
-// Finds a test runner behind a command's wrappers: pytest, go test, Django's runners, python -m unittest.
-import { posix } from "node:path";
-import type { RunnerKind } from "../types.js";
-import type { ArgumentSyntax } from "./runner-options.js";
+// Finds a test runner behind a command's wrappers. The shell reads what every runner shares (the
+// wrappers, a Python interpreter's flags and `-m MODULE` or script, `coverage run`); each runner
+// definition then says whether the command is one of its runs.
+import type { RunnerDefinition, RunnerWords } from "../runners/definition.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import { basename, stripHatchEnvironment, stripWrappers } from "./wrappers.js";
 
 /** A runner found in a command's words. */
 export interface RunnerMatch {
-  kind: RunnerKind;
-  syntax: ArgumentSyntax;
+  kind: string;
+  definition: RunnerDefinition;
+  /** Which of the runner's argument syntaxes to read, when it has several. */
+  syntax: string | undefined;
   /** The runner's words (`python -m pytest`, `go test`, `python tests/runtests.py`). */
   runnerWords: string[];
   /** The words after the runner. */
@@ -22,76 +25,63 @@ export interface RunnerMatch {
   directories: string[];
 }
 
-const PYTEST_NAMES = /^(pytest|py\.test)(-3)?$/;
 const INTERPRETER = /^(python(\d+(\.\d+)*)?|pypy(\d+(\.\d+)*)?)$/;
 const COVERAGE = /^coverage(\d+(\.\d+)*)?$/;
 // Interpreter flags that change nothing about which program runs (-W and -X take a value).
 const PYTHON_FLAGS = new Set(["B", "E", "I", "O", "P", "q", "s", "S", "u", "v", "b", "d", "R"]);
 const COVERAGE_VALUED = new Set(["--rcfile", "--source", "--include", "--omit", "--concurrency", "--context", "--data-file", "--save-signal"]);
 
-type Found = Omit<RunnerMatch, "programs" | "pathLookup" | "env" | "directories">;
-
 /**
- * Recognises a runner; `workspaceName` is the basename of the directory the command runs in
- * (`runtests.py` counts only inside `tests/`).
+ * Recognises a runner of `runners` (default: the built-ins); `workspaceName` is the basename of the
+ * directory the command runs in (Django's `runtests.py` counts only inside `tests/`).
  */
-export function recognizeRunner(words: readonly string[], workspaceName: string | null): RunnerMatch | null {
+export function recognizeRunner(words: readonly string[], workspaceName: string | null, runners: RunnerRegistry = builtinRunners): RunnerMatch | null {
   const stripped = stripWrappers(words);
   if (!stripped.ok || stripped.start >= words.length) return null;
   const command = words.slice(stripped.start);
   if (stripped.wrappers.at(-1) === "hatch") command[0] = stripHatchEnvironment(command[0]!);
-  const found = findRunner(command, workspaceName);
-  if (found === null) return null;
-  const pathLookup = stripped.wrappers.length > 0 || !command[0]!.includes("/");
-  return { ...found, programs: [...stripped.wrappers, basename(command[0]!)], pathLookup, env: stripped.env, directories: stripped.directories };
-}
-
-function findRunner(command: string[], workspaceName: string | null): Found | null {
-  const name = basename(command[0]!);
-  if (PYTEST_NAMES.test(name)) return split(command, 1, "pytest", "pytest");
-  if (name === "go" && command[1] === "test") return split(command, 2, "go", "go");
-  if (name === "django-admin" && command[1] === "test") return split(command, 2, "django", "django-manage");
-  if (COVERAGE.test(name) && command[1] === "run") return readProgram(command, skipCoverageOptions(command, 2), workspaceName);
-  if (INTERPRETER.test(name)) {
-    const start = skipPythonFlags(command, 1);
-    return start < 0 ? null : readProgram(command, start, workspaceName);
+  const program = basename(command[0]!);
+  const view: RunnerWords = { words: command, program, python: pythonProgram(command, program), workspaceName };
+  for (const definition of runners.runners) {
+    const found = definition.recognize(view);
+    if (found === null) continue;
+    const end = Math.max(1, Math.min(found.end, command.length));
+    const pathLookup = stripped.wrappers.length > 0 || !command[0]!.includes("/");
+    return {
+      kind: definition.kind,
+      definition,
+      syntax: found.syntax,
+      runnerWords: command.slice(0, end),
+      args: command.slice(end),
+      programs: [...stripped.wrappers, program],
+      pathLookup,
+      env: stripped.env,
+      directories: stripped.directories,
+    };
   }
-  return readScript(command, 0, workspaceName);
-}
-
-// `-m MODULE ...` or `SCRIPT ...` after an interpreter or `coverage run`.
-function readProgram(command: string[], at: number, workspaceName: string | null): Found | null {
-  if (at < 0 || at >= command.length) return null;
-  const word = command[at]!;
-  const module = word === "-m" ? command[at + 1] : word.startsWith("-m") ? word.slice(2) : undefined;
-  if (module === undefined) return word.startsWith("-") ? null : readScript(command, at, workspaceName);
-  const next = word === "-m" ? at + 2 : at + 1;
-  switch (module) {
-    case "pytest":
-      return split(command, next, "pytest", "pytest");
-    case "unittest":
-      return split(command, next, "unittest", "unittest");
-    case "django":
-      return command[next] === "test" ? split(command, next + 1, "django", "django-manage") : null;
-    case "coverage":
-      return command[next] === "run" ? readProgram(command, skipCoverageOptions(command, next + 1), workspaceName) : null;
-    default:
-      return null;
-  }
-}
-
-function readScript(command: string[], at: number, workspaceName: string | null): Found | null {
-  const script = command[at]!;
-  const normalized = posix.normalize(script);
-  if (/(^|\/)tests\/runtests\.py$/.test(normalized) || (normalized === "runtests.py" && workspaceName === "tests")) {
-    return split(command, at + 1, "django", "django-runtests");
-  }
-  if (basename(normalized) === "manage.py" && command[at + 1] === "test") return split(command, at + 2, "django", "django-manage");
   return null;
 }
 
-function split(command: string[], end: number, kind: RunnerKind, syntax: ArgumentSyntax): Found {
-  return { kind, syntax, runnerWords: command.slice(0, end), args: command.slice(end) };
+// What a Python interpreter or `coverage run` starts (`-m MODULE` or a script), or the command's own
+// script; null for an interpreter flag that changes what runs (`-c`, `-i`, ...) or nothing to run.
+function pythonProgram(command: string[], program: string): RunnerWords["python"] {
+  if (COVERAGE.test(program) && command[1] === "run") return readProgram(command, skipCoverageOptions(command, 2));
+  if (INTERPRETER.test(program)) {
+    const start = skipPythonFlags(command, 1);
+    return start < 0 ? null : readProgram(command, start);
+  }
+  return { script: command[0]!, next: 1 };
+}
+
+// `-m MODULE ...` or `SCRIPT ...` after an interpreter or `coverage run` (`-m coverage run` goes on).
+function readProgram(command: string[], at: number): RunnerWords["python"] {
+  if (at < 0 || at >= command.length) return null;
+  const word = command[at]!;
+  const module = word === "-m" ? command[at + 1] : word.startsWith("-m") ? word.slice(2) : undefined;
+  if (module === undefined) return word.startsWith("-") ? null : { script: word, next: at + 1 };
+  const next = word === "-m" ? at + 2 : at + 1;
+  if (module === "coverage") return command[next] === "run" ? readProgram(command, skipCoverageOptions(command, next + 1)) : null;
+  return { module, next };
 }
 
 // Returns the index after the interpreter's harmless flags, or -1 for a flag that changes what runs (-c, -i, ...).

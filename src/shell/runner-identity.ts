@@ -7,14 +7,15 @@
 // known here, so each of these makes the runs it reaches `shadowed-runner`.
 import { posix } from "node:path";
 import type { RunnerKind } from "../types.js";
+import type { IdentityScope } from "../runners/definition.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import type { SimpleCommand } from "./types.js";
 import { basename, stripWrappers } from "./wrappers.js";
 
 /** The function bash runs in place of a command PATH does not find. */
 export const NOT_FOUND_HANDLER = "command_not_found_handle";
 
-/** Which runs a risk reaches: every command, or the runners of one interpreter. */
-export type IdentityScope = "any" | "python" | "go";
+export type { IdentityScope } from "../runners/definition.js";
 
 /** One thing in a line that can change what a runner is. */
 export interface IdentityRisk {
@@ -96,12 +97,9 @@ export function commandIdentityRisks(command: SimpleCommand): IdentityRisk[] {
   return risks;
 }
 
-/**
- * The interpreter a runner kind runs on, which decides the variables that reach it. (A kind comparison:
- * the runner definitions of issue 14 will carry this.)
- */
-export function runnerInterpreter(kind: RunnerKind): "python" | "go" {
-  return kind === "go" ? "go" : "python";
+/** The environment that can swap a runner of `kind` for another program (its definition says; unknown kinds: only the shared risks). */
+export function runnerInterpreter(kind: RunnerKind, runners: RunnerRegistry = builtinRunners): IdentityScope {
+  return runners.get(kind)?.identityScope ?? "any";
 }
 
 /** Directories anyone can write, where a planted runner would sit. */
@@ -120,7 +118,7 @@ export function isVenvProgram(path: string): boolean {
  * the project's own and trusted), its own `PYTHONPATH=...`/`GOFLAGS=...` prefix, go's `-exec`,
  * `-toolexec` or `-overlay`. `interpreter` says which variables reach it. Null when none.
  */
-export function invocationIdentityRisk(command: SimpleCommand, runnerWords: readonly string[], args: readonly string[], env: readonly { name: string; value: string }[], interpreter: "python" | "go"): string | null {
+export function invocationIdentityRisk(command: SimpleCommand, runnerWords: readonly string[], args: readonly string[], env: readonly { name: string; value: string }[], interpreter: IdentityScope): string | null {
   const program = runnerWords[0] ?? "";
   if (program.includes("/") && !program.startsWith("/") && !program.startsWith("~") && !program.startsWith("$") && !isVenvProgram(program)) return `runs ${program}, a path inside the working tree`;
   if (TEMP_DIRS.test(program)) return `runs ${program}, in a temp directory`;

@@ -8,6 +8,7 @@ import { BashEvidence, type InvalidationMode } from "../evidence/bash-evidence.j
 import type { CallKind } from "../evidence/watch.js";
 import type { EvidenceLedger } from "../evidence/ledger.js";
 import type { VerificationRecord } from "../types.js";
+import type { RunnerRegistry } from "../runners/registry.js";
 import { createApplyPatchTool } from "./apply-patch.js";
 import { createEvidenceStatusTool } from "./evidence-status.js";
 import { createBashTool, sandboxOption, type BashToolOptions, type ConfirmCallback } from "./bash.js";
@@ -56,6 +57,8 @@ export interface EvidenceToolsOptions {
   invalidation?: InvalidationMode;
   /** Mark records unknown when someone else changes files between calls; default false. */
   watch?: boolean;
+  /** The runners bash's test runs are recognised and judged with (default: the built-ins); see docs/runners.md. */
+  runners?: RunnerRegistry;
 }
 
 /** The read side of the evidence: always present, empty when bash was not selected. */
@@ -78,7 +81,7 @@ export interface EvidenceToolset {
   evidence: EvidenceView;
 }
 
-const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "logsDir", "confirm", "network", "invalidation", "watch"]);
+const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "logsDir", "confirm", "network", "invalidation", "watch", "runners"]);
 
 /**
  * Builds fresh native tools observed by one evidence ledger.
@@ -104,6 +107,7 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
       logsDir: options.logsDir,
       invalidation: options.invalidation,
       watch: options.watch,
+      runners: options.runners,
     });
   }
   const evidence = bash === undefined ? emptyEvidence() : evidenceOf(bash);

@@ -7,7 +7,7 @@ import { NamedFileError, readRegularFile } from "../io/named-files.js";
 import { MAX_JUNIT_REPORT_BYTES, parseJunit, type JunitReport } from "../observers/junit.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import { configuredJunitxml } from "./configured-report.js";
-import { instrumentPytest, singlePytestRun } from "./instrument.js";
+import { instrumentRun, singleReportingRun } from "./instrument.js";
 import type { Verdict } from "./schema.js";
 
 /** Which report a run is judged with, and what actually runs. */
@@ -46,13 +46,14 @@ export function planReport(options: { command: string; junit?: string | undefine
   if (options.junit !== undefined) return { command: options.command, path: resolve(cwd, options.junit), required: true, instrumented: false };
   const written = analysis.invocations.flatMap((inv) => inv.reportFiles.map((file) => (isAbsolute(file) ? file : resolve(inv.workspace ?? cwd, file))));
   if (written.length === 1 && written[0] !== undefined) return { command: options.command, path: written[0], required: true, instrumented: false };
-  const pytestRun = singlePytestRun(analysis);
-  const configured = pytestRun === null || written.length > 0 ? null : configuredJunitxml(pytestRun.workspace ?? cwd, env);
+  const reporting = singleReportingRun(analysis);
+  const readsAddopts = reporting?.definition.junitReport?.configuredIn === "pytest-addopts";
+  const configured = reporting === null || !readsAddopts || written.length > 0 ? null : configuredJunitxml(reporting.run.workspace ?? cwd, env);
   if (configured !== null) return { command: options.command, path: configured, required: true, instrumented: false };
   if (options.instrument !== false && !analysis.invocations.some((inv) => inv.shadowed)) {
     const besideLog = `${logPath}.junit.xml`;
     const target = /[\s'"\\$`]/.test(besideLog) ? join(tempDir, "junit.xml") : besideLog;
-    const instrumented = instrumentPytest(options.command, analysis, target);
+    const instrumented = instrumentRun(options.command, analysis, target);
     if (instrumented !== null) {
       // A report left by an earlier run must not pass for this one.
       rmSync(target, { force: true });

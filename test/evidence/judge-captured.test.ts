@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createJudgeStream, judge } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
-import { defaultObserverRegistry } from "../../src/observers/registry.js";
+import { builtinRunners } from "../../src/runners/registry.js";
 import type { Outcome, RunEvidence } from "../../src/types.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
@@ -304,7 +304,7 @@ describe("judge on real captured runs", () => {
     const result = judgeCapture(run);
     const truth = run.truth;
     for (const evidence of result.runs.filter((r) => r.outcome === "passed")) {
-      const observer = defaultObserverRegistry.get(evidence.kind)!;
+      const observer = builtinRunners.get(evidence.kind)!;
       // A target the run lists as unproven (every selected test passed, none shown for it) claims nothing.
       const uncovered = evidence.targets.filter((target) => !evidence.unprovenTargets?.includes(target) && !truth?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)));
       const failedInside = evidence.targets.flatMap((target) => truth?.failed.filter((id) => observer.covers(truthSpelling(run, evidence, target), id)) ?? []);

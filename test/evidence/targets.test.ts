@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { covers, normalizeGoTarget, normalizePathTarget, overlaps, splitSelector, type TargetKey } from "../../src/evidence/targets.js";
+import { DJANGO_FAMILY, GO_FAMILY, PYTHON_FAMILY } from "../../src/runners/target-families.js";
+import type { TargetFamily } from "../../src/runners/definition.js";
+
+const FAMILIES: Record<string, TargetFamily> = { python: PYTHON_FAMILY, go: GO_FAMILY, django: DJANGO_FAMILY };
 
 const py = (key: string): TargetKey => ({ family: "python", key });
 const go = (key: string): TargetKey => ({ family: "go", key });
@@ -80,7 +84,7 @@ describe("covers and overlaps", () => {
     ["django a label is not a prefix match", dj("admin"), dj("admin_utils.tests"), false],
     ["families never overlap", py("."), go("./pkg"), false],
   ])("%s", (_name, a, b, expected) => {
-    expect(covers(a, b)).toBe(expected);
-    expect(overlaps(b, a)).toBe(expected || covers(b, a));
+    expect(covers(FAMILIES[a.family]!, a, b)).toBe(expected);
+    expect(overlaps(FAMILIES[b.family]!, b, a)).toBe(expected || covers(FAMILIES[b.family]!, b, a));
   });
 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot as root, valueImports, walkImports } from "../support/import-graph.js";
 
-const PURE = ["src/shell", "src/observers", "src/patches"];
+const PURE = ["src/shell", "src/runners", "src/observers", "src/patches"];
 const FORBIDDEN = new Set(["fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process"]);
 
 function tsFiles(dir: string): string[] {
