@@ -94,7 +94,7 @@ console.log("| --- | ---: | --- |");
 for (const [name, file, limit, parse] of entries) {
   const times = [];
   for (let round = 0; round < RUNS; round += 1) {
-    const script = `const t = performance.now(); const m = await import(${JSON.stringify(join(root, file))}); ${parse ? 'm.analyzeCommand("pytest -q");' : ""} console.log(performance.now() - t);`;
+    const script = `const t = performance.now(); const m = await import(${JSON.stringify(join(root, file))}); ${parse ? 'm.analyzeCommand("cd pkg && pytest -q");' : ""} console.log(performance.now() - t);`;
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
     times.push(Number(result.stdout.trim()));
   }
