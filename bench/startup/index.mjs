@@ -8,7 +8,8 @@
 // Wall time is taken around the whole child (GNU time's own figure has 10 ms steps); CPU and peak
 // RSS are GNU time's. BENCH_OTHER=DIR adds the same calls on another checkout's dist/ (an older
 // build, say), in the same rounds.
-// Run: npm run build && node bench/startup/index.mjs (BENCH_RUNS=7).
+// Run: npm run build && node bench/startup/index.mjs (BENCH_RUNS=7). npm run build bundles the CLI
+// (scripts/bundle-cli.mjs); after tsc alone dist/cli/main.js is the unbundled CLI, slower to start.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -94,7 +95,7 @@ console.log("| --- | ---: | --- |");
 for (const [name, file, limit, parse] of entries) {
   const times = [];
   for (let round = 0; round < RUNS; round += 1) {
-    const script = `const t = performance.now(); const m = await import(${JSON.stringify(join(root, file))}); ${parse ? 'm.analyzeCommand("pytest -q");' : ""} console.log(performance.now() - t);`;
+    const script = `const t = performance.now(); const m = await import(${JSON.stringify(join(root, file))}); ${parse ? 'm.analyzeCommand("cd pkg && pytest -q");' : ""} console.log(performance.now() - t);`;
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
     times.push(Number(result.stdout.trim()));
   }

@@ -1,6 +1,7 @@
 // Binds the bash grammar (loaded on first use) to the pure shell analysis: a synchronous analyzeCommand().
 import { analyzeParsed, type AnalyzeOptions } from "../shell/analyze-parsed.js";
-import { parseCommandLine } from "../shell/parse-command-line.js";
+import { parseCommandLine, type BashParser } from "../shell/parse-command-line.js";
+import { parsePlainWords } from "../shell/plain-words.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import { bashParser } from "./bash-grammar.js";
 
@@ -9,5 +10,11 @@ import { bashParser } from "./bash-grammar.js";
  * @example analyzeCommand("cd pkg && python -m pytest -q tests/", { cwd: "/repo" }).invocations[0].workspace // "/repo/pkg"
  */
 export function analyzeCommand(line: string, options: AnalyzeOptions = {}): CommandAnalysis {
-  return analyzeParsed(parseCommandLine(line, bashParser()), options);
+  // A line of plain words gets the grammar's tree without the grammar (src/shell/plain-words.ts), so a
+  // short call such as `agent-evidence judge --command pytest` never loads it. Any other line loads
+  // it before parsing: a missing grammar is then an E_GRAMMAR error here, not a parser's throw that
+  // parseCommandLine would read as a line it could not parse.
+  const grammar = parsePlainWords(line) === null ? bashParser() : undefined;
+  const parser: BashParser = { parse: (text) => parsePlainWords(text) ?? (grammar ?? bashParser()).parse(text) };
+  return analyzeParsed(parseCommandLine(line, parser), options);
 }

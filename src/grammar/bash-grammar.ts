@@ -60,10 +60,15 @@ export function grammarPath(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env[GRAMMAR_ENV];
   if (explicit !== undefined && explicit !== "") return explicit;
   const here = moduleDirectory();
-  // This module is src/grammar/ or dist/grammar/ of the package, two levels under grammar/; a bundle
-  // is some other file, and its copy of the grammar sits beside it.
-  return basename(here) === "grammar" ? join(here, "..", "..", "grammar", GRAMMAR_FILE) : join(here, GRAMMAR_FILE);
+  // This module is src/grammar/ or dist/grammar/ of the package, or inside the package's own CLI
+  // bundle in dist/cli/ (scripts/bundle-cli.mjs defines the marker): two levels under grammar/ either
+  // way. Another bundle is some other file, and its copy of the grammar sits beside it.
+  const inPackage = basename(here) === "grammar" || (typeof AGENT_EVIDENCE_CLI_BUNDLE === "boolean" && AGENT_EVIDENCE_CLI_BUNDLE);
+  return inPackage ? join(here, "..", "..", "grammar", GRAMMAR_FILE) : join(here, GRAMMAR_FILE);
 }
+
+// Replaced by `true` in the package's CLI bundle (esbuild's define); undeclared anywhere else.
+declare const AGENT_EVIDENCE_CLI_BUNDLE: boolean | undefined;
 
 function moduleDirectory(): string {
   // import.meta.url is empty in a CommonJS bundle (esbuild --format=cjs); __filename is the bundle there.

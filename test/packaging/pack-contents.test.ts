@@ -32,8 +32,9 @@ describe("the npm tarball", () => {
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License\n[\s\S]*Permission is hereby granted, free of charge/);
   });
 
-  it("builds before it is packed, with the build's own config", () => {
-    expect(manifest.scripts.prepack).toBe("tsc -p tsconfig.build.json");
+  it("builds before it is packed, with the build's own config, then bundles the CLI", () => {
+    expect(manifest.scripts.prepack).toBe("tsc -p tsconfig.build.json && node scripts/bundle-cli.mjs");
+    expect(manifest.scripts.build).toContain(manifest.scripts.prepack);
   });
 
   it("holds every exported entry, its types and the CLI, and no sources or tests", () => {
