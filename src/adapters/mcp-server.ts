@@ -7,7 +7,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod/v4";
 import { judge } from "../evidence/judge.js";
 import type { JudgeInput, JudgeResult } from "../evidence/judge-types.js";
-import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceView } from "../tools/evidence-tools.js";
+import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceToolsOptions, type EvidenceView } from "../tools/evidence-tools.js";
 import type { SandboxLevel } from "../tools/sandbox.js";
 import { defineTool } from "../tools/tool.js";
 import { registerMcpTools, type McpTool } from "./mcp-tools.js";
@@ -21,6 +21,8 @@ export interface EvidenceMcpServerOptions {
   sandbox?: SandboxLevel | false;
   /** @deprecated Use `sandbox`; `true` means `"strict"`, `false` means `false`. */
   headless?: boolean;
+  /** Per-tool limits as {@link evidenceTools} takes them, e.g. `{ bash: { timeoutMs: 600000, progressIntervalMs: 2000 } }` (the CLI passes none). */
+  limits?: EvidenceToolsOptions["limits"];
 }
 
 /** What {@link createEvidenceMcpServer} returns: the unconnected server and the live evidence. */
@@ -40,10 +42,10 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 
 /**
  * Builds the evidence MCP server: bash, file_read, file_write, apply_patch, grep, git_diff,
- * evidence_status and judge. Throws an `EvidenceError` for a bad `cwd`.
+ * evidence_status and judge. Throws an `EvidenceError` for a bad `cwd` or `limits`.
  */
 export function createEvidenceMcpServer(options: EvidenceMcpServerOptions = {}): EvidenceMcpServer {
-  const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, { cwd: options.cwd, sandbox: options.sandbox, headless: options.headless });
+  const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, { cwd: options.cwd, sandbox: options.sandbox, headless: options.headless, limits: options.limits });
   const all: McpTool[] = [...tools, judgeTool()];
   const server = new McpServer({ name: "agent-evidence", version });
   registerMcpTools(server, all);

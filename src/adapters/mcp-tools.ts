@@ -30,11 +30,15 @@ export function registerMcpTools(server: McpServer, tools: readonly McpTool[]): 
       async (input: unknown, extra) => {
         const progressToken = extra._meta?.progressToken;
         // A client that asked for progress (a progressToken) gets the tool's updates as notifications;
-        // one that cannot be sent is dropped, never the call.
+        // one that cannot be sent is dropped, never the call. MCP wants `progress` to grow with every
+        // notification: an update that does not (bash's whole seconds, polled more often) is skipped.
+        let last = -Infinity;
         const onProgress =
           progressToken === undefined
             ? undefined
             : (update: ToolProgress) => {
+                if (!(update.progress > last)) return;
+                last = update.progress;
                 extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => undefined);
               };
         const result = await own.execute(input, { signal: extra.signal, toolCallId: String(extra.requestId), ...(onProgress === undefined ? {} : { onProgress }) });

@@ -8,3 +8,5 @@ export {
   type ServeEvidenceMcpOptions,
 } from "./mcp-server.js";
 export { renderStatus } from "../tools/evidence-status.js";
+export { fromCallToolResult, fromMcpTool, type FromMcpToolOptions, type McpClientTool } from "./mcp-client.js";
+export type { InputSchemaKind } from "./json-schema-input.js";

@@ -1,7 +1,7 @@
 // The evidence MCP server as a client sees it: `agent-evidence mcp` spawned over stdio and driven by
 // the SDK's real Client. Needs a built CLI (npm run build; npm test builds first).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +11,7 @@ import { judge } from "../../src/evidence/judge.js";
 import type { JudgeInput } from "../../src/evidence/judge-types.js";
 import { makeTempDir } from "../tools/helpers.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
+import { gone, waitFor } from "./mcp-helpers.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff", "evidence_status", "judge"];
@@ -121,6 +122,31 @@ describe("agent-evidence mcp without a sandbox", () => {
     } finally {
       await connection.client.close();
       rmSync(emptyPath, { recursive: true, force: true });
+      project.cleanup();
+    }
+  });
+});
+
+describe("agent-evidence mcp: a cancelled call over stdio", () => {
+  it("kills the command's process group, and the server answers the next call", async () => {
+    const project = makePytestProject();
+    const flags = makeTempDir("ae-mcp-stdio-cancel-");
+    const connection = await connect(project.dir, ["--sandbox", "none"]);
+    try {
+      const pids = join(flags.dir, "pids");
+      const controller = new AbortController();
+      const call = connection.client.callTool({ name: "bash", arguments: { command: `sleep 300 & echo "$$ $!" > ${pids}.tmp && mv ${pids}.tmp ${pids}; wait` } }, undefined, { signal: controller.signal });
+      expect(await waitFor(() => existsSync(pids))).toBe(true);
+      const [shell, child] = readFileSync(pids, "utf8").trim().split(" ").map(Number) as [number, number];
+      expect(gone(shell) || gone(child)).toBe(false);
+      controller.abort();
+      await expect(call).rejects.toThrow(/aborted/i);
+      expect(await waitFor(() => gone(shell) && gone(child))).toBe(true);
+      const next = await connection.client.callTool({ name: "bash", arguments: { command: "echo next" } });
+      expect(textOf(next)).toMatch(/^next\n[\s\S]*Exit code: 0$/);
+    } finally {
+      await connection.client.close();
+      flags.cleanup();
       project.cleanup();
     }
   });
