@@ -18,6 +18,10 @@ export type OpenAIAgentsTool = FunctionTool<unknown, z.ZodObject>;
 /**
  * Turns framework-free tools into `@openai/agents` function tools (strict schemas: our optional
  * fields are `.nullish()`). Give them to an `Agent`; read the evidence from `evidenceTools` afterwards.
+ * A tool's `needsApproval` becomes the SDK's: the run stops with an interruption, and a call the
+ * person approved (`state.approve`) runs with `approved: true`. A call whose signal aborts rejects
+ * with the signal's reason once it has stopped (bash: its process group killed), as the SDK expects
+ * of its tools; the SDK then records the call as aborted and the run rejects.
  * @example
  * const { tools, evidence } = evidenceTools(["bash"], { cwd: repo });
  * const agent = new Agent({ name: "fixer", instructions, tools: toOpenAIAgentsTools(tools) });
@@ -28,13 +32,20 @@ export function toOpenAIAgentsTools(tools: readonly Tool<unknown, unknown>[]): O
   return tools.map((own) => {
     // execute and customDataExtractor run in turn for the same call id; the map bridges them.
     const pending = new Map<string, ToolResult>();
+    const needsApproval = own.needsApproval;
     return agentTool({
       name: own.name,
       description: own.description,
       parameters: own.inputSchema as unknown as z.ZodObject,
-      execute: async (input, _context, details) => {
+      ...(needsApproval === undefined ? {} : { needsApproval: (_context: unknown, input: unknown) => Promise.resolve(needsApproval(input)) }),
+      execute: async (input, context, details) => {
         const callId = details?.toolCall?.callId;
-        const result = await own.execute(input, { signal: details?.signal, toolCallId: callId });
+        const signal = details?.signal;
+        // Only the SDK's own record says a person approved this call (never the model's input).
+        const approved = callId !== undefined && context?.isToolApproved({ toolName: own.name, callId }) === true;
+        const result = await own.execute(input, { signal, toolCallId: callId, ...(approved ? { approved } : {}) });
+        // The SDK tells an aborted call from a failed one by its error: the signal's reason.
+        if (signal?.aborted === true) throw abortReason(signal);
         if (callId !== undefined) pending.set(callId, result);
         return result.text;
       },
@@ -45,6 +56,12 @@ export function toOpenAIAgentsTools(tools: readonly Tool<unknown, unknown>[]): O
       },
     });
   });
+}
+
+// What the SDK matches an aborted call by (error === signal.reason, or an AbortError).
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException(typeof reason === "string" ? reason : "This operation was aborted", "AbortError");
 }
 
 // The SDK throws on data that is not plain JSON (undefined fields, class instances), which would

@@ -1,47 +1,21 @@
 // The OpenAI Agents SDK's own Runner loop, with a scripted Model (no network), driving our tools.
-import { Agent, Runner, Usage, setTracingDisabled, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from "@openai/agents";
+import { Agent, Runner, setTracingDisabled } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
 import { EVIDENCE_TOOL_NAMES, evidenceTools } from "../../src/tools/evidence-tools.js";
 import type { Tool } from "../../src/tools/tool.js";
 import { createByteCountTool, createFailingListTool, makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
+import { ScriptedModel, toolOutputsSeenByModel, type ScriptedTurn } from "./openai-agents-model.js";
 
 setTracingDisabled(true);
 
-// A Model that answers from a script: first a function call, then a final message. It keeps every
-// request so the test can read what the Runner sent back as the tool's output.
-class ScriptedModel implements Model {
-  readonly requests: ModelRequest[] = [];
-  readonly #script: ModelResponse[];
-
-  constructor(toolName: string, input: unknown) {
-    this.#script = [
-      { usage: new Usage(), output: [{ type: "function_call", callId: "call-1", name: toolName, arguments: JSON.stringify(input), status: "completed" }] },
-      { usage: new Usage(), output: [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "done" }] }] },
-    ];
-  }
-
-  getResponse(request: ModelRequest): Promise<ModelResponse> {
-    this.requests.push(request);
-    const next = this.#script[this.requests.length - 1];
-    return next === undefined ? Promise.reject(new Error("the script has no more responses")) : Promise.resolve(next);
-  }
-
-  // The Runner streams only when asked to (run(..., { stream: true })); these tests never do.
-  getStreamedResponse(): AsyncIterable<StreamEvent> {
-    throw new Error("ScriptedModel does not stream");
-  }
-}
-
 // The tool output the Runner sent to the model in its second request.
 function toolOutputSeenByModel(model: ScriptedModel): unknown {
-  const input = model.requests[1]?.input;
-  const item = Array.isArray(input) ? input.find((entry) => entry.type === "function_call_result") : undefined;
-  return item === undefined ? undefined : (item as { output: unknown }).output;
+  return toolOutputsSeenByModel(model, 1)[0];
 }
 
-async function runAgent(tools: readonly Tool<unknown, unknown>[], toolName: string, input: unknown) {
-  const model = new ScriptedModel(toolName, input);
+async function runAgent(tools: readonly Tool<unknown, unknown>[], toolName: string, input: unknown, more: ScriptedTurn[] = []) {
+  const model = new ScriptedModel([[{ name: toolName, input }], ...more]);
   const agent = new Agent({ name: "tester", instructions: "Use the tools.", model, tools: toOpenAIAgentsTools(tools) });
   const result = await new Runner({ tracingDisabled: true }).run(agent, "Go.");
   const outputs = result.newItems.filter((item) => item.type === "tool_call_output_item");
@@ -74,6 +48,14 @@ describe("agent-evidence/openai-agents", () => {
     expect(JSON.stringify(toolOutputSeenByModel(model))).toContain(seen);
     expect(customData).toEqual([custom]);
     expect(result.finalOutput).toBe("done");
+  });
+
+  it("evidence_status, called after a bash run in the Runner's loop, reports the verified target", async () => {
+    const { tools, evidence } = evidenceTools(["bash", "evidence_status"], { cwd: project.dir, headless: false });
+    const { model, customData } = await runAgent(tools, "bash", { command: PYTEST_COMMAND, timeoutMs: null }, [[{ name: "evidence_status", input: {} }]]);
+
+    expect(JSON.stringify(toolOutputsSeenByModel(model, 2))).toContain(`Verified targets (2): test_x.py, ${PASSING_TEST}`);
+    expect(customData[1]).toMatchObject({ isError: false, data: { verifiedTargets: evidence.verifiedTargets, verificationRecords: [{ target: "test_x.py", verified: true }] } });
   });
 
   it("sends bash's schema in strict form: the optional timeout is required and nullable", () => {
