@@ -4,8 +4,7 @@ import { randomUUID } from "node:crypto";
 import { isBaseMessage, ToolMessage, type MessageContent } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v4";
-import { assertToolName, errorMessage, type Tool, type ToolContext, type ToolResult } from "../tools/tool.js";
-import { invalidInputResult } from "./invalid-input.js";
+import { assertToolName, errorMessage, invalidInputResult, type Tool, type ToolContext, type ToolResult } from "../tools/tool.js";
 
 /**
  * Wraps a LangChain `StructuredTool` (`tool(...)`, `DynamicStructuredTool`, a subclass) as a

@@ -43,7 +43,7 @@ export interface BashEvidenceOptions {
    * into `BashEvidence.exportBundle`.
    */
   logsDir?: string;
-  /** How to read the complete output from the wrapped tool's result (default: the native bash tool's data, else the text). */
+  /** How to read the complete output from the wrapped tool's result (default: for the native bash tool its raw logs, for any other tool its text with a last line `Exit code: N`). */
   extract?: ResultExtractor;
   /** Replace the judge (tests, custom runners). */
   judge?: LineJudge;

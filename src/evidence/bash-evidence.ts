@@ -23,7 +23,7 @@ import { exportEvidenceBundle, type EvidenceBundle } from "./bundle.js";
 import { RunLogStore } from "./run-logs.js";
 import { runnersFollowMoves, ShellSession } from "./shell-session.js";
 import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
-import { extractNativeResult } from "./native-result.js";
+import { extractNativeResult, extractTextResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
 import { testView, type TestView } from "./test-view.js";
 import { HarnessScanner } from "./harness-scan.js";
@@ -33,6 +33,13 @@ import { WorkspaceWatcher, type CallKind } from "./watch.js";
 
 /** Marks tools that call `onCommandStart` before spawning (the native bash tool does). */
 export const START_HOOK = Symbol.for("agent-evidence.start-hook");
+
+/**
+ * Marks the native bash tool, whose `data` names the raw logs it wrote: only its results are read
+ * from those files. Any other tool's result is read from its text, so a foreign tool (or a foreign
+ * MCP server's structuredContent) that imitates the native data cannot point the ledger at a file.
+ */
+export const NATIVE_BASH = Symbol.for("agent-evidence.native-bash");
 
 /** Marks tools that start a new shell for every call (the native bash tool does). */
 export const PER_CALL_SHELL = Symbol.for("agent-evidence.per-call-shell");
@@ -90,7 +97,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.inputSchema = tool.inputSchema;
     // The wrapped tool's title, annotations and approval rule, so an adapter sees the same tool.
     Object.assign(this, toolMetadata(tool as Tool<never, unknown>));
-    this.#extract = options.extract ?? extractNativeResult;
+    this.#extract = options.extract ?? ((tool as unknown as Record<symbol, unknown>)[NATIVE_BASH] === true ? extractNativeResult : extractTextResult);
     this.#runners = options.runners ?? builtinRunners;
     const runners = this.#runners;
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);

@@ -354,6 +354,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   });
   // Tells BashEvidence that this tool calls onCommandStart right before it spawns.
   Object.defineProperty(bashTool, Symbol.for("agent-evidence.start-hook"), { value: true });
+  // Its data names the raw logs it wrote: BashEvidence reads its results from them (and only its).
+  Object.defineProperty(bashTool, Symbol.for("agent-evidence.native-bash"), { value: true });
   // Every call is a new bash process: nothing a line defines reaches the next call.
   Object.defineProperty(bashTool, Symbol.for("agent-evidence.per-call-shell"), { value: true });
   return bashTool;

@@ -118,10 +118,7 @@ export function defineTool<TInput, TData>(definition: ToolDefinition<TInput, TDa
     ...(needsApproval === undefined ? {} : { needsApproval }),
     async execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
       const parsed = inputSchema.safeParse(input);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`);
-        return { text: `Error: invalid input for ${name}: ${problems.join("; ")}`, isError: true };
-      }
+      if (!parsed.success) return invalidInputResult(name, parsed.error);
       try {
         return await run(parsed.data, ctx ?? {});
       } catch (error) {
@@ -129,6 +126,12 @@ export function defineTool<TInput, TData>(definition: ToolDefinition<TInput, TDa
       }
     },
   };
+}
+
+/** The error result for input that fails a tool's schema: `Error: invalid input for NAME: path: message; ...`. */
+export function invalidInputResult(name: string, error: z.ZodError): ToolResult<never> {
+  const problems = error.issues.map((issue) => `${issue.path.join(".") || "input"}: ${issue.message}`);
+  return { text: `Error: invalid input for ${name}: ${problems.join("; ")}`, isError: true };
 }
 
 /** The message of an unknown thrown value. */
