@@ -1,4 +1,4 @@
-// A pytest test that runs until it is killed, for the adapters' abort tests: it reports its pid and
+// Process helpers of the adapters' abort tests, and a pytest test that runs until it is killed: it reports its pid and
 // process group in a file outside the workspace (so the run changes nothing the ledger watches),
 // and the test aborts once that file exists.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -41,5 +41,29 @@ export function groupAlive(pgid: number): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
     throw error;
+  }
+}
+
+/** Polls `check` every 25 ms until it holds or `ms` pass; its last answer. */
+export async function waitFor(check: () => boolean, ms = 15_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return check();
+}
+
+// Gone: no such process (ESRCH), or exited and waiting for whoever inherited it to reap it (a zombie).
+export function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
   }
 }

@@ -14,6 +14,7 @@ import { BashEvidence } from "../../src/evidence/bash-evidence.js";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
 import type { ConfirmRequest } from "../../src/tools/bash.js";
 import { makeTempDir } from "../tools/helpers.js";
+import { gone, waitFor } from "./abort-fixture.js";
 import { PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 
 const run = promisify(execFile);
@@ -25,20 +26,6 @@ const toolCallStep = (toolName: string, input: unknown, toolCallId = "call-1") =
   warnings: [],
 });
 const textStep = { content: [{ type: "text" as const, text: "done" }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] };
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 600 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-  if (!check()) throw new Error("waited 30 s in vain");
-}
 
 describe("AI SDK conventions through generateText", () => {
   let project: ReturnType<typeof makeTempDir>;
@@ -60,9 +47,9 @@ describe("AI SDK conventions through generateText", () => {
     const pidFile = join(project.dir, "sleeper.pid");
     const model = new MockLanguageModelV3({ doGenerate: [toolCallStep("bash", { command: LONG }), textStep] });
     const call = generateText({ model, tools: toAiSdkTools(tools), stopWhen: stepCountIs(steps), prompt: "Go.", abortSignal: controller.signal });
-    await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "");
+    expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 30_000)).toBe(true);
     const sleeper = Number(readFileSync(pidFile, "utf8").trim());
-    expect(isAlive(sleeper)).toBe(true);
+    expect(gone(sleeper)).toBe(false);
     controller.abort();
     if (steps > 1) {
       await expect(call).rejects.toMatchObject({ name: "AbortError" });
@@ -72,7 +59,7 @@ describe("AI SDK conventions through generateText", () => {
       expect(part?.type).toBe("tool-error");
       expect((part as { error?: { name?: string } } | undefined)?.error?.name).toBe("AbortError");
     }
-    await waitFor(() => !isAlive(sleeper));
+    expect(await waitFor(() => gone(sleeper), 30_000)).toBe(true);
     expect(evidence.verifiedTargets).toEqual([]);
   });
 

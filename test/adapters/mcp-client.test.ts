@@ -15,7 +15,8 @@ import { isEvidenceError } from "../../src/errors.js";
 import type { ToolProgress } from "../../src/tools/tool.js";
 import { makeTempDir } from "../tools/helpers.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
-import { connectInMemory, gone, waitFor } from "./mcp-helpers.js";
+import { gone, waitFor } from "./abort-fixture.js";
+import { connectInMemory } from "./mcp-helpers.js";
 
 // Real bash in its own process group, stdout and stderr in one stream; an abort kills the group.
 function runBash(command: string, cwd: string, signal: AbortSignal): Promise<{ output: string; code: number }> {

@@ -1,6 +1,5 @@
 // The MCP tests' in-process connection: the SDK's real Client and a server over the SDK's in-memory
 // transport, every message each side sends recorded, every protocol error kept.
-import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -74,27 +73,4 @@ export function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string 
   return (result.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("");
 }
 
-/** Polls `check` every 25 ms until it holds or `ms` pass; its last answer. */
-export async function waitFor(check: () => boolean, ms = 15_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return check();
-}
-
-// Gone: no such process (ESRCH), or exited and waiting for whoever inherited it to reap it (a zombie).
-export function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-}
 

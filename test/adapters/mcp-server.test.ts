@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { createEvidenceMcpServer, registerMcpTools, type EvidenceMcpServer, type EvidenceMcpServerOptions } from "../../src/adapters/mcp.js";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
 import { makeTempDir } from "../tools/helpers.js";
-import { connectInMemory, gone, textOf, waitFor, type Connection } from "./mcp-helpers.js";
+import { gone, waitFor } from "./abort-fixture.js";
+import { connectInMemory, textOf, type Connection } from "./mcp-helpers.js";
 
 async function connect(options: EvidenceMcpServerOptions): Promise<Connection<EvidenceMcpServer["evidence"]>> {
   const { server, evidence } = createEvidenceMcpServer(options);

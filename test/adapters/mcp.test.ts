@@ -11,7 +11,7 @@ import { judge } from "../../src/evidence/judge.js";
 import type { JudgeInput } from "../../src/evidence/judge-types.js";
 import { makeTempDir } from "../tools/helpers.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
-import { gone, waitFor } from "./mcp-helpers.js";
+import { gone, waitFor } from "./abort-fixture.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff", "evidence_status", "judge"];

@@ -1,7 +1,8 @@
 // Workspace snapshots against the stat cache: a same-size change with its mtime put back, made in the
 // second git last saw the file (git compares ctime to the second), and the stat resets mtimeResets finds.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkspaceSnapshotter, mtimeResets } from "../../src/evidence/snapshot.js";
@@ -89,14 +90,24 @@ describe("closing a git snapshotter", () => {
   it("while snapshots are in flight runs them one at a time, waits for them, removes the shadow and never rejects", async () => {
     const p = gitProject();
     for (let i = 0; i < 200; i += 1) writeFileSync(join(p.dir, `f${i}.py`), `X = ${i}\n`);
-    const snapshotter = await createWorkspaceSnapshotter(p.dir);
-    const shadows = execFileSync("sh", ["-c", "ls -d ${TMPDIR:-/tmp}/agent-evidence-git-* 2>/dev/null || true"]).toString().split("\n").filter((line) => line !== "");
-    const takes = [snapshotter.take(), snapshotter.take(), snapshotter.take()];
-    await snapshotter.close();
-    const settled = await Promise.allSettled(takes);
-    const left = execFileSync("sh", ["-c", "ls -d ${TMPDIR:-/tmp}/agent-evidence-git-* 2>/dev/null || true"]).toString().split("\n").filter((line) => line !== "");
-    // The snapshots ran to their end (one at a time: two would race for index.lock) before the
-    // removal, and this snapshotter's shadow is gone.
-    expect([settled.map((s) => s.status), left.filter((dir) => !shadows.includes(dir)).length, shadows.filter((dir) => !left.includes(dir)).length]).toEqual([["fulfilled", "fulfilled", "fulfilled"], 0, 1]);
+    // A private temp directory: other suites running at the same time make and remove shadows in the shared one.
+    const base = mkdtempSync(join(tmpdir(), "ae-snapshot-close-"));
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = base;
+    try {
+      const snapshotter = await createWorkspaceSnapshotter(p.dir);
+      const shadows = readdirSync(base).filter((name) => name.startsWith("agent-evidence-git-"));
+      const takes = [snapshotter.take(), snapshotter.take(), snapshotter.take()];
+      await snapshotter.close();
+      const settled = await Promise.allSettled(takes);
+      const left = readdirSync(base).filter((name) => name.startsWith("agent-evidence-git-"));
+      // The snapshots ran to their end (one at a time: two would race for index.lock) before the
+      // removal, and this snapshotter's shadow is gone.
+      expect([settled.map((s) => s.status), shadows.length, left]).toEqual([["fulfilled", "fulfilled", "fulfilled"], 1, []]);
+    } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
