@@ -4,10 +4,11 @@ import { createReadStream, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import type { Command } from "commander";
-import type { JudgeReport, JudgeResult } from "../evidence/judge-types.js";
+import type { JudgeReport } from "../evidence/judge-types.js";
 import { NamedFileError, openRegularFile, readRegularFile } from "../io/named-files.js";
 import type { Outcome } from "../types.js";
 import { UsageError } from "./program.js";
+import { IDS_MODES, writeJudgeJson, type IdsMode } from "./judge-json.js";
 
 interface JudgeCliOptions {
   command: string;
@@ -17,6 +18,7 @@ interface JudgeCliOptions {
   output?: string;
   junit?: string;
   startedAt?: string;
+  ids?: string;
 }
 
 /** The exit status the CLI gives each verdict. */
@@ -35,26 +37,6 @@ export function verdictExitStatus(verdict: Outcome): number {
   }
 }
 
-/** The JSON the CLI prints: exactly the fields of the contract, in its order. */
-export function renderJudgeJson(result: JudgeResult): string {
-  const runs = result.runs.map((run) => ({
-    kind: run.kind,
-    runner: run.runner,
-    targets: run.targets,
-    workspace: run.workspace,
-    filtered: run.filtered,
-    baseline: run.baseline,
-    outcome: run.outcome,
-    passed: run.passed,
-    failed: run.failed,
-    skipped: run.skipped,
-    reasons: run.reasons,
-    ...(run.unprovenTargets === undefined ? {} : { unprovenTargets: run.unprovenTargets }),
-    gates: run.gates,
-  }));
-  return JSON.stringify({ schemaVersion: result.schemaVersion, verdict: result.verdict, reasons: result.reasons, runs });
-}
-
 /** Registers `agent-evidence judge`. */
 export function registerJudgeCommand(program: Command): void {
   program
@@ -67,8 +49,10 @@ export function registerJudgeCommand(program: Command): void {
     .option("--output <file>", "read the output from FILE (default: stdin)")
     .option("--junit <file>", "a JUnit XML report the run wrote")
     .option("--started-at <iso>", "when the run started: an older --junit file is stale")
+    .option("--ids <which>", "the id lists to print: all (default), failed, or none (the verdict and reasons only)")
     .action(async (options: JudgeCliOptions) => {
       const exitCode = parseExitCode(options.exitCode);
+      const ids = parseIds(options.ids);
       const startedAt = parseStartedAt(options.startedAt);
       const reports: JudgeReport[] = options.junit === undefined ? [] : [await readJunit(options.junit, startedAt)];
       // Opened before the judge loads: a bad --output fails at once. Only a regular file (stdin takes pipes).
@@ -79,9 +63,26 @@ export function registerJudgeCommand(program: Command): void {
       const input = output === null ? process.stdin : createReadStream("", { fd: output.fd, start: 0 });
       await feed(input, (chunk) => stream.push(chunk), options.output);
       const result = stream.end();
-      process.stdout.write(`${renderJudgeJson(result)}\n`);
+      // Written in pieces, waiting for stdout to drain: a result with millions of ids is never one string.
+      await writeJudgeJson(result, writeStdout, ids);
+      await writeStdout("\n");
       process.exitCode = verdictExitStatus(result.verdict);
     });
+}
+
+function parseIds(text: string | undefined): IdsMode {
+  if (text === undefined) return "all";
+  const mode = IDS_MODES.find((m) => m === text);
+  if (mode === undefined) throw new UsageError(`judge: --ids must be one of ${IDS_MODES.join(", ")}, got ${JSON.stringify(text)}`);
+  return mode;
+}
+
+// Resolves once stdout took the text (at once, or after it drained).
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (process.stdout.write(text, (error) => (error === null || error === undefined ? undefined : reject(error)))) resolve();
+    else process.stdout.once("drain", resolve);
+  });
 }
 
 function parseExitCode(text: string | undefined): number | null {

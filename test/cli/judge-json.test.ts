@@ -1,0 +1,89 @@
+// The judge's JSON written in pieces: with --ids all it is byte for byte JSON.stringify of the
+// contract's fields in the contract's order, whatever the ids hold; --ids failed / none leave the
+// lists out; and the CLI prints it for a log with many ids.
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { writeJudgeJson, type IdsMode } from "../../src/cli/judge-json.js";
+import { judge } from "../../src/evidence/judge.js";
+import type { JudgeResult } from "../../src/evidence/judge-types.js";
+import { repoRoot } from "../support/import-graph.js";
+import { makeTempDir } from "../tools/helpers.js";
+
+// The contract: these fields, in this order (docs/cli.md, "agent-evidence judge").
+function contract(result: JudgeResult, ids: IdsMode = "all"): string {
+  const runs = result.runs.map((run) => ({
+    kind: run.kind,
+    runner: run.runner,
+    targets: run.targets,
+    workspace: run.workspace,
+    filtered: run.filtered,
+    baseline: run.baseline,
+    outcome: run.outcome,
+    ...(ids === "all" ? { passed: run.passed } : {}),
+    ...(ids === "none" ? {} : { failed: run.failed }),
+    ...(ids === "all" ? { skipped: run.skipped } : {}),
+    reasons: run.reasons,
+    ...(run.unprovenTargets === undefined ? {} : { unprovenTargets: run.unprovenTargets }),
+    gates: run.gates,
+  }));
+  return JSON.stringify({ schemaVersion: result.schemaVersion, verdict: result.verdict, reasons: result.reasons, runs });
+}
+
+async function written(result: JudgeResult, ids: IdsMode = "all"): Promise<{ text: string; pieces: number }> {
+  const pieces: string[] = [];
+  await writeJudgeJson(result, (text) => void pieces.push(text), ids);
+  return { text: pieces.join(""), pieces: pieces.length };
+}
+
+const pytestLog = (ids: number): string => `${Array.from({ length: ids }, (_, i) => `PASSED tests/test_mod.py::test_case[p-${i}]`).join("\n")}\n${ids} passed in 1.00s\n`;
+
+describe("writeJudgeJson", () => {
+  it.each(["all", "failed", "none"] as const)("--ids %s: the contract's JSON, byte for byte, for real judge results", async (ids) => {
+    const results = [
+      judge({ command: "python -m pytest -rA tests", output: pytestLog(3), exitCode: 0 }),
+      judge({ command: "pytest -q tests/a.py tests/b.py; go test ./...", output: "1 failed, 2 passed in 0.1s\nok  example.com/m/calc 0.01s\n", exitCode: 1 }),
+      judge({ command: "ls", output: "", exitCode: 0 }),
+    ];
+    for (const result of results) expect((await written(result, ids)).text).toBe(contract(result, ids));
+  });
+
+  it("any strings in ids, targets and reasons (quotes, control characters, lone surrogates, emoji) give JSON.stringify's bytes", async () => {
+    const text = fc.string({ unit: "binary", maxLength: 40 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(text, { maxLength: 30 }), fc.array(text, { maxLength: 5 }), fc.array(text, { maxLength: 3 }), async (passed, failed, reasons) => {
+        const base = judge({ command: "python -m pytest -rA tests", output: pytestLog(1), exitCode: 0 });
+        const result: JudgeResult = { ...base, reasons, runs: base.runs.map((run) => ({ ...run, passed, failed, skipped: failed, reasons, targets: reasons })) };
+        expect((await written(result)).text).toBe(contract(result));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("hands a long id list over in pieces, never as one string", async () => {
+    const result = judge({ command: "python -m pytest -rA tests", output: pytestLog(20_000), exitCode: 0 });
+    const { text, pieces } = await written(result);
+    expect(text).toBe(contract(result));
+    expect(pieces).toBeGreaterThan(10);
+  });
+
+  it("the CLI prints it with --ids, and refuses an unknown --ids (exit 64)", () => {
+    const dir = makeTempDir("ae-judge-json-");
+    try {
+      const log = join(dir.dir, "out.log");
+      writeFileSync(log, pytestLog(5000));
+      // The exit status is the verdict's (these synthetic logs may be unknown): read stdout whatever it is.
+      const cli = (ids: string[]) => spawnSync(process.execPath, [join(repoRoot, "dist", "cli", "main.js"), "judge", "--command", "python -m pytest -rA tests", "--exit-code", "0", "--output", log, ...ids], { encoding: "utf8" });
+      const expected = judge({ command: "python -m pytest -rA tests", output: pytestLog(5000), exitCode: 0 });
+      expect(cli([]).stdout).toBe(`${contract(expected)}\n`);
+      expect(cli(["--ids", "none"]).stdout).toBe(`${contract(expected, "none")}\n`);
+      expect(cli(["--ids", "failed"]).stdout).toBe(`${contract(expected, "failed")}\n`);
+      expect(cli(["--ids", "all"]).status).toBe({ passed: 0, failed: 1, unknown: 2 }[expected.verdict]);
+      expect(cli(["--ids", "some"])).toMatchObject({ status: 64, stdout: "" });
+    } finally {
+      dir.cleanup();
+    }
+  });
+});
