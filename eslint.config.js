@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 const ioModules = ["fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process"];
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "test/fixtures/**", "coverage/**"] },
+  { ignores: ["dist/**", "node_modules/**", "test/fixtures/**", "test/.captured/**", "coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -68,7 +68,7 @@ function hasMarker(parsed: ParsedRunOutput, kind: MarkerKind): boolean {
 /** Failures and errors the final summary counts, whatever the runner calls them. */
 function summaryFailures(parsed: ParsedRunOutput): number {
   const counts = parsed.summary?.counts ?? {};
-  const keys = ["failed", "errors", "failures", "unexpected successes", "packages failed"];
+  const keys = ["failed", "errors", "failures", "unexpected successes", "packages failed", "cancelled"];
   return keys.reduce((sum, key) => sum + (counts[key] ?? 0), 0);
 }
 
@@ -227,9 +227,10 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
 
   // 9 and 10. Exactly one summary of the runner's own, a pass in it, every target covered.
   if (noSummary) return withReasons("unknown", [attribution.status === "masked" ? "masked-exit-no-summary" : "no-summary"]);
-  if (parsed.summaryCount > 1) return withReasons("unknown", ["multiple-summaries"]);
   // More passes than the summary counts: some were printed by tests, so none of them is proof.
-  if (parsed.forgeries.some((f) => f.kind === "ids-exceed-summary")) return { ...withReasons("unknown", ["spoof-suspect"]), passed: [] };
+  const passesExceed = parsed.forgeries.some((f) => f.kind === "ids-exceed-summary");
+  if (parsed.summaryCount > 1) return { ...withReasons("unknown", ["multiple-summaries"]), ...(passesExceed ? { passed: [] } : {}) };
+  if (passesExceed) return { ...withReasons("unknown", ["spoof-suspect"]), passed: [] };
   const blockers = [...reports.blockers, ...(facts.notAttributable ? ["output-not-attributable"] : [])];
   if (blockers.length > 0) return withReasons("unknown", blockers);
   const summaryProves = (parsed.summary !== null && passes > 0) || reports.provesPass;

@@ -109,3 +109,10 @@ export const DJANGO_FAMILY: TargetFamily = { name: "django", place: (target) => 
 export function exactFamily(name: string): TargetFamily {
   return { name, place: (target) => target, covers: (a, b) => a === b };
 }
+
+/** node:test's family: file, directory and glob targets placed as pytest's paths are; a directory covers what lies under it. */
+export const NODE_FAMILY: TargetFamily = {
+  name: "node",
+  place: normalizePathTarget,
+  covers: (a, b) => a === "." || a === b || b.startsWith(`${a}/`) || b.startsWith(`${a}::`),
+};

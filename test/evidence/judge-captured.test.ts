@@ -241,6 +241,41 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["ut310-v-passing", "passed", "all"],
   ["ut312-v-empty", "unknown", "none"],
   ["ut312-v-mixed", "failed", "all"],
+  ["nt-tap-all", "passed", "all"],
+  ["nt-tap-explicit-dir", "passed", "all"],
+  ["nt-spec-all", "passed", "all"],
+  ["nt-dot-all", "unknown", "none"], // the dot reporter prints no summary
+  ["nt-tap-fail", "failed", "all"],
+  ["nt-spec-fail", "failed", "all"],
+  ["nt-dot-fail", "failed", "failed"],
+  ["nt-name-pattern", "passed", "all"],
+  ["nt-name-pattern-spec-space", "passed", "all"],
+  ["nt-name-pattern-nothing", "unknown", "all"],
+  ["nt-test-only", "unknown", "all"],
+  ["nt-skip-only", "unknown", "all"],
+  ["nt-tail5", "unknown", "none"], // the window cuts the summary's `# tests` and `# pass` lines
+  ["nt-tail-n20", "passed", "some"],
+  ["nt-spec-tail-n12", "passed", "some"],
+  ["nt-echo-done", "passed", "all"],
+  ["nt-or-true-fail", "failed", "all"],
+  ["nt-and-echo", "passed", "all"],
+  ["nt-and-echo-fail", "failed", "all"],
+  ["nt-pipefail-spec-tail", "passed", "all"],
+  ["nt-cd-sub", "passed", "all"],
+  ["nt-cwd-sub-spec", "passed", "all"],
+  ["nt-two-runs", "passed", "all"],
+  ["nt-two-files", "passed", "all"], // neither file is named by an id: both listed unproven
+  ["nt-env-concurrency", "passed", "all"],
+  ["nt-syntax-error", "failed", "all"],
+  ["nt-missing-file", "unknown", "none"],
+  ["nt-bad-option", "unknown", "none"],
+  ["nt-reporter-mismatch", "unknown", "none"],
+  ["nt-timeout1-slow", "unknown", "all"],
+  ["nt-forged-print-tap", "passed", "all"],
+  ["nt-forged-print-spec", "unknown", "none"],
+  ["nt-forged-parent", "unknown", "none"],
+  ["nt-forged-parent-tee", "unknown", "none"],
+  ["nt-shadowed-function", "unknown", "none"],
 ];
 
 function judgeCapture(run: CapturedRun): JudgeResult {
@@ -306,11 +341,36 @@ describe("judge on real captured runs", () => {
     for (const evidence of result.runs.filter((r) => r.outcome === "passed")) {
       const observer = builtinRunners.get(evidence.kind)!;
       // A target the run lists as unproven (every selected test passed, none shown for it) claims nothing.
-      const uncovered = evidence.targets.filter((target) => !evidence.unprovenTargets?.includes(target) && !truth?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)));
-      const failedInside = evidence.targets.flatMap((target) => truth?.failed.filter((id) => observer.covers(truthSpelling(run, evidence, target), id)) ?? []);
+      // node:test prints no file for a passing test: its truth's ids with their files say which target holds them.
+      const located = truth?.located ?? truth;
+      const uncovered = evidence.targets.filter((target) => !evidence.unprovenTargets?.includes(target) && !located?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)));
+      const failedInside = evidence.targets.flatMap((target) => located?.failed.filter((id) => observer.covers(truthSpelling(run, evidence, target), id)) ?? []);
       expect({ truth: truth !== null, uncovered, failedInside }).toEqual({ truth: true, uncovered: [], failedInside: [] });
     }
     if (result.verdict === "passed") expect({ failed: truth?.failed ?? null, packages: Object.values(truth?.packages ?? {}).filter((p) => p === "fail") }).toEqual({ failed: [], packages: [] });
+  });
+});
+
+describe("node:test ids against the runner's own events", () => {
+  // Precision over every form; recall over the forms whose output shows every test (TAP and spec, whole).
+  it("precision 1.000 and recall >= 0.95", () => {
+    let reportedCount = 0;
+    let correct = 0;
+    let shown = 0;
+    let found = 0;
+    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("nt-"))) {
+      const run = loadCapture(name);
+      const ids = reported(run, judgeCapture(run));
+      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
+      for (const key of ["passed", "failed", "skipped"] as const) {
+        reportedCount += ids[key].length;
+        correct += ids[key].filter((id) => truth[key].includes(id)).length;
+        if (relation !== "all") continue;
+        shown += truth[key].length;
+        found += truth[key].filter((id) => ids[key].includes(id)).length;
+      }
+    }
+    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
   });
 });
 

@@ -1,7 +1,7 @@
 // The parsers against what the real runners printed on the fixture projects, each case checked
 // against the independent truth (pytest hook records, go JSON events, the unittest result hook).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseDjango, parseGoTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseDjango, parseGoTest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 
@@ -143,6 +143,29 @@ const UNITTEST: [string, Expectation][] = [
   ["ut312-v-mixed", { ids: "all", forgeries: ["result-after-summary"] }],
 ];
 
+const NODE_TEST: [string, Expectation][] = [
+  ["nt-tap-all", { ids: "all" }],
+  ["nt-tap-explicit-dir", { ids: "all" }],
+  ["nt-spec-all", { ids: "all" }],
+  ["nt-dot-all", { ids: "none", summaries: 0 }],
+  ["nt-tap-fail", { ids: "all" }],
+  ["nt-spec-fail", { ids: "all" }],
+  ["nt-dot-fail", { ids: "failed", summaries: 0 }],
+  ["nt-name-pattern", { ids: "all" }],
+  ["nt-name-pattern-spec-space", { ids: "all" }],
+  ["nt-name-pattern-nothing", { ids: "all" }],
+  ["nt-test-only", { ids: "all" }],
+  ["nt-skip-only", { ids: "all" }],
+  ["nt-echo-done", { ids: "all" }],
+  ["nt-and-echo", { ids: "all" }],
+  ["nt-syntax-error", { ids: "all" }],
+  ["nt-missing-file", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["nt-bad-option", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["nt-reporter-mismatch", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  // TAP turns a test's prints into `# ` comments: nothing forged is left.
+  ["nt-forged-print-tap", { ids: "all" }],
+];
+
 function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
@@ -152,6 +175,8 @@ function parseRun(run: CapturedRun): ParsedRunOutput {
       return parseGoTest(run.output);
     case "django":
       return parseDjango(run.output, run.line.includes("runtests.py") ? "django" : "unittest");
+    case "node":
+      return parseNodeTest(run.output);
   }
 }
 
@@ -188,6 +213,7 @@ describe.each([
   ["pytest", PYTEST],
   ["go test", GO],
   ["unittest and Django", UNITTEST],
+  ["node --test", NODE_TEST],
 ] as const)("%s on real captured output", (_label, table) => {
   it.each(table)("%s: ids match the independent truth", (name, expectation) => {
     const run = loadCapture(name);

@@ -3,7 +3,7 @@
 // never from the printed text the parsers read.
 
 /** Which fixture project a case runs in (copied under test/.captured/work/). */
-export type FixtureProject = "py" | "app" | "go" | "django";
+export type FixtureProject = "py" | "app" | "go" | "django" | "node";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =
@@ -13,6 +13,11 @@ export type TruthSource =
   | "go-json"
   /** unittest and Django: the sitecustomize result hook. */
   | "unittest-hook"
+  /**
+   * node:test: the runner's own event stream, written by a reporter module of the harness's
+   * (test/support/node/truth-reporter.mjs) that its `node` shim adds beside the case's reporters.
+   */
+  | "node-events"
   /** Nothing ran, so there is nothing to record (usage errors, `-list`). */
   | "none";
 
@@ -70,6 +75,54 @@ function dj(name: string, line: string, cwd = ""): CaptureCase {
   if (pinned !== undefined) base.pinned = pinned[1];
   return base;
 }
+
+// node:test (test/fixtures/node-test-project), Node's own test runner of the machine's node.
+function nt(name: string, line: string, cwd = ""): CaptureCase {
+  return { name, project: "node", cwd, line, truth: "node-events" };
+}
+
+/** node --test in the forms an agent types (issue 14, section 2). */
+const NODE_TEST_FORMS: CaptureCase[] = [
+  nt("nt-tap-all", "node --test"),
+  nt("nt-tap-explicit-dir", "node --test --test-reporter=tap test/"),
+  nt("nt-spec-all", "node --test --test-reporter=spec"),
+  nt("nt-dot-all", "node --test --test-reporter=dot"),
+  nt("nt-tap-fail", "NT_FAIL=1 node --test test/strings.test.mjs"),
+  nt("nt-spec-fail", "NT_FAIL=1 node --test --test-reporter=spec"),
+  nt("nt-dot-fail", "NT_FAIL=1 node --test --test-reporter=dot test/strings.test.mjs"),
+  nt("nt-name-pattern", "node --test --test-name-pattern=adds test/math.test.js"),
+  nt("nt-name-pattern-spec-space", `node --test --test-reporter spec --test-name-pattern "multiplies|gives zero" test/math.test.js`),
+  nt("nt-name-pattern-nothing", "node --test --test-name-pattern=zzz_no_such_test"),
+  nt("nt-test-only", "node --test --test-only test/math.test.js"),
+  nt("nt-skip-only", "node --test skiponly/"),
+  nt("nt-tail5", "node --test | tail -5"),
+  nt("nt-tail-n20", "node --test 2>&1 | tail -n 20"),
+  nt("nt-spec-tail-n12", "node --test --test-reporter=spec test/math.test.js 2>&1 | tail -n 12"),
+  nt("nt-echo-done", "node --test test/math.test.js; echo done"),
+  nt("nt-or-true-fail", "NT_FAIL=1 node --test test/strings.test.mjs || true"),
+  nt("nt-and-echo", "node --test sub/ && echo OK"),
+  nt("nt-and-echo-fail", "NT_FAIL=1 node --test && echo OK"),
+  nt("nt-pipefail-spec-tail", "set -o pipefail; node --test --test-reporter=spec sub/ | tail -n 12"),
+  nt("nt-cd-sub", "cd sub && node --test"),
+  nt("nt-cwd-sub-spec", "node --test --test-reporter=spec", "sub"),
+  nt("nt-two-runs", "node --test sub/; node --test test/strings.test.mjs"),
+  nt("nt-two-files", "node --test sub/sub.test.js test/strings.test.mjs"),
+  nt("nt-env-concurrency", "env NT_QUIET=1 node --test --test-concurrency=1 test/"),
+  nt("nt-syntax-error", "node --test extra/broken.js"),
+  nt("nt-missing-file", "node --test test/nope.test.js"),
+  nt("nt-bad-option", "node --test --no-such-flag"),
+  nt("nt-reporter-mismatch", "node --test --test-reporter=spec --test-reporter=tap sub/"),
+  nt("nt-timeout1-slow", "timeout 1 node --test extra/slow.js"),
+  // A test prints the runner's framing: TAP turns it into comments, spec shows it as it is.
+  nt("nt-forged-print-tap", "node --test extra/forge-print.js"),
+  nt("nt-forged-print-spec", "node --test --test-reporter=spec extra/forge-print.js"),
+  // A test writes a whole TAP result and summary to the runner's own stdout and kills the runner.
+  nt("nt-forged-parent", "node --test extra/forge-parent.js"),
+  // The same through `tee`, which hides the runner's exit status (and keeps the forged lines whole:
+  // the shell's `Killed` note would overwrite them in the capture file).
+  nt("nt-forged-parent-tee", "node --test extra/forge-parent.js | tee /tmp/ae-judge-nt-forged-parent-tee.log; echo done"),
+  nt("nt-shadowed-function", `node() { printf 'TAP version 13\n# Subtest: x\nok 1 - x\n1..1\n# tests 1\n# pass 1\n# fail 0\n# duration_ms 1\n'; }; node --test`),
+];
 
 // A throwaway git repository for the `git stash` forms: the line copies the project to a temp
 // directory and stops before any git command unless it is inside that copy (the fixture copy itself
@@ -325,4 +378,5 @@ export const CAPTURE_CASES: CaptureCase[] = [
   dj("dj-v2-basic-unbuffered", `PYTHONUNBUFFERED=1 ${DJ} -v 2 basic`),
   dj("ut310-v-mixed-unbuffered", `PYTHONUNBUFFERED=1 ${PY310} -m unittest -v mixed.tests`, "tests"),
   ...JUDGE_FORMS,
+  ...NODE_TEST_FORMS,
 ];

@@ -1,5 +1,6 @@
 // Independent truth readers: each reads what a runner's hooks or event stream recorded, never the
 // printed text the parsers under test read. Deliberately simple and separate from src/observers.
+import { relative } from "node:path";
 
 /** The outcome of every test that ran, by id in the runner's own id form. */
 export interface Truth {
@@ -8,6 +9,11 @@ export interface Truth {
   skipped: string[];
   /** go only: package import path -> package-level result. */
   packages?: Record<string, "pass" | "fail" | "skip">;
+  /**
+   * node:test only: the ids with their file in front (`test/a.test.js::suite > test`). The runner
+   * prints no file for a passing test, so its ids do not say which target they lie in; these do.
+   */
+  located?: { passed: string[]; failed: string[] };
 }
 
 interface PytestHookRecord {
@@ -130,4 +136,59 @@ export function readUnittestTruth(text: string): Truth {
   }
   for (const id of failed) passed.delete(id);
   return sortedTruth(passed, failed, skipped);
+}
+
+interface NodeTestRecord {
+  event: "test:start" | "test:pass" | "test:fail";
+  name: string;
+  nesting: number;
+  file: string | null;
+  skip: boolean;
+  todo: boolean;
+  type: string | null;
+}
+
+/**
+ * Reads the node:test truth reporter's records (test/support/node/truth-reporter.mjs), one text per
+ * run. Ids are the names from the outermost suite down joined by ` > `, as the runner prints them;
+ * `located` adds the file relative to `root` (`test/a.test.js::suite > test`). A suite or a test
+ * with subtests is no test of its own: its failure counts only when none of its children failed
+ * (the children's failures are the cause). Skips and todos (passing or failing) are skipped.
+ */
+export function readNodeTestTruth(texts: readonly string[], root: string): Truth {
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  const skipped = new Set<string>();
+  const located = { passed: new Set<string>(), failed: new Set<string>() };
+  for (const text of texts) {
+    const names: string[] = [];
+    const children: { seen: boolean; failed: boolean }[] = [];
+    for (const record of jsonLines<NodeTestRecord>(text)) {
+      const depth = record.nesting;
+      if (record.event === "test:start") {
+        names[depth] = record.name;
+        names.length = depth + 1;
+        children[depth] = { seen: false, failed: false };
+        if (depth > 0 && children[depth - 1] !== undefined) children[depth - 1]!.seen = true;
+        continue;
+      }
+      const id = [...names.slice(0, depth), record.name].join(" > ");
+      const own = children[depth] ?? { seen: false, failed: false };
+      const fail = record.event === "test:fail" && !record.todo;
+      if (depth > 0 && children[depth - 1] !== undefined && fail) children[depth - 1]!.failed = true;
+      const container = own.seen || record.type === "suite";
+      if (container && !(fail && !own.failed)) continue;
+      const file = record.file === null ? "" : relative(root, record.file);
+      if (record.skip || record.todo) skipped.add(id);
+      else if (fail) {
+        failed.add(id);
+        located.failed.add(`${file}::${id}`);
+      } else {
+        passed.add(id);
+        located.passed.add(`${file}::${id}`);
+      }
+    }
+  }
+  for (const id of failed) passed.delete(id);
+  return { ...sortedTruth(passed, failed, skipped), located: { passed: [...located.passed].sort(), failed: [...located.failed].sort() } };
 }
