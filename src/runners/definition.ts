@@ -87,7 +87,7 @@ export interface StartError {
 }
 
 /** Which runs a risk reaches: every command, or the runners of one interpreter (Python's variables and paths, Go's). */
-export type IdentityScope = "any" | "python" | "go";
+export type IdentityScope = "any" | "python" | "go" | "node";
 
 /** One test runner. */
 export interface RunnerDefinition {
@@ -103,6 +103,8 @@ export interface RunnerDefinition {
   readonly identityScope: IdentityScope;
   /** Exit statuses of its own, beyond the shared ones (0 ok, 1 failed, 124 under `timeout`, 126/127, 130, 137/143). */
   readonly exitCodes?: Readonly<Partial<Record<number, ExitMeaning>>>;
+  /** Why its own arguments make it something else than the runner (go `-exec`, node `--require`), or null. */
+  identityRisk?(args: readonly string[]): string | null;
   /** Lines that say the runner never started (`No module named pytest`), beyond the shell's own (`command not found`). */
   readonly startErrors?: readonly StartError[];
   /** A fresh incremental parser for one run's output. */

@@ -110,6 +110,14 @@ export const goTestRunner: RunnerDefinition = {
   readArguments: (args) => readArgumentsWith(GO_OPTIONS, args, (scanned, result) => readGo(scanned, result, args)),
   resultStream: "stdout",
   identityScope: "go",
+  // `-exec` runs the test binary through another program, `-toolexec` and `-overlay` build other code.
+  identityRisk(args) {
+    for (const arg of args) {
+      if (arg === "-args" || arg === "--args") break;
+      if (/^--?(?:exec|toolexec|overlay)(?:=|$)/.test(arg)) return `go test ${arg.split("=")[0]}`;
+    }
+    return null;
+  },
   exitCodes: { 2: "usage-error" },
   createParser: createGoTestParser,
   split: { by: "unit", unitOf: goPackageOf, names: (targets, pkg) => targets.some((target) => goPackageMatches(target, pkg)) },

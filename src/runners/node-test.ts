@@ -71,6 +71,23 @@ function globPattern(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+// node's options that load code before the tests (a module of the agent's can print any result), and a
+// reporter that is not one of node's own (it writes the output the judge reads).
+const LOADS_CODE = new Set(["-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--env-file-if-exists", "--test-global-setup"]);
+const OWN_REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
+
+function nodeIdentityRisk(args: readonly string[]): string | null {
+  const { options } = splitAtFirstFile(args);
+  for (let i = 0; i < options.length; i++) {
+    const arg = options[i]!;
+    const [name = arg, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = inline ?? options[i + 1];
+    if (LOADS_CODE.has(name)) return `node ${name} loads code before the tests`;
+    if (name === "--test-reporter" && value !== undefined && !OWN_REPORTERS.has(value)) return `node --test-reporter ${value} writes the output`;
+  }
+  return null;
+}
+
 /** node --test. */
 export const nodeTestRunner: RunnerDefinition = {
   specVersion: RUNNER_SPEC_VERSION,
@@ -85,7 +102,8 @@ export const nodeTestRunner: RunnerDefinition = {
     return readArgumentsWith(NODE_TEST_OPTIONS, [...options.filter((o) => o !== "--test"), "--", ...files], readNodeTest);
   },
   resultStream: "stdout",
-  identityScope: "any",
+  identityScope: "node",
+  identityRisk: nodeIdentityRisk,
   // 9: node rejected an option (`node: bad option: --x`).
   exitCodes: { 9: "usage-error" },
   startErrors: [

@@ -216,7 +216,7 @@ function identityProblem(command: SimpleCommand, match: RunnerMatch, shadowing: 
   const interpreter = match.definition.identityScope;
   const risk = shadowing.risks.find((r) => r.scope === "any" || r.scope === interpreter);
   if (risk !== undefined) return risk.reason;
-  return invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter);
+  return invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter) ?? match.definition.identityRisk?.(match.args) ?? null;
 }
 
 function recognizeInvocation(command: SimpleCommand, index: number, state: DirectoryState, scope: Scope, walk: Walk): TestInvocation | null {

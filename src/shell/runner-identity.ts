@@ -38,12 +38,15 @@ const BENIGN_GOFLAG = /^--?(?:mod=\w+|modcacherw|buildvcs=\w+|trimpath|p=\d+|v|x
 // and defines `deactivate`. It is trusted as the venv's own pytest is (see docs/runners.md).
 const VENV_ACTIVATE = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/activate$/;
 
-const RISKY_NAMES = new Set([...PYTHON_VARS, ...SHELL_VARS, "GOFLAGS"]);
+// node loads what these name before any test file: a `--require`/`--import` of a planted module, a reporter.
+const NODE_VARS = new Set(["NODE_OPTIONS", "NODE_PATH"]);
+const RISKY_NAMES = new Set([...PYTHON_VARS, ...SHELL_VARS, ...NODE_VARS, "GOFLAGS"]);
 
 // `value` is "" when it is not known here (`export GOFLAGS` of a value set earlier): GOFLAGS then counts.
 function variableRisk(name: string, value: string, how: string): IdentityRisk | null {
   if (PYTHON_VARS.has(name) || PYTEST_VARS.has(name)) return { scope: "python", reason: `${how} ${name}` };
   if (SHELL_VARS.has(name)) return { scope: "any", reason: `${how} ${name}` };
+  if (NODE_VARS.has(name)) return { scope: "node", reason: `${how} ${name}` };
   if (name === "GOFLAGS" && (value === "" || /\$/.test(value) || !value.trim().split(/\s+/).every((flag) => BENIGN_GOFLAG.test(flag)))) return { scope: "go", reason: `${how} GOFLAGS${value === "" ? "" : `=${value}`}` };
   return null;
 }
@@ -90,7 +93,7 @@ export function commandIdentityRisks(command: SimpleCommand): IdentityRisk[] {
       else if (eq > 0) add(variableRisk(word.slice(0, eq), word.slice(eq + 1), program));
     }
   } else if (program === "read" || program === "mapfile" || program === "readarray" || (program === "printf" && args.includes("-v"))) {
-    for (const word of args) if (RISKY_NAMES.has(word)) add({ scope: PYTHON_VARS.has(word) ? "python" : word === "GOFLAGS" ? "go" : "any", reason: `${program} into ${word}` });
+    for (const word of args) if (RISKY_NAMES.has(word)) add({ scope: PYTHON_VARS.has(word) ? "python" : word === "GOFLAGS" ? "go" : NODE_VARS.has(word) ? "node" : "any", reason: `${program} into ${word}` });
   } else if (program === "go" && args[0] === "env" && args.includes("-w")) {
     add({ scope: "go", reason: "go env -w" });
   }
@@ -128,13 +131,6 @@ export function invocationIdentityRisk(command: SimpleCommand, runnerWords: read
   for (const pair of [...command.assignments, ...env]) {
     const risk = variableRisk(pair.name, pair.value, "sets");
     if (risk !== null && (risk.scope === "any" || risk.scope === interpreter)) return risk.reason;
-  }
-  if (interpreter === "go") {
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i]!;
-      if (arg === "-args" || arg === "--args") break;
-      if (/^--?(?:exec|toolexec|overlay)(?:=|$)/.test(arg)) return `go test ${arg.split("=")[0]}`;
-    }
   }
   return null;
 }

@@ -82,3 +82,28 @@ describe("node --test forgeries", () => {
     expect(parseNodeTest(output)).toMatchObject({ passed: ["adds"], failed: ["compares"] });
   });
 });
+
+describe("node --test identity: what loads code before the tests, or writes the output", () => {
+  const TAP = "TAP version 13\n# Subtest: adds\nok 1 - adds\n  ---\n  duration_ms: 1\n  ...\n1..1\n# tests 1\n# suites 0\n# pass 1\n# fail 0\n# cancelled 0\n# skipped 0\n# todo 0\n# duration_ms 10\n";
+  it.each([
+    ["NODE_OPTIONS='--require ./fake.js' node --test", "sets NODE_OPTIONS"],
+    ["NODE_OPTIONS=--require=./fake.js node --test", "sets NODE_OPTIONS"],
+    ["export NODE_OPTIONS='--import ./fake.mjs'; node --test", "NODE_OPTIONS"],
+    ["env NODE_PATH=./shadow node --test", "NODE_PATH"],
+    ["node --require ./fake.js --test", "node --require loads code before the tests"],
+    ["node -r ./fake.js --test test/", "node -r loads code before the tests"],
+    ["node --import=./fake.mjs --test", "node --import loads code before the tests"],
+    ["node --test --test-reporter=./reporter.mjs", "node --test-reporter ./reporter.mjs writes the output"],
+    ["node --test --test-reporter ./reporter.mjs --test-reporter-destination=stdout", "node --test-reporter ./reporter.mjs writes the output"],
+    ["node --env-file=.env --test", "node --env-file loads code before the tests"],
+  ])("%s is shadowed-runner, never a pass", (line, why) => {
+    const [run] = analyzeCommand(line).invocations;
+    expect(run?.shadowed).toBe(true);
+    expect(run?.shadowedBy).toContain(why);
+    expect(judge({ command: line, output: TAP, exitCode: 0 })).toMatchObject({ verdict: "unknown", reasons: ["shadowed-runner"] });
+  });
+
+  it.each(["node --test", "node --test --test-reporter=spec", "node --test --test-reporter tap test/", "NODE_ENV=test node --test"])("%s is the real runner", (line) => {
+    expect(analyzeCommand(line).invocations[0]?.shadowed).toBe(false);
+  });
+});
