@@ -45,6 +45,8 @@ export function createNodeTestParser(): OutputParser {
   const findings = new Findings();
   const ids = new IdTable();
   const head = new HeadLines();
+  // The output holds spec lines: its first line then begins with a spec mark, `ℹ` or indentation.
+  let sawSpec = false;
   const levels: Level[] = [];
   let lineNo = 0;
   let summary: FinalSummary | null = null;
@@ -204,6 +206,7 @@ export function createNodeTestParser(): OutputParser {
       failureBodyIndent = -1;
     }
     const counted = SPEC_SUMMARY_RE.exec(line);
+    if (counted !== null || SPEC_OPEN_RE.test(line) || SPEC_RESULT_RE.test(line)) sawSpec = true;
     if (counted !== null) {
       onSummaryLine(counted[1]!, counted[2]!, line);
       return true;
@@ -309,7 +312,7 @@ export function createNodeTestParser(): OutputParser {
         lines: lineNo,
         distinctIds: true,
         shownResults,
-        start: { cut: nodeTestStartCut(head.first), headMissing, summaryMismatch: null },
+        start: { cut: nodeTestStartCut(head.first, sawSpec), headMissing, summaryMismatch: null },
       };
     },
     get summaryCount() {
@@ -322,10 +325,18 @@ export function createNodeTestParser(): OutputParser {
 }
 
 /** Why the first line of a `node --test` output is a piece of one of the runner's lines, or null. */
-export function nodeTestStartCut(first: string | null): string | null {
+export function nodeTestStartCut(first: string | null, spec = false): string | null {
   if (first === null) return null;
   const line = stripAnsi(first).trimEnd();
-  if (line === "" || line.startsWith(" ")) return null;
+  // The end of the `  ...` that closes a result's YAML block.
+  if (/^ ?\.{1,3}$/.test(line) && line !== "  ...") return "the end of a YAML block";
+  if (line === "" || line.startsWith(" ")) {
+    // spec indents nested results by two: a line indented otherwise, or not a spec line, lost its start.
+    const body = line.trimStart();
+    if (spec && body !== "" && !/^[✔✖﹣▶ℹ]/.test(body)) return "a spec line cut at its start";
+    return null;
+  }
+  if (spec && !/^[✔✖﹣▶ℹ]/.test(line)) return "a spec line cut at its start";
   if (isProperSuffix(line, ["TAP version 13", SPEC_FAILING_HEADER])) return "the end of a header line";
   if (startsWithCutLiteral(line, SUMMARY_PIECES, /^\d+(?:\.\d+)?$/)) return "a summary line cut at its start";
   if (startsWithCutLiteral(line, ["# Subtest: "], /^\S/) || /^(?:o?t ok|k) \d+ - /.test(line)) return "a result line cut at its start";
