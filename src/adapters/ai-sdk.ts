@@ -4,6 +4,7 @@ import { tool as aiTool, type ModelMessage, type ToolExecutionOptions, type Tool
 import { z } from "zod/v4";
 import { assertToolName, errorMessage, type Tool, type ToolResult } from "../tools/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
+import { zodObjectSchema } from "./json-schema-input.js";
 
 /**
  * Turns framework-free tools into an AI SDK 6 `ToolSet` keyed by tool name. Each tool's `execute`
@@ -67,7 +68,7 @@ export function fromAiSdkTool<TInput>(name: string, tool: AiSdkToolLike<TInput>,
   assertToolName(name);
   const execute = tool.execute;
   const schema = tool.inputSchema;
-  const inputSchema = (isZod4Schema(schema) ? schema : z.looseObject({})) as z.ZodType<TInput>;
+  const inputSchema = (zodObjectSchema(schema) ?? z.looseObject({})) as z.ZodType<TInput>;
   let calls = 0;
   return {
     name,
@@ -105,10 +106,6 @@ async function modelText<TInput>(tool: AiSdkToolLike<TInput>, toolCallId: string
     if ((model.type === "text" || model.type === "error-text") && typeof model.value === "string") return model.value;
   }
   return JSON.stringify(output) ?? String(output);
-}
-
-function isZod4Schema(schema: unknown): schema is z.ZodType<unknown> {
-  return typeof schema === "object" && schema !== null && "_zod" in schema && typeof (schema as { safeParse?: unknown }).safeParse === "function";
 }
 
 // True when the messages hold an approving response to this call's approval request (the SDK's flow).

@@ -5,6 +5,7 @@ import { isBaseMessage, ToolMessage, type MessageContent } from "@langchain/core
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v4";
 import { assertToolName, errorMessage, invalidInputResult, type Tool, type ToolContext, type ToolResult } from "../tools/tool.js";
+import { zodObjectSchema } from "./json-schema-input.js";
 
 /**
  * Wraps a LangChain `StructuredTool` (`tool(...)`, `DynamicStructuredTool`, a subclass) as a
@@ -42,13 +43,6 @@ export function fromLangChainTool<TSchema, TInput extends object = Record<string
       return resultOf(output);
     },
   };
-}
-
-// The tool's schema when it is a zod 4 object schema of the classic API (one that has safeParse).
-function zodObjectSchema(schema: unknown): z.ZodType<Record<string, unknown>> | undefined {
-  if (typeof schema !== "object" || schema === null || !("_zod" in schema)) return undefined;
-  const classic = schema as { _zod: { def?: { type?: unknown } }; safeParse?: unknown };
-  return classic._zod.def?.type === "object" && typeof classic.safeParse === "function" ? (schema as z.ZodType<Record<string, unknown>>) : undefined;
 }
 
 function resultOf(output: unknown): ToolResult {

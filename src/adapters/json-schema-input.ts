@@ -1,4 +1,5 @@
-// A foreign tool's JSON Schema as the zod schema our Tool shape carries. Zod 4.2+ converts it
+// A foreign tool's input schema as the zod schema our Tool shape carries: its own when it is a zod 4
+// object schema, else converted from its JSON Schema. Zod 4.2+ converts it
 // (`z.fromJSONSchema`); the package also accepts zod 3.25, whose `zod/v4` has no converter, and the
 // converter refuses some schemas (an unresolved `$ref`): then a permissive object that still shows
 // the original schema to whoever renders it as JSON Schema (the frameworks do, for the model).
@@ -29,4 +30,11 @@ export function inputSchemaFromJson(jsonSchema: Record<string, unknown>, convert
   }
   const { $schema: _dialect, type: _type, ...keywords } = jsonSchema;
   return { schema: z.looseObject({}).meta(keywords), kind: "permissive" };
+}
+
+/** A foreign tool's schema when it is a zod 4 object schema of the classic API (one with `safeParse`), else undefined. */
+export function zodObjectSchema(schema: unknown): z.ZodType<Record<string, unknown>> | undefined {
+  if (typeof schema !== "object" || schema === null || !("_zod" in schema)) return undefined;
+  const classic = schema as { _zod: { def?: { type?: unknown } }; safeParse?: unknown };
+  return classic._zod.def?.type === "object" && typeof classic.safeParse === "function" ? (schema as z.ZodType<Record<string, unknown>>) : undefined;
 }

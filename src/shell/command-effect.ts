@@ -1,65 +1,14 @@
 // What one simple command can change, from its words alone: the effect table of docs/shell.md. One
 // table for the ledger (which measures what the table says cannot touch sources) and the audit (which
-// cannot measure, and trusts the table). Pure: a parsed command in, its effect out.
+// cannot measure, and trusts the table). Pure: a parsed command in, its effect out. The effect algebra
+// and the argument readers are in effect.ts, git's rows in git-effect.ts.
 import { isDevice, isLiteralPath, isNoBuildVcs, isPlainSedScript, isReadOnlyCommand, readSedArguments, isSafeAssignment, isStdioDup, isSystemProgram, spellsSubstitution } from "./read-only.js";
+import { combineEffects, has, isOption, literalPaths, NONE, operands, patchBodyEffect, unknown, valueOf, type CommandEffect } from "./effect.js";
+import { gitEffect, gitReadEffect, GIT_METADATA_EFFECT } from "./git-effect.js";
 import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
 import { basename } from "./wrappers.js";
-
-/**
- * What the command's behaviour depends on beyond its words, which the agent can write:
- * - `repository-config`: git's configuration and hooks (`core.fsmonitor`, `diff.external`, a
- *   `post-commit` or `reference-transaction` hook run programs);
- * - `project-config`: the tool's config can make it write (ruff's `fix = true`, a `tsBuildInfoFile`);
- * - `project-code`: the tool runs code from the project (an ESLint or Prettier config, a mypy plugin,
- *   a Cargo build script).
- */
-export type EffectDependency = "repository-config" | "project-config" | "project-code";
-
-/** What a simple command can change (docs/shell.md, "What a command changes"). */
-export type CommandEffect =
-  /** Reads, prints, checks: writes no file (a checker's own cache aside). */
-  | { kind: "none"; dependsOn?: EffectDependency }
-  /** Changes only the repository's metadata (index, refs, objects): the work tree is as it was. */
-  | { kind: "vcs-metadata"; dependsOn: EffectDependency }
-  /** Writes build outputs (binaries, bytecode, `target/`, `dist/`) that no runner reads as sources. */
-  | { kind: "build-outputs"; dependsOn?: EffectDependency }
-  /** Writes, creates or removes the files it names (paths as written, relative to where it runs). */
-  | { kind: "paths"; paths: string[]; dependsOn?: EffectDependency }
-  /** May change anything. */
-  | { kind: "unknown"; reason: string };
-
-const NONE: CommandEffect = { kind: "none" };
-const unknown = (reason: string): CommandEffect => ({ kind: "unknown", reason });
-
-const RANK: Record<CommandEffect["kind"], number> = { none: 0, "vcs-metadata": 1, "build-outputs": 2, paths: 3, unknown: 4 };
-const DEPENDENCY_RANK: Record<EffectDependency, number> = { "repository-config": 1, "project-config": 2, "project-code": 3 };
-
-/** The wider of two effects: unknown wins, paths add up, the strongest dependency is kept. */
-export function combineEffects(a: CommandEffect, b: CommandEffect): CommandEffect {
-  if (a.kind === "unknown") return a;
-  if (b.kind === "unknown") return b;
-  const dependsOn = strongest(a.dependsOn, b.dependsOn);
-  const paths = [...(a.kind === "paths" ? a.paths : []), ...(b.kind === "paths" ? b.paths : [])];
-  const kind = RANK[a.kind] >= RANK[b.kind] ? a.kind : b.kind;
-  const extra = dependsOn === undefined ? {} : { dependsOn };
-  switch (kind) {
-    case "paths":
-      return { kind, paths: [...new Set(paths)], ...extra };
-    case "vcs-metadata":
-      return { kind, dependsOn: dependsOn ?? "repository-config" };
-    case "none":
-    case "build-outputs":
-      return { kind, ...extra };
-    default:
-      return unknown("unreachable");
-  }
-}
-
-function strongest(a: EffectDependency | undefined, b: EffectDependency | undefined): EffectDependency | undefined {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  return DEPENDENCY_RANK[a] >= DEPENDENCY_RANK[b] ? a : b;
-}
+export { combineEffects, type CommandEffect, type EffectDependency } from "./effect.js";
+export { GIT_METADATA_SUBCOMMANDS } from "./git-effect.js";
 
 /**
  * The effect of one simple command (after wrapper stripping, its program at `nameIndex`). A code
@@ -83,21 +32,8 @@ export function commandEffect(command: SimpleCommand, nameIndex: number): Comman
   const args = command.words.slice(nameIndex + 1);
   // A read-only tee still writes its files (a log, a file under /tmp): they are named, for the path rule.
   const readOnly = isReadOnlyCommand(bare, nameIndex) && !(name === "tee" && operands(args).some((a) => !isDevice(a)));
-  const own = readOnly ? readOnlyEffect(name, args) : programEffect(name, args, command.redirects, command.words[nameIndex] ?? "");
+  const own = readOnly ? (name === "git" ? gitReadEffect(args) : NONE) : programEffect(name, args, command.redirects, command.words[nameIndex] ?? "");
   return combineEffects(own, redirects);
-}
-
-const GIT_METADATA_EFFECT: CommandEffect = { kind: "vcs-metadata", dependsOn: "repository-config" };
-// git's reads that compare the tree with the index refresh the index's stat cache as they go: after a
-// checkout or a copy of the repository, `git status` rewrites .git/index (`git describe --dirty` too).
-const GIT_REFRESHES_INDEX = new Set(["status", "diff", "describe"]);
-
-// A read-only command writes no file, but git's reads depend on the repository's config, and some write its index.
-function readOnlyEffect(name: string, args: readonly string[]): CommandEffect {
-  if (name !== "git") return NONE;
-  let i = 0;
-  while (i < args.length && args[i]!.startsWith("-")) i += args[i] === "--namespace" ? 2 : 1;
-  return GIT_REFRESHES_INDEX.has(args[i] ?? "") ? GIT_METADATA_EFFECT : { kind: "none", dependsOn: "repository-config" };
 }
 
 // What the command's redirects write: nothing (input, a dup of stdout or stderr, a device), the
@@ -117,16 +53,6 @@ function redirectEffect(redirects: readonly Redirect[]): CommandEffect {
   }
   return paths.length === 0 ? NONE : { kind: "paths", paths };
 }
-
-const isOption = (a: string): boolean => a.startsWith("-") && a !== "-";
-const has = (args: readonly string[], ...options: string[]): boolean =>
-  args.some((a) => options.some((o) => a === o || (o.startsWith("--") && a.startsWith(`${o}=`))));
-const operands = (args: readonly string[]): string[] => {
-  const dash = args.indexOf("--");
-  return dash === -1 ? args.filter((a) => !isOption(a)) : [...args.slice(0, dash).filter((a) => !isOption(a)), ...args.slice(dash + 1)];
-};
-const literalPaths = (paths: readonly string[], what: string): CommandEffect =>
-  paths.length === 0 ? unknown(`${what} names no file`) : paths.every(isLiteralPath) ? { kind: "paths", paths: [...paths] } : unknown(`${what} a path that is not literal`);
 
 // Short options that take a value, per program: their value is no file operand.
 const VALUE_OPTIONS: Record<string, readonly string[]> = {
@@ -300,18 +226,6 @@ const PATCH_OPTIONS = new Set(["-b", "--backup", "-N", "--forward", "-s", "--sil
 // cp and mv with `-b`, `--backup` or a backup suffix (`-S`) also write `FILE~` or `FILE.~1~`.
 const makesBackups = (args: readonly string[]): boolean => args.some((a) => /^-[a-zA-Z]*[bS]/.test(a) || a.startsWith("--backup") || a.startsWith("--suffix"));
 
-function valueOf(args: readonly string[], ...options: string[]): string | undefined {
-  for (let i = 0; i < args.length; i += 1) {
-    const a = args[i]!;
-    for (const o of options) {
-      if (a === o) return args[i + 1];
-      if (o.startsWith("--") && a.startsWith(`${o}=`)) return a.slice(o.length + 1);
-      if (!o.startsWith("--") && a.startsWith(o) && a.length > o.length) return a.slice(o.length);
-    }
-  }
-  return undefined;
-}
-
 // `sed -i SCRIPT FILES`: writes its files, when the script itself neither writes (`w`) nor runs (`e`).
 function sedEffect(args: readonly string[]): CommandEffect {
   const sed = readSedArguments(args);
@@ -333,79 +247,6 @@ function sedBackupSuffix(args: readonly string[]): string {
     if (short !== null && !a.startsWith("--")) return short[1]!;
   }
   return "";
-}
-
-// The files a patch in a heredoc names: apply_patch's `*** Update File: p`, a unified diff's `+++ b/p`.
-function patchBodyEffect(redirects: readonly Redirect[], what: string, strip = 1): CommandEffect {
-  const heredocs = redirects.filter((r) => r.op === "<<" || r.op === "<<-");
-  const body = heredocs.length === 1 ? heredocs[0]!.body : undefined;
-  if (body === undefined || redirects.length !== heredocs.length) return unknown(`${what} reads a patch that is not in a heredoc`);
-  const paths: string[] = [];
-  for (const line of body.split("\n")) {
-    const codex = /^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/.exec(line);
-    if (codex !== null) paths.push((codex[1] ?? codex[2]!).trim());
-    const diff = /^(?:\+\+\+|---) (\S+)/.exec(line);
-    if (diff !== null && diff[1] !== "/dev/null") paths.push(diff[1]!.split("/").slice(strip).join("/"));
-  }
-  return literalPaths([...new Set(paths.filter((p) => p !== ""))], what);
-}
-
-/** The git subcommands that change only the repository's metadata. */
-export const GIT_METADATA_SUBCOMMANDS: readonly string[] = ["add", "commit", "tag", "fetch", "push", "notes", "init", "gc", "prune", "repack", "pack-refs", "update-index", "update-ref", "mktree", "write-tree", "commit-tree", "hash-object", "fsck", "maintenance"];
-const GIT_METADATA = new Set(GIT_METADATA_SUBCOMMANDS);
-
-// What a git command changes: the repository's metadata, named files, or the tree.
-function gitEffect(args: readonly string[], redirects: readonly Redirect[]): CommandEffect {
-  let i = 0;
-  while (i < args.length && args[i]!.startsWith("-")) {
-    if (args[i] === "-c" || args[i]!.startsWith("--config-env") || args[i]!.startsWith("--exec-path")) return unknown("git with a setting that can run a program");
-    if (["-C", "--git-dir", "--work-tree", "--namespace"].includes(args[i]!) || /^--(git-dir|work-tree)=/.test(args[i]!)) return unknown("git on another repository or work tree");
-    i += 1;
-  }
-  const sub = args[i];
-  const rest = args.slice(i + 1);
-  const meta = GIT_METADATA_EFFECT;
-  const files = (paths: string[], what: string): CommandEffect => combineEffects(literalPaths(paths, what), meta);
-  if (sub === undefined) return { kind: "none", dependsOn: "repository-config" };
-  if (rest.some((a) => a.startsWith("--output") || a === "--ext-diff" || a.startsWith("--exec") || a.startsWith("--upload-pack") || a.startsWith("--receive-pack"))) return unknown(`git ${sub} with an option that writes or runs`);
-  if (GIT_METADATA.has(sub)) return sub === "commit" && has(rest, "--interactive", "--patch") ? unknown("git commit --interactive") : meta;
-  switch (sub) {
-    case "branch":
-    case "remote":
-      return meta;
-    case "checkout": {
-      const dash = rest.indexOf("--");
-      if (dash !== -1) return files(rest.slice(dash + 1), "git checkout --");
-      const creates = rest.some((a) => a === "-b" || a === "-B" || a === "--orphan");
-      // `git checkout -b name` keeps the tree; with a start point it switches to it.
-      if (creates && rest.filter((a) => !isOption(a)).length === 1) return meta;
-      return unknown("git checkout switches the tree");
-    }
-    case "switch":
-      return rest.some((a) => a === "-c" || a === "-C" || a === "--create" || a === "--force-create") && rest.filter((a) => !isOption(a)).length === 1 ? meta : unknown("git switch changes the tree");
-    case "restore": {
-      const worktree = has(rest, "--worktree", "-W") || !has(rest, "--staged", "-S");
-      if (!worktree) return meta;
-      const source = valueOf(rest, "--source", "-s");
-      return files(operands(rest).filter((a) => a !== source), "git restore");
-    }
-    case "reset":
-      return has(rest, "--hard", "--merge", "--keep") ? unknown("git reset rewrites the tree") : meta;
-    case "rm":
-      return has(rest, "--cached") ? meta : files(operands(rest), "git rm");
-    case "mv":
-      return files(operands(rest), "git mv");
-    case "apply":
-      if (has(rest, "--cached")) return meta;
-      if (has(rest, "--check", "--stat", "--numstat", "--summary") && !has(rest, "--apply")) return { kind: "none", dependsOn: "repository-config" };
-      return operands(rest).length > 0 ? unknown("git apply reads a patch file") : combineEffects(patchBodyEffect(redirects, "git apply", 1), meta);
-    case "stash":
-      return unknown("git stash restores or reverts tracked files");
-    case "config":
-      return unknown("git config changes what later git commands run");
-    default:
-      return unknown(`git ${sub}`);
-  }
 }
 
 /**
