@@ -102,6 +102,7 @@ export function createVitestParser(): OutputParser {
       return;
     }
     summaryCount += 1;
+    section = null;
     if (summaryCount > 1) findings.forge("multiple-summaries", read.line, read.text);
     summary = { counts: read.counts, line: read.line, text: read.text };
     const counts = read.counts;
