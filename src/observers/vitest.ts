@@ -270,8 +270,12 @@ const SUMMARY_PIECES = SUMMARY_TITLES.map((title) => `${title.trimStart()}  `);
 export function vitestStartCut(first: string | null): string | null {
   if (first === null) return null;
   const line = stripAnsi(first).trimEnd();
-  // Every result line begins with one space before its mark.
+  // Every result line begins with one space before its mark, and a test's names follow its file after ` > `.
   if (/^[✓×↓□❯] /.test(line)) return "a result line cut at its start";
+  if (/^ [^ ✓×↓□❯]/.test(line) && line.includes(VITEST_ID_SEPARATOR) && !/^ (?:FAIL|RUN|DEV|PASS) /.test(line)) return "a result line cut after its mark";
+  // Only a test's line ends in its duration: one that does after anything but a mark lost its start.
+  const marked = /^ [✓×↓□❯] /.test(line) || /^ {3,}[✓×] /.test(line);
+  if (!marked && !/^(?:stdout|stderr) \| /.test(line) && (/^\S.* > /.test(line) || /(?:\d+ms|^ ?m?s)$/.test(line))) return "a result line cut inside its text";
   if (/^(?:FAIL|RUN) {1,2}/.test(line)) return "a runner line cut at its start";
   if (SUMMARY_PIECES.some((title) => startsWithCutLiteral(line, [title.trimEnd()], /^ {2}\S/) || line.startsWith(title))) return "a summary line cut at its start";
   return null;
