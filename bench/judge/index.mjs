@@ -16,9 +16,13 @@
 // Every measurement runs in its own child process, so peak RSS (maxRSS) belongs to that run alone;
 // memory is compared at 50 MB and 200 MB. "MB/s per CPU second" divides by the process's CPU time
 // (GC threads included), which other processes on the machine disturb less than wall time.
-// Run: npm run build && node --expose-gc bench/judge/index.mjs (BENCH_RUNS=3, BENCH_DIR=dir keeps inputs).
+// A vitest input: `vitest run --reporter=verbose` on test/fixtures/vitest-project (one failing test),
+// its test lines and failures repeated under a new directory per copy, one summary with scaled counts;
+// its baseline reads the whole log and keeps the `✓`/`×` lines' ids.
+// Run: npm run build && node --expose-gc bench/judge/index.mjs (BENCH_RUNS=3, BENCH_DIR=dir keeps inputs,
+// BENCH_KINDS=vitest,go measures those inputs only).
 import { spawnSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -51,13 +55,15 @@ async function main() {
   if (keep) mkdirSync(work, { recursive: true });
   try {
     const started = Date.now();
-    const pytestLog = cached(join(work, "pytest-capture.json"), () => capturePytest(work, "py-project"));
-    const serviceLog = cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project"));
-    const goStream = cached(join(work, "go-capture.json"), () => captureGo(work));
+    const kinds = new Set((process.env.BENCH_KINDS ?? "pytest,go,vitest").split(","));
+    const pytestLog = kinds.has("pytest") ? cached(join(work, "pytest-capture.json"), () => capturePytest(work, "py-project")) : null;
+    const serviceLog = kinds.has("pytest") ? cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project")) : null;
+    const goStream = kinds.has("go") ? cached(join(work, "go-capture.json"), () => captureGo(work)) : null;
+    const vitestLog = kinds.has("vitest") ? cached(join(work, "vitest-capture.json"), () => captureVitest(work)) : null;
     const judgeAvailable = await hasJudgeStream();
     const inputs = [];
     for (const size of SIZES) {
-      const add = (kind, family, label, generate) => inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
+      const add = (kind, family, label, generate) => kinds.has(kind) && inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
       add("pytest", "distinct", "pytest -rA", (out, copies) => generatePytest(pytestLog.text, out, copies, Infinity));
       // A service suite's -rA log: passing tests print request lines and INFO logs, which -rA shows.
       add("pytest", "service", "pytest -rA, service suite", (out, copies) => generatePytest(serviceLog.text, out, copies, Infinity));
@@ -65,15 +71,16 @@ async function main() {
       // The same ids over and over (pytest blocks cycle through 1000 names; go's -count=N shape): only the input grows.
       add("pytest", "repeated", "pytest -rA, 24k ids", (out, copies) => generatePytest(pytestLog.text, out, copies, REPEAT_CYCLE));
       add("go", "repeated", "go test -json -count=N, 20k ids", (out, reps) => generateGoCount(goStream.text, out, reps, REPEAT_CYCLE));
+      add("vitest", "distinct", "vitest --reporter=verbose", (out, copies) => generateVitest(vitestLog.text, out, copies));
     }
-    console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${pytestLog.version}; ${goStream.version}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`);
+    console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${[pytestLog, goStream, vitestLog].filter(Boolean).map((log) => log.version).join("; ")}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`);
     const python = pythonAvailable();
     const impls = ["ours", "baseline", ...(judgeAvailable ? ["judge"] : []), ...(python ? ["python"] : [])];
     const results = [];
     for (const input of inputs) {
       // The baselines hold the whole input either way; the repeated-id inputs are there for our memory.
       // The floor (keeping the ids as strings, nothing else) is measured where pytest ids are distinct.
-      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : input.kind === "pytest" ? [...impls, "floor"] : impls;
+      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : input.kind === "pytest" ? [...impls, "floor"] : input.kind === "vitest" ? impls.filter((impl) => impl !== "python") : impls;
       for (const impl of wanted) results.push({ input, impl, ...runWorker(impl, input) });
     }
     printTable(results);
@@ -140,6 +147,22 @@ function captureGo(work) {
   const result = run("go", ["test", "-json", "./..."], { cwd: project, env });
   const text = result.stdout;
   if (!text.includes('"Action":"pass"')) throw new Error(`go test -json gave no events:\n${result.stderr.slice(-2000)}`);
+  return { text, version };
+}
+
+// vitest --reporter=verbose on the fixture project, one test failing (VT_FAIL=1): test lines, a
+// `Failed Tests` section and the summary. The copy finds vitest through a link to our node_modules.
+function captureVitest(work) {
+  const project = join(work, "vitest-project");
+  cpSync(join(root, "test/fixtures/vitest-project"), project, { recursive: true, filter: (src) => !src.includes("node_modules") });
+  symlinkSync(join(root, "node_modules"), join(project, "node_modules"));
+  const vitest = join(root, "node_modules/.bin/vitest");
+  // Not under a coding agent's variables (vitest would pick its agent reporter) and without colour.
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8", TERM: "dumb", NO_COLOR: "1", VT_FAIL: "1" };
+  const version = run(vitest, ["--version"], { env }).stdout.trim();
+  const result = run(vitest, ["run", "--reporter=verbose"], { cwd: project, env });
+  const text = result.stdout + result.stderr;
+  if (!/^ {6}Tests {2}1 failed/m.test(text)) throw new Error(`vitest gave no failing summary:\n${text.slice(-2000)}`);
   return { text, version };
 }
 
@@ -314,6 +337,52 @@ function generateGoCount(text, out, reps, packageCopies) {
   return { copies: packageCopies, reps };
 }
 
+// ---- vitest --reporter=verbose: the header, each copy's test lines and failures under b<copy>/, one summary.
+
+function generateVitest(text, out, copies) {
+  const lines = text.replace(/\n$/, "").split("\n");
+  const firstTest = lines.findIndex((line) => /^ [✓×↓□] /.test(line));
+  const summaryAt = lines.findIndex((line) => line.startsWith(" Test Files  "));
+  const failuresAt = lines.findIndex((line, i) => i > firstTest && line.startsWith("⎯"));
+  if (firstTest === -1 || summaryAt === -1 || failuresAt === -1 || failuresAt > summaryAt) throw new Error("unexpected vitest output shape");
+  const rename = (line, copy) => line.replace(/(^ [✓×↓□] | FAIL {2}|❯ )(?=\S)/, `$1b${copy}/`);
+  const tests = lines.slice(firstTest, failuresAt);
+  const failures = lines.slice(failuresAt + 1, summaryAt);
+  let passes = 0;
+  let fails = 0;
+  for (const line of tests) {
+    if (line.startsWith(" ✓ ")) passes += 1;
+    if (line.startsWith(" × ")) fails += 1;
+  }
+  for (const line of lines.slice(0, firstTest)) out(`${line}\n`);
+  for (let copy = 0; copy < copies; copy += 1) for (const line of tests) out(`${rename(line, copy)}\n`);
+  out(`${lines[failuresAt].replace(/Failed Tests (\d+)/, (_, n) => `Failed Tests ${Number(n) * copies}`)}\n`);
+  for (let copy = 0; copy < copies; copy += 1) for (const line of failures) out(`${rename(line, copy)}\n`);
+  const counts = {};
+  for (const line of lines.slice(summaryAt)) {
+    const scaled = /^ {6}Tests {2}| Test Files {2}/.test(line)
+      ? line.replace(/(\d+) (failed|passed|skipped|todo)|\((\d+)\)/g, (whole, n, word, total) => {
+          if (total !== undefined) return `(${Number(total) * copies})`;
+          if (line.startsWith("      Tests")) counts[word] = Number(n) * copies;
+          return `${Number(n) * copies} ${word}`;
+        })
+      : line;
+    out(`${scaled}\n`);
+  }
+  return { copies, counts, passedIds: passes * copies, failedIds: fails * copies };
+}
+
+// SWE-bench-style naive reader: the whole log, split lines, a pass or fail mark starts the line, the id is the rest without its duration.
+function baselineVitest(file) {
+  const log = readFileSync(file, "utf8");
+  const statusMap = new Map();
+  for (const line of log.split("\n")) {
+    if (!line.startsWith(" ✓ ") && !line.startsWith(" × ")) continue;
+    statusMap.set(line.slice(3).replace(/ \d+ms$/, ""), line[1] === "✓" ? "PASSED" : "FAILED");
+  }
+  return { result: statusMap, ids: statusMap.size };
+}
+
 // ---- child processes: one measurement each, peak RSS from resourceUsage().
 
 async function hasJudgeStream() {
@@ -362,7 +431,7 @@ function checkResult(impl, input, summary) {
     return summary.ids >= expected.passedIds ? null : `baseline saw ${summary.ids} ids`;
   }
   if (impl === "judge") return summary.verdict === "failed" && summary.runs === 1 ? null : `judge gave ${JSON.stringify(summary)}`;
-  if (input.kind === "pytest") {
+  if (input.kind === "pytest" || input.kind === "vitest") {
     const ok = summary.passed === expected.passedIds && summary.failed === expected.failedIds && summary.summaryPassed === expected.counts.passed && summary.summaryCount === 1;
     return ok ? null : `ours read ${JSON.stringify(summary)}, expected ${JSON.stringify(expected)}`;
   }
@@ -417,12 +486,12 @@ function streamFile(file, push) {
 }
 
 async function loadImpl(impl, kind) {
-  if (impl === "baseline") return kind === "pytest" ? baselinePytest : baselineGo;
+  if (impl === "baseline") return kind === "pytest" ? baselinePytest : kind === "vitest" ? baselineVitest : baselineGo;
   if (impl === "floor") return floorPytest;
   if (impl === "judge") {
     const { createJudgeStream } = await import(join(root, "dist/evidence/judge.js"));
     const { analyzeCommand } = await import(join(root, "dist/grammar/analyze-command.js"));
-    const command = kind === "pytest" ? "python -m pytest -rA tests" : "go test -json ./...";
+    const command = kind === "pytest" ? "python -m pytest -rA tests" : kind === "vitest" ? "vitest run --reporter=verbose" : "go test -json ./...";
     return (file) => {
       const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 1 });
       streamFile(file, (chunk) => stream.push(chunk));
@@ -432,7 +501,7 @@ async function loadImpl(impl, kind) {
     };
   }
   const observers = await import(join(root, "dist/observers/index.js"));
-  const create = kind === "pytest" ? observers.createPytestParser : observers.createGoTestParser;
+  const create = kind === "pytest" ? observers.createPytestParser : kind === "vitest" ? observers.createVitestParser : observers.createGoTestParser;
   return (file) => {
     const parser = create();
     streamFile(file, (chunk) => parser.push(chunk));

@@ -9,9 +9,10 @@ import { nodeTestRunner } from "./node-test.js";
 import { pytestRunner } from "./pytest.js";
 import { exactFamily } from "./target-families.js";
 import { unittestRunner } from "./unittest.js";
+import { vitestRunner } from "./vitest.js";
 
 /** The runners agent-evidence ships, in the order they are asked. */
-export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner]);
+export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, vitestRunner]);
 
 /** A set of runner definitions, asked in order (your own before the built-ins). */
 export interface RunnerRegistry {

@@ -116,3 +116,19 @@ export const NODE_FAMILY: TargetFamily = {
   place: normalizePathTarget,
   covers: (a, b) => a === "." || a === b || b.startsWith(`${a}/`) || b.startsWith(`${a}::`),
 };
+
+/**
+ * The JavaScript test file family (vitest's; jest's and mocha's may share it): file and directory
+ * targets placed as pytest's paths are; a directory covers what lies under it, a file its ids
+ * (`test/a.test.ts > suite > test`).
+ */
+export function jsPathFamily(): TargetFamily {
+  return {
+    name: "js-path",
+    place: normalizePathTarget,
+    covers: (a, b) => a === "." || a === b || b.startsWith(`${a}/`) || b.startsWith(`${a} > `),
+  };
+}
+
+/** vitest's family (see {@link jsPathFamily}). */
+export const VITEST_FAMILY: TargetFamily = jsPathFamily();

@@ -276,6 +276,47 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["nt-forged-parent", "unknown", "none"],
   ["nt-forged-parent-tee", "unknown", "none"],
   ["nt-shadowed-function", "unknown", "none"],
+  ["vt-run", "passed", "none"], // without a terminal the default reporter prints one line per file
+  ["vt-run-verbose", "passed", "all"],
+  ["vt-bare-verbose", "passed", "all"],
+  ["vt-dot", "passed", "none"],
+  ["vt-agent-env", "passed", "none"],
+  ["vt-tree-sub", "passed", "none"], // the tree names tests without their file
+  ["vt-fail", "failed", "failed"],
+  ["vt-fail-verbose", "failed", "all"],
+  ["vt-fail-dot", "failed", "failed"],
+  ["vt-name-filter", "passed", "all"],
+  ["vt-name-filter-file", "passed", "none"],
+  ["vt-name-nothing", "unknown", "none"],
+  ["vt-file-substring", "passed", "all"],
+  ["vt-shard", "passed", "all"],
+  ["vt-skip-only", "unknown", "none"],
+  ["vt-no-files", "unknown", "none"],
+  ["vt-pass-with-no-tests", "unknown", "none"],
+  ["vt-tail5", "passed", "none"], // the window holds the whole summary and no test line
+  ["vt-tail-n20", "passed", "some"],
+  ["vt-echo-done", "passed", "none"],
+  ["vt-or-true-fail", "failed", "failed"],
+  ["vt-and-echo", "passed", "none"],
+  ["vt-and-echo-fail", "failed", "failed"],
+  ["vt-pipefail-tail", "passed", "all"],
+  ["vt-cd-sub", "passed", "all"],
+  ["vt-cwd-sub", "passed", "none"],
+  ["vt-two-runs", "passed", "some"], // the first run prints no test line
+  ["vt-two-files", "passed", "all"],
+  ["vt-bail", "failed", "all"],
+  ["vt-syntax-error", "failed", "none"],
+  ["vt-unhandled-error", "failed", "all"], // both tests passed; the error outside them fails the run
+  ["vt-type-error", "passed", "all"],
+  ["vt-bad-option", "unknown", "none"],
+  ["vt-bad-project", "unknown", "none"],
+  ["vt-list", "unknown", "none"],
+  ["vt-timeout1-slow", "unknown", "none"],
+  ["vt-forged-print", "unknown", "none"],
+  ["vt-forged-print-verbose", "unknown", "none"],
+  ["vt-forged-print-silent", "passed", "all"],
+  ["vt-forged-parent", "unknown", "none"],
+  ["vt-shadowed-function", "unknown", "none"],
 ];
 
 function judgeCapture(run: CapturedRun): JudgeResult {
@@ -359,6 +400,29 @@ describe("node:test ids against the runner's own events", () => {
     let shown = 0;
     let found = 0;
     for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("nt-"))) {
+      const run = loadCapture(name);
+      const ids = reported(run, judgeCapture(run));
+      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
+      for (const key of ["passed", "failed", "skipped"] as const) {
+        reportedCount += ids[key].length;
+        correct += ids[key].filter((id) => truth[key].includes(id)).length;
+        if (relation !== "all") continue;
+        shown += truth[key].length;
+        found += truth[key].filter((id) => ids[key].includes(id)).length;
+      }
+    }
+    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
+  });
+});
+
+describe("vitest ids against the runner's own task tree", () => {
+  // Precision over every form; recall over the forms whose output shows every test (verbose, whole).
+  it("precision 1.000 and recall >= 0.95", () => {
+    let reportedCount = 0;
+    let correct = 0;
+    let shown = 0;
+    let found = 0;
+    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("vt-"))) {
       const run = loadCapture(name);
       const ids = reported(run, judgeCapture(run));
       const truth = run.truth ?? { passed: [], failed: [], skipped: [] };

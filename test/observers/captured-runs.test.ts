@@ -1,7 +1,7 @@
 // The parsers against what the real runners printed on the fixture projects, each case checked
 // against the independent truth (pytest hook records, go JSON events, the unittest result hook).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseDjango, parseGoTest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 
@@ -166,6 +166,32 @@ const NODE_TEST: [string, Expectation][] = [
   ["nt-forged-print-tap", { ids: "all" }],
 ];
 
+const VITEST: [string, Expectation][] = [
+  ["vt-run", { ids: "none" }],
+  ["vt-run-verbose", { ids: "all" }],
+  ["vt-bare-verbose", { ids: "all" }],
+  ["vt-dot", { ids: "none" }],
+  ["vt-agent-env", { ids: "none" }],
+  ["vt-fail", { ids: "failed" }],
+  ["vt-fail-verbose", { ids: "all" }],
+  ["vt-fail-dot", { ids: "failed" }],
+  ["vt-name-filter", { ids: "all" }],
+  ["vt-file-substring", { ids: "all" }],
+  ["vt-shard", { ids: "all" }],
+  ["vt-cd-sub", { ids: "all" }],
+  ["vt-two-files", { ids: "all" }],
+  ["vt-bail", { ids: "all" }],
+  ["vt-syntax-error", { ids: "none", markers: ["collection-error"] }],
+  ["vt-unhandled-error", { ids: "all" }],
+  ["vt-type-error", { ids: "all" }],
+  ["vt-no-files", { ids: "none", markers: ["no-tests-ran"], summaries: 0 }],
+  ["vt-bad-option", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["vt-bad-project", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  // A test's prints: a second summary, and test lines beside file lines (default) or beyond the summary's passes (verbose).
+  ["vt-forged-print", { ids: "none", forgeries: ["multiple-summaries", "result-without-run"], summaries: 2 }],
+  ["vt-forged-print-silent", { ids: "all" }],
+];
+
 function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
@@ -177,6 +203,8 @@ function parseRun(run: CapturedRun): ParsedRunOutput {
       return parseDjango(run.output, run.line.includes("runtests.py") ? "django" : "unittest");
     case "node":
       return parseNodeTest(run.output);
+    case "vitest":
+      return parseVitest(run.output);
   }
 }
 
@@ -214,6 +242,7 @@ describe.each([
   ["go test", GO],
   ["unittest and Django", UNITTEST],
   ["node --test", NODE_TEST],
+  ["vitest", VITEST],
 ] as const)("%s on real captured output", (_label, table) => {
   it.each(table)("%s: ids match the independent truth", (name, expectation) => {
     const run = loadCapture(name);

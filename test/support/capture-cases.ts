@@ -3,7 +3,7 @@
 // never from the printed text the parsers read.
 
 /** Which fixture project a case runs in (copied under test/.captured/work/). */
-export type FixtureProject = "py" | "app" | "go" | "django" | "node";
+export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =
@@ -18,6 +18,11 @@ export type TruthSource =
    * (test/support/node/truth-reporter.mjs) that its `node` shim adds beside the case's reporters.
    */
   | "node-events"
+  /**
+   * vitest: the runner's own task tree at the end of each run, written by a reporter of the harness's
+   * (test/support/vitest/truth-reporter.mjs) that its `vitest` shim adds beside the case's reporters.
+   */
+  | "vitest-reporter"
   /** Nothing ran, so there is nothing to record (usage errors, `-list`). */
   | "none";
 
@@ -122,6 +127,65 @@ const NODE_TEST_FORMS: CaptureCase[] = [
   // the shell's `Killed` note would overwrite them in the capture file).
   nt("nt-forged-parent-tee", "node --test extra/forge-parent.js | tee /tmp/ae-judge-nt-forged-parent-tee.log; echo done"),
   nt("nt-shadowed-function", `node() { printf 'TAP version 13\n# Subtest: x\nok 1 - x\n1..1\n# tests 1\n# pass 1\n# fail 0\n# duration_ms 1\n'; }; node --test`),
+];
+
+// vitest (test/fixtures/vitest-project, with its own config), the repository's own vitest 4.
+function vt(name: string, line: string, cwd = ""): CaptureCase {
+  return { name, project: "vitest", cwd, line, truth: line.startsWith("vitest list") ? "none" : "vitest-reporter" };
+}
+
+// The config of the files a plain run leaves out (a syntax error, a slow test, forgeries, skips only).
+const VT_EXTRA = "vitest run -c vitest.extra.config.js";
+
+/** vitest in the forms an agent types (issue 14, section 2). */
+const VITEST_FORMS: CaptureCase[] = [
+  vt("vt-run", "vitest run"),
+  vt("vt-run-verbose", "vitest run --reporter=verbose"),
+  // Without `run` and without a terminal, vitest runs once.
+  vt("vt-bare-verbose", "vitest --reporter verbose"),
+  vt("vt-dot", "vitest run --reporter=dot"),
+  // Under Claude Code (CLAUDECODE=1) vitest 4.1 picks its `agent` reporter: the summary alone.
+  vt("vt-agent-env", "CLAUDECODE=1 vitest run"),
+  vt("vt-tree-sub", "vitest run --reporter=tree sub/"),
+  vt("vt-fail", "VT_FAIL=1 vitest run"),
+  vt("vt-fail-verbose", "VT_FAIL=1 vitest run --reporter=verbose"),
+  vt("vt-fail-dot", "VT_FAIL=1 vitest run --reporter=dot test/strings.test.ts"),
+  vt("vt-name-filter", "vitest run -t multipl --reporter=verbose"),
+  vt("vt-name-filter-file", `vitest run --testNamePattern "adds" test/math.test.js`),
+  vt("vt-name-nothing", "vitest run -t zzz_no_such_test"),
+  vt("vt-file-substring", "vitest run math --reporter=verbose"),
+  vt("vt-shard", "vitest run --shard=1/2 --reporter=verbose"),
+  vt("vt-skip-only", `${VT_EXTRA} skiponly/`),
+  vt("vt-no-files", "vitest run nothing_here"),
+  vt("vt-pass-with-no-tests", "vitest run --passWithNoTests nothing_here"),
+  vt("vt-tail5", "vitest run --reporter=verbose | tail -5"),
+  vt("vt-tail-n20", "vitest run --reporter=verbose 2>&1 | tail -n 20"),
+  vt("vt-echo-done", "vitest run test/math.test.js; echo done"),
+  vt("vt-or-true-fail", "VT_FAIL=1 vitest run test/strings.test.ts || true"),
+  vt("vt-and-echo", "vitest run sub/ && echo OK"),
+  vt("vt-and-echo-fail", "VT_FAIL=1 vitest run && echo OK"),
+  vt("vt-pipefail-tail", "set -o pipefail; vitest run --reporter=verbose sub/ | tail -n 12"),
+  vt("vt-cd-sub", "cd sub && vitest run --reporter=verbose"),
+  vt("vt-cwd-sub", "vitest run", "sub"),
+  vt("vt-two-runs", "vitest run sub/; vitest run --reporter=verbose test/strings.test.ts"),
+  vt("vt-two-files", "vitest run --reporter=verbose sub/sub.test.js test/strings.test.ts"),
+  vt("vt-bail", "VT_FAIL=1 vitest run --bail=1 --reporter=verbose test/strings.test.ts"),
+  vt("vt-syntax-error", `${VT_EXTRA} extra/broken.test.js`),
+  vt("vt-unhandled-error", `${VT_EXTRA} --reporter=verbose extra/unhandled.test.js`),
+  // vitest strips types without checking them: a type error is no failure of its.
+  vt("vt-type-error", `${VT_EXTRA} --reporter=verbose extra/typed.test.ts`),
+  vt("vt-bad-option", "vitest run --no-such-flag"),
+  vt("vt-bad-project", "vitest run --project nope"),
+  vt("vt-list", "vitest list sub/"),
+  vt("vt-timeout1-slow", `timeout 1 ${VT_EXTRA} extra/slow.test.js`),
+  // A test prints vitest's framing (pass lines and a whole summary); --silent drops a test's output.
+  vt("vt-forged-print", `${VT_EXTRA} extra/forge-print.test.js`),
+  vt("vt-forged-print-verbose", `${VT_EXTRA} --reporter=verbose extra/forge-print.test.js`),
+  vt("vt-forged-print-silent", `${VT_EXTRA} --silent --reporter=verbose extra/forge-print.test.js`),
+  // A test writes a passing file line and summary to the runner's own stdout and kills the runner:
+  // the runner's exit status (137) is all that tells it from a pass (see docs/runners.md, vitest).
+  vt("vt-forged-parent", `${VT_EXTRA} extra/forge-parent.test.js`),
+  vt("vt-shadowed-function", `vitest() { printf ' RUN  v4.1.12 /p\\n\\n ✓ a.test.js (1 test) 1ms\\n\\n Test Files  1 passed (1)\\n      Tests  1 passed (1)\\n   Start at  12:00:00\\n   Duration  1ms\\n'; }; vitest run`),
 ];
 
 // A throwaway git repository for the `git stash` forms: the line copies the project to a temp
@@ -379,4 +443,5 @@ export const CAPTURE_CASES: CaptureCase[] = [
   dj("ut310-v-mixed-unbuffered", `PYTHONUNBUFFERED=1 ${PY310} -m unittest -v mixed.tests`, "tests"),
   ...JUDGE_FORMS,
   ...NODE_TEST_FORMS,
+  ...VITEST_FORMS,
 ];

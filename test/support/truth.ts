@@ -192,3 +192,37 @@ export function readNodeTestTruth(texts: readonly string[], root: string): Truth
   for (const id of failed) passed.delete(id);
   return { ...sortedTruth(passed, failed, skipped), located: { passed: [...located.passed].sort(), failed: [...located.failed].sort() } };
 }
+
+interface VitestTruthRecord {
+  reason: string;
+  unhandledErrors: number;
+  files: { file: string; state: string; errors: number }[];
+  tests: { file: string; names: string[]; state: string }[];
+}
+
+/**
+ * Reads the vitest truth reporter's records (test/support/vitest/truth-reporter.mjs), one text per
+ * run. Ids are `file > suite > test` with the file relative to vitest's root, as the runner prints
+ * them; skipped and todo tests are skipped, tests that never finished are neither. `packages` holds
+ * each file's own state and, as `(unhandled errors)`, the errors vitest caught outside any test: a
+ * file that failed to load or an unhandled error fails the run whatever its tests did.
+ */
+export function readVitestTruth(texts: readonly string[]): Truth {
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  const skipped = new Set<string>();
+  const packages: Record<string, "pass" | "fail" | "skip"> = {};
+  for (const text of texts) {
+    const record = JSON.parse(text) as VitestTruthRecord;
+    for (const test of record.tests) {
+      const id = [test.file, ...test.names].join(" > ");
+      if (test.state === "passed") passed.add(id);
+      else if (test.state === "failed") failed.add(id);
+      else if (test.state === "skipped") skipped.add(id);
+    }
+    for (const file of record.files) packages[file.file] = file.state === "failed" || file.errors > 0 ? "fail" : file.state === "skipped" ? "skip" : "pass";
+    if (record.unhandledErrors > 0) packages["(unhandled errors)"] = "fail";
+  }
+  for (const id of failed) passed.delete(id);
+  return { ...sortedTruth(passed, failed, skipped), packages };
+}
