@@ -13,7 +13,7 @@ export const JEST_FILE_SEPARATOR = "::";
 export const JEST_NAME_SEPARATOR = " > ";
 
 // `PASS test/a.test.js`, `FAIL test/a.test.js (5.2 s)`; with colours ` PASS  file` once ANSI is stripped.
-const HEADER_RE = /^ ?(PASS|FAIL) +(\S.*?)(?: \((?:\d+(?:\.\d+)? m?s|\d+ MB heap size)(?:, [^)]*)?\))?$/;
+const HEADER_RE = /^(?: (PASS|FAIL) {2}|(PASS|FAIL) )(\S.*?)(?: \((?:\d+(?:\.\d+)? m?s|\d+ MB heap size)(?:, [^)]*)?\))?$/;
 const TREE_RESULT_RE = /^((?: {2})+)([✓✕○✎]) (.*)$/;
 const TREE_MARKS = new Set(["✓", "✕", "○", "✎"]);
 const TREE_LINE_RE = /^((?: {2})+)(\S.*)$/;
@@ -86,6 +86,8 @@ interface Suite {
   /** Tree result lines shown for it. */
   treeResults: number;
   pass: boolean;
+  /** Shown before the summary and outside the failures it repeats: its line and tree count against the summary. */
+  counted: boolean;
 }
 
 /** Creates an incremental jest output parser. */
@@ -113,7 +115,7 @@ export function createJestParser(): OutputParser {
   let exited = false;
 
   const closeSuite = (): void => {
-    if (suite !== null && suite.pass && !inFailingSummary) {
+    if (suite !== null && suite.pass && suite.counted) {
       if (suite.treeResults > 0) passHeadersWithTree += 1;
       else passHeadersWithoutTree += 1;
     }
@@ -191,10 +193,13 @@ export function createJestParser(): OutputParser {
   const onHeader = (status: string, file: string): void => {
     closeSuite();
     inBody = false;
-    if (summary !== null && !inFailingSummary) findings.forge("result-after-summary", lineNo, `${status} ${file}`);
-    if (!inFailingSummary) headers += 1;
+    const late = summary !== null && !inFailingSummary;
+    if (late) findings.forge("result-after-summary", lineNo, `${status} ${file}`);
+    // Counted against the summary: the suite lines before it, outside the failures it repeats.
+    const counted = !inFailingSummary && !late;
+    if (counted) headers += 1;
     // jest prints a file in the directory it runs in as `./a.test.js`, one elsewhere as `test/a.test.js`.
-    suite = { file: ownString(file.replace(/^(?:\.\/)+/, "")), inTree: !inFailingSummary, treeResults: 0, pass: status === "PASS" };
+    suite = { file: ownString(file.replace(/^(?:\.\/)+/, "")), inTree: !inFailingSummary, treeResults: 0, pass: status === "PASS", counted };
   };
 
   const onTreeLine = (indent: number, text: string): void => {
@@ -256,7 +261,7 @@ export function createJestParser(): OutputParser {
       inBody = false;
       const header = HEADER_RE.exec(line);
       if (header !== null) {
-        onHeader(header[1]!, header[2]!);
+        onHeader(header[1] ?? header[2]!, header[3]!);
         return;
       }
       closeSuite();
@@ -270,7 +275,7 @@ export function createJestParser(): OutputParser {
       const colored = HEADER_RE.exec(line);
       if (colored !== null && indent === 1) {
         inBody = false;
-        onHeader(colored[1]!, colored[2]!);
+        onHeader(colored[1] ?? colored[2]!, colored[3]!);
         return;
       }
     }
@@ -344,6 +349,9 @@ export function createJestParser(): OutputParser {
         rootdir: null,
         lines: lineNo,
         distinctIds: true,
+        // Verbose output shows every test that passed (a skipped one only when its suite ran): a whole
+        // output with fewer passes than its summary counts ends with a summary a test printed.
+        ...(final !== null && passHeadersWithTree > 0 ? { shownResults: shownPasses + (final.counts.skipped ?? 0) } : {}),
         start: { cut: jestStartCut(head.first), headMissing, summaryMismatch: null },
       };
     },

@@ -10,7 +10,11 @@ beforeAll(async () => {
 });
 
 // Runs started in a subdirectory print ids relative to it, while the truth is root-relative.
-const WITH_TRUTH = CAPTURE_CASES.filter((c) => c.truth !== "none" && !c.line.startsWith("cd ") && c.cwd === "").map((c) => c.name);
+// jest's forged outputs are excluded from the clipped copies: a test there writes, line for line, a whole
+// output of jest's own before jest prints anything, and a copy clipped right after it is exactly that
+// (docs/runners.md, jest: the judge still catches a whole output whose summary counts more passes than it shows).
+const WHOLE_FORGERIES = new Set(["jt-forged-raw", "jt-forged-two-files", "jt-forged-exit"]);
+const WITH_TRUTH = CAPTURE_CASES.filter((c) => c.truth !== "none" && !c.line.startsWith("cd ") && c.cwd === "" && !WHOLE_FORGERIES.has(c.name)).map((c) => c.name);
 const FRACTIONS = [0.1, 0.35, 0.5, 0.8, 0.97];
 
 function parserFor(run: CapturedRun): OutputParser {

@@ -131,7 +131,8 @@ const NODE_TEST_FORMS: CaptureCase[] = [
 
 // jest (test/fixtures/jest-project, its own config in package.json), the repository's jest 30.
 function jt(name: string, line: string, cwd = ""): CaptureCase {
-  return { name, project: "jest", cwd, line, truth: line.includes("--listTests") || line.includes("--nosuchflag") ? "none" : "jest-results" };
+  // Nothing of jest runs under --listTests, a rejected option, or a function named jest.
+  return { name, project: "jest", cwd, line, truth: /--listTests|--nosuchflag|jest\(\)/.test(line) ? "none" : "jest-results" };
 }
 
 // The files a plain `jest` leaves out (syntax error, slow test, forgeries, snapshot, open handle).
