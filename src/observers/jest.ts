@@ -339,8 +339,9 @@ export function createJestParser(): OutputParser {
       return {
         kind: "jest",
         ...lists,
-        // Passes shown beyond jest's counts, or under a run that shows none, were (some of them) printed by a test: none is proof.
-        ...(exited || findings.forgeries.some((f) => f.kind === "ids-exceed-summary" || f.kind === "result-without-run") ? { passed: [] } : {}),
+        // Passes shown beyond jest's counts, under a run that shows none, or beside a second summary were (some of
+        // them) printed by a test: none is proof.
+        ...(exited || summaryCount > 1 || findings.forgeries.some((f) => f.kind === "ids-exceed-summary" || f.kind === "result-without-run") ? { passed: [] } : {}),
         summary: final,
         summaryCount,
         markers: findings.markers,
