@@ -20,7 +20,7 @@ export type TruthSource =
   | "node-events"
   /**
    * jest: the runner's own aggregated results, written by a results processor of the harness's
-   * (test/support/jest/truth-processor.cjs) that its `jest` shim adds (it prints nothing).
+   * (test/support/jest/truth-processor.mjs) that its `jest` shim adds (it prints nothing).
    */
   | "jest-results"
   /** Nothing ran, so there is nothing to record (usage errors, `-list`). */

@@ -30,7 +30,7 @@ const NODE_SHIM_DIR = join(ROOT, "test/support/node/bin");
 const NODE_TRUTH_REPORTER = join(ROOT, "test/support/node/truth-reporter.mjs");
 // The jest cases' `jest`: the repository's own, with the truth processor added (see jest/bin/jest).
 const JEST_SHIM_DIR = join(ROOT, "test/support/jest/bin");
-const JEST_TRUTH_PROCESSOR = join(ROOT, "test/support/jest/truth-processor.cjs");
+const JEST_TRUTH_PROCESSOR = join(ROOT, "test/support/jest/truth-processor.mjs");
 const CASE_TIMEOUT_MS = 60_000;
 
 /** One captured run: what the runner printed (stdout and stderr merged), its status and the truth. */

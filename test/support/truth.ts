@@ -200,7 +200,7 @@ interface JestTruthRecord {
 }
 
 /**
- * Reads the jest truth processor's records (test/support/jest/truth-processor.cjs), one text per
+ * Reads the jest truth processor's records (test/support/jest/truth-processor.mjs), one text per
  * run: jest's own aggregated results. Ids are `file::describe > test` with the file relative to
  * `root`; a suite that failed to run is the failed id of its file alone. Pending, skipped, todo
  * and disabled tests are skipped.

@@ -2,9 +2,9 @@
 // prints), handed to a `--testResultsProcessor`, which prints nothing (`--json --outputFile` would
 // add a `Test results written to:` line and move jest's other output to stderr). One JSON document
 // per run, to the file the shim (bin/jest) names.
-const { writeFileSync } = require("node:fs");
+import { writeFileSync } from "node:fs";
 
-module.exports = function writeTruth(results) {
+export default function writeTruth(results) {
   const out = process.env.AE_JEST_TRUTH_OUT;
   if (out !== undefined && out !== "") {
     const suites = results.testResults.map((suite) => ({
@@ -15,4 +15,4 @@ module.exports = function writeTruth(results) {
     writeFileSync(out, `${JSON.stringify({ success: results.success, interrupted: results.wasInterrupted, suites })}\n`);
   }
   return results;
-};
+}
