@@ -156,7 +156,8 @@ const JEST_FORMS: CaptureCase[] = [
   jt("jt-skip-only", "jest skiponly"),
   jt("jt-shard", "jest --shard=1/2"),
   jt("jt-tail5", "jest 2>&1 | tail -5"),
-  jt("jt-verbose-tail-n20", "jest --verbose 2>&1 | tail -n 20"),
+  // The window starts inside the file's test tree (several files would run in an order jest picks).
+  jt("jt-one-file-tail-n8", "jest test/math.test.js 2>&1 | tail -n 8"),
   jt("jt-one-file-tail-n12", "jest test/strings.test.js 2>&1 | tail -n 12"),
   jt("jt-echo-done", "jest test/math.test.js; echo done"),
   jt("jt-or-true-fail", "JF_FAIL=1 jest test/strings.test.js || true"),
