@@ -3,7 +3,7 @@
 // per suite; with --verbose (or one test file) the suite's tests follow as a tree (`✓ name (3 ms)`,
 // two spaces per level); a failure is a `  ● describe › test` block.
 import { IdTable } from "./id-table.js";
-import { HeadLines, startsWithCutLiteral } from "./line-start.js";
+import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -36,6 +36,9 @@ const USAGE_RES = [
   /^Error: --watch is not supported without git\/hg/,
 ];
 const CONSOLE_RE = /^ {2}console\.[a-z]+$/;
+const CONSOLE_LINES = ["log", "info", "warn", "error", "debug", "trace", "dir", "dirxml", "table", "group", "groupCollapsed", "assert", "count", "time", "timeLog"].map((method) => `  console.${method}`);
+// What a cut leaves of a suite line's file (`math.test.js`, `.js`, `s`) or of its slow-suite time (`2 s)`).
+const PATH_END_RE = /(?:(?:^|[^\s])(?:\.(?:[cm]?[jt]sx?)|[cm]?[jt]sx?|sx?|x)|(?:\d+(?:\.\d+)? )?m?s\)|\))$/;
 const PROCESS_EXIT_RE = /^ {2}● {2}process\.exit called with /;
 const FAILING_SUMMARY_HEADER = "Summary of all failing tests";
 // Lines jest may begin an output with (whole or in a `tail` window): anything else there is a piece of a line.
@@ -366,9 +369,10 @@ export function createJestParser(): OutputParser {
 }
 
 /**
- * Why the first line of a jest output is a piece of one of the runner's lines, or null. Jest begins
- * its output (and each block a `tail` window can start at) with a line of a few known shapes: a line
- * of any other shape, or a test line whose indentation may have been cut, lost its start.
+ * Why the first line of a jest output is a piece of one of the runner's lines, or null: a suite line
+ * cut inside `PASS `/`FAIL ` or down to a piece of its file's path, a console block's `  console.log`
+ * line, a summary line cut inside its label, or a test line (a window that starts inside a suite's
+ * tree: its indentation may be cut). Another command's line before jest's (`echo start; jest`) is none.
  */
 export function jestStartCut(first: string | null): string | null {
   if (first === null) return null;
@@ -378,10 +382,13 @@ export function jestStartCut(first: string | null): string | null {
   const line = stripAnsi(first).trimEnd();
   if (line.trim() === "") return null;
   if (FIRST_LINES.some((re) => re.test(line))) return null;
-  if (startsWithCutLiteral(line, ["PASS ", "FAIL "], /^\S/)) return "a suite line cut at its start";
+  // ` PASS  file` with colours, cut before its first space.
+  if (/^(?:PASS|FAIL) {2}\S/.test(line) || startsWithCutLiteral(line, ["PASS ", "FAIL "], /^\S/)) return "a suite line cut at its start";
+  if (PATH_END_RE.test(line) && (!line.includes(" ") || line.includes("/"))) return "the end of a suite line's path";
+  if (isProperSuffix(line, CONSOLE_LINES)) return "a console block's first line cut at its start";
   if (startsWithCutLiteral(line, SUMMARY_LABELS, /^\d/)) return "a summary line cut at its start";
-  if (TREE_LINE_RE.test(line)) return "a line inside a suite's block (its indentation may be cut)";
-  return "a line jest does not begin a block with";
+  if (TREE_LINE_RE.test(line) || /^\s*[✓✕○✎] /.test(line)) return "a line inside a suite's block (its indentation may be cut)";
+  return null;
 }
 
 /** Parses a whole jest output at once (see {@link createJestParser}). */

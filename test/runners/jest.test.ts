@@ -190,9 +190,14 @@ describe("jest forgeries", () => {
 
   it("an output cut inside its first line is not passed", () => {
     const lines = ["PASS test/a.test.js", "  ✓ adds (1 ms)", "", ...SUMMARY(1)];
-    for (const first of ["ASS test/a.test.js", " test/a.test.js", "a.test.js", "s", "PASS  test/a.test.js", "   ✓ adds (1 ms)"]) {
+    for (const first of ["ASS test/a.test.js", " test/a.test.js", "a.test.js", "s", "PASS  test/a.test.js", "   ✓ adds (1 ms)", " console.log", "og"]) {
       const result = judge({ command: "jest test/a.test.js", output: [first, ...lines.slice(1)].join("\n"), exitCode: 0 });
       expect({ first, verdict: result.verdict, reasons: result.reasons }).toEqual({ first, verdict: "unknown", reasons: ["truncated"] });
     }
+  });
+
+  it("another command's line before jest's output is no cut", () => {
+    const lines = ["PASS test/a.test.js", "  ✓ adds (1 ms)", "", ...SUMMARY(1)];
+    expect(judge({ command: "echo start; jest test/a.test.js", output: ["start", ...lines].join("\n"), exitCode: 0 }).verdict).toBe("passed");
   });
 });
