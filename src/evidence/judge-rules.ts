@@ -69,6 +69,8 @@ function hasMarker(parsed: ParsedRunOutput, kind: MarkerKind): boolean {
 function summaryFailures(parsed: ParsedRunOutput): number {
   const counts = parsed.summary?.counts ?? {};
   const keys = ["failed", "errors", "failures", "unexpected successes", "packages failed", "cancelled"];
+  // jest: a suite that failed to run, and snapshots it counts as a failed run (obsolete ones exit 1 too).
+  keys.push("suites failed", "snapshots failed", "snapshots obsolete", "snapshot files obsolete");
   return keys.reduce((sum, key) => sum + (counts[key] ?? 0), 0);
 }
 

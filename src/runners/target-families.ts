@@ -132,3 +132,15 @@ export function jsPathFamily(): TargetFamily {
 
 /** vitest's family (see {@link jsPathFamily}). */
 export const VITEST_FAMILY: TargetFamily = jsPathFamily();
+
+/**
+ * jest's family: JavaScript test file and directory targets placed as pytest's paths are, ids
+ * `file::describe > test`. jest reads a target as a regular expression over paths, so a target
+ * covers another only as a path does (itself, what lies under it, its ids): never by pattern.
+ */
+export function jestPathCovers(outer: string, inner: string): boolean {
+  return outer === "." || outer === inner || inner.startsWith(`${outer}/`) || inner.startsWith(`${outer}::`);
+}
+
+/** jest's target family (see {@link jestPathCovers}). */
+export const JEST_FAMILY: TargetFamily = { name: "jest", place: normalizePathTarget, covers: jestPathCovers };

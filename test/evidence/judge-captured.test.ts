@@ -1,7 +1,7 @@
 // The judge on what the real runners printed, in every captured command form (test/support/
 // capture-cases.ts), each checked against independent truth: pytest's hook records, go's JSON events,
 // the unittest result hook. Plus clipped copies of every output, and streaming in odd chunk sizes.
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute, posix, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createJudgeStream, judge } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
@@ -317,6 +317,48 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["vt-forged-print-silent", "passed", "all"],
   ["vt-forged-parent", "unknown", "none"],
   ["vt-shadowed-function", "unknown", "none"],
+  ["jt-plain", "passed", "none"], // no --verbose, several files: suite lines and the summary only
+  ["jt-verbose", "passed", "all"],
+  ["jt-one-file", "passed", "all"], // one file: jest is verbose by itself
+  ["jt-colors", "passed", "all"],
+  ["jt-fail", "failed", "failed"],
+  ["jt-fail-verbose", "failed", "all"],
+  ["jt-agent", "passed", "none"], // AI_AGENT: jest's agent reporter prints the summary alone
+  ["jt-agent-fail", "failed", "failed"],
+  ["jt-name-filter", "passed", "none"],
+  ["jt-name-filter-file", "passed", "all"],
+  ["jt-name-filter-nothing", "unknown", "none"],
+  ["jt-no-tests-found", "unknown", "none"],
+  ["jt-pass-with-no-tests", "unknown", "none"], // exit 0, and still nothing ran
+  ["jt-skip-only", "unknown", "all"],
+  ["jt-shard", "passed", "none"],
+  ["jt-tail5", "passed", "none"],
+  ["jt-one-file-tail-n8", "unknown", "none"], // the window starts inside the suite's test list: its first line may be cut
+  ["jt-one-file-tail-n12", "passed", "all"],
+  ["jt-echo-done", "passed", "all"],
+  ["jt-or-true-fail", "failed", "all"],
+  ["jt-and-echo", "passed", "all"],
+  ["jt-and-echo-fail", "failed", "failed"],
+  ["jt-pipefail-tail", "passed", "all"],
+  ["jt-cd-sub", "passed", "all"], // jest finds the project's config above and runs all of it
+  ["jt-two-runs", "passed", "all"],
+  ["jt-two-targets-verbose", "passed", "all"],
+  ["jt-json-stdout", "passed", "all"],
+  ["jt-list-tests", "unknown", "none"],
+  ["jt-usage-error", "unknown", "none"],
+  ["jt-missing-config", "unknown", "none"],
+  ["jt-bail-ci", "passed", "none"],
+  ["jt-syntax-error", "failed", "all"],
+  ["jt-timeout1-slow", "unknown", "none"],
+  ["jt-obsolete-snapshot", "failed", "all"], // every test passed; jest fails the run for its obsolete snapshot
+  ["jt-open-handle", "passed", "all"],
+  ["jt-force-exit", "passed", "all"],
+  ["jt-silent-console", "passed", "none"], // --silent: no tree even for one file
+  ["jt-forged-console", "passed", "all"],
+  ["jt-forged-raw", "unknown", "none"],
+  ["jt-forged-two-files", "unknown", "none"],
+  ["jt-forged-exit", "unknown", "none"],
+  ["jt-shadowed-function", "unknown", "none"],
 ];
 
 function judgeCapture(run: CapturedRun): JudgeResult {
@@ -325,9 +367,14 @@ function judgeCapture(run: CapturedRun): JudgeResult {
 
 // pytest prints ids relative to the directory it ran in; the truth is relative to the rootdir.
 function truthSpelling(run: CapturedRun, evidence: RunEvidence, text: string): string {
-  if (evidence.kind !== "pytest" || evidence.workspace === null || !isAbsolute(evidence.workspace)) return text;
+  if ((evidence.kind !== "pytest" && evidence.kind !== "jest") || evidence.workspace === null || !isAbsolute(evidence.workspace)) return text;
   const prefix = relative(run.projectRoot, evidence.workspace);
   if (prefix === "" || prefix.startsWith("..")) return text;
+  // jest prints files relative to where it ran (`../test/a.test.js::x` from sub/).
+  if (evidence.kind === "jest") {
+    const at = text.indexOf("::");
+    return posix.normalize(`${prefix}/${at === -1 ? text : text.slice(0, at)}`) + (at === -1 ? "" : text.slice(at));
+  }
   return text === "." ? prefix : `${prefix}/${text}`;
 }
 
@@ -423,6 +470,29 @@ describe("vitest ids against the runner's own task tree", () => {
     let shown = 0;
     let found = 0;
     for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("vt-"))) {
+      const run = loadCapture(name);
+      const ids = reported(run, judgeCapture(run));
+      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
+      for (const key of ["passed", "failed", "skipped"] as const) {
+        reportedCount += ids[key].length;
+        correct += ids[key].filter((id) => truth[key].includes(id)).length;
+        if (relation !== "all") continue;
+        shown += truth[key].length;
+        found += truth[key].filter((id) => ids[key].includes(id)).length;
+      }
+    }
+    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
+  });
+});
+
+describe("jest ids against the runner's own results", () => {
+  // Precision over every form; recall over the forms whose output shows every test (verbose, whole).
+  it("precision 1.000 and recall >= 0.95", () => {
+    let reportedCount = 0;
+    let correct = 0;
+    let shown = 0;
+    let found = 0;
+    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("jt-"))) {
       const run = loadCapture(name);
       const ids = reported(run, judgeCapture(run));
       const truth = run.truth ?? { passed: [], failed: [], skipped: [] };

@@ -2,6 +2,7 @@
 // against the independent truth (pytest hook records, go JSON events, the unittest result hook).
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseDjango, parseGoTest, parseJest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 
@@ -192,6 +193,42 @@ const VITEST: [string, Expectation][] = [
   ["vt-forged-print-silent", { ids: "all" }],
 ];
 
+// jest cases run at the project root (ids name files as jest prints them, relative to where it ran).
+const JEST: [string, Expectation][] = [
+  ["jt-plain", { ids: "none" }],
+  ["jt-verbose", { ids: "all" }],
+  ["jt-one-file", { ids: "all" }],
+  ["jt-colors", { ids: "all" }],
+  ["jt-fail", { ids: "failed" }],
+  ["jt-fail-verbose", { ids: "all" }],
+  ["jt-agent", { ids: "none" }],
+  ["jt-agent-fail", { ids: "failed" }],
+  ["jt-name-filter", { ids: "none" }],
+  ["jt-name-filter-file", { ids: "all" }],
+  ["jt-name-filter-nothing", { ids: "none" }],
+  ["jt-no-tests-found", { ids: "none", markers: ["no-tests-ran"], summaries: 0 }],
+  ["jt-pass-with-no-tests", { ids: "none", markers: ["no-tests-ran"], summaries: 0 }],
+  ["jt-skip-only", { ids: "all" }],
+  ["jt-shard", { ids: "none" }],
+  ["jt-one-file-tail-n12", { ids: "all" }],
+  ["jt-echo-done", { ids: "all" }],
+  ["jt-and-echo", { ids: "all" }],
+  ["jt-json-stdout", { ids: "all" }],
+  ["jt-bail-ci", { ids: "none" }],
+  ["jt-syntax-error", { ids: "all", markers: ["collection-error"] }],
+  ["jt-obsolete-snapshot", { ids: "all" }],
+  ["jt-open-handle", { ids: "all" }],
+  ["jt-force-exit", { ids: "all" }],
+  ["jt-silent-console", { ids: "none" }],
+  // console.log output comes framed and indented: nothing in it is read.
+  ["jt-forged-console", { ids: "all" }],
+  // Written straight to stderr before jest's own output: a second summary, and jest's after it; no pass is kept.
+  ["jt-forged-raw", { ids: "none", forgeries: ["multiple-summaries", "result-after-summary"], summaries: 2 }],
+  ["jt-forged-exit", { ids: "none", markers: ["interrupted"] }],
+  ["jt-usage-error", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["jt-missing-config", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+];
+
 function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
@@ -205,6 +242,8 @@ function parseRun(run: CapturedRun): ParsedRunOutput {
       return parseNodeTest(run.output);
     case "vitest":
       return parseVitest(run.output);
+    case "jest":
+      return parseJest(run.output);
   }
 }
 
@@ -243,6 +282,7 @@ describe.each([
   ["unittest and Django", UNITTEST],
   ["node --test", NODE_TEST],
   ["vitest", VITEST],
+  ["jest", JEST],
 ] as const)("%s on real captured output", (_label, table) => {
   it.each(table)("%s: ids match the independent truth", (name, expectation) => {
     const run = loadCapture(name);

@@ -4,6 +4,7 @@
 
 /** Which fixture project a case runs in (copied under test/.captured/work/). */
 export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest";
+export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "jest";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =
@@ -23,6 +24,11 @@ export type TruthSource =
    * (test/support/vitest/truth-reporter.mjs) that its `vitest` shim adds beside the case's reporters.
    */
   | "vitest-reporter"
+  /**
+   * jest: the runner's own aggregated results, written by a results processor of the harness's
+   * (test/support/jest/truth-processor.mjs) that its `jest` shim adds (it prints nothing).
+   */
+  | "jest-results"
   /** Nothing ran, so there is nothing to record (usage errors, `-list`). */
   | "none";
 
@@ -186,6 +192,63 @@ const VITEST_FORMS: CaptureCase[] = [
   // the runner's exit status (137) is all that tells it from a pass (see docs/runners.md, vitest).
   vt("vt-forged-parent", `${VT_EXTRA} extra/forge-parent.test.js`),
   vt("vt-shadowed-function", `vitest() { printf ' RUN  v4.1.12 /p\\n\\n ✓ a.test.js (1 test) 1ms\\n\\n Test Files  1 passed (1)\\n      Tests  1 passed (1)\\n   Start at  12:00:00\\n   Duration  1ms\\n'; }; vitest run`),
+];
+
+// jest (test/fixtures/jest-project, its own config in package.json), the repository's jest 30.
+function jt(name: string, line: string, cwd = ""): CaptureCase {
+  // Nothing of jest runs under --listTests, a rejected option, or a function named jest.
+  return { name, project: "jest", cwd, line, truth: /--listTests|--nosuchflag|jest\(\)/.test(line) ? "none" : "jest-results" };
+}
+
+// The files a plain `jest` leaves out (syntax error, slow test, forgeries, snapshot, open handle).
+const JX = "jest -c jest.extra.config.js";
+
+/** jest in the forms an agent types (issue 14, section 2). */
+const JEST_FORMS: CaptureCase[] = [
+  jt("jt-plain", "jest"),
+  jt("jt-verbose", "jest --verbose"),
+  jt("jt-one-file", "jest test/math.test.js"),
+  jt("jt-colors", "jest --colors test/math.test.js"),
+  jt("jt-fail", "JF_FAIL=1 jest"),
+  jt("jt-fail-verbose", "JF_FAIL=1 jest --verbose -i"),
+  jt("jt-agent", "AI_AGENT=1 jest"),
+  jt("jt-agent-fail", "AI_AGENT=1 JF_FAIL=1 jest"),
+  jt("jt-name-filter", "jest -t multiplies"),
+  jt("jt-name-filter-file", "jest --testNamePattern 'multiplies|gives zero' test/math.test.js"),
+  jt("jt-name-filter-nothing", "jest -t zzz_no_such_test"),
+  jt("jt-no-tests-found", "jest zzz_no_such_file"),
+  jt("jt-pass-with-no-tests", "jest zzz_no_such_file --passWithNoTests"),
+  jt("jt-skip-only", "jest skiponly"),
+  jt("jt-shard", "jest --shard=1/2"),
+  jt("jt-tail5", "jest 2>&1 | tail -5"),
+  // The window starts inside the file's test tree (several files would run in an order jest picks).
+  jt("jt-one-file-tail-n8", "jest test/math.test.js 2>&1 | tail -n 8"),
+  jt("jt-one-file-tail-n12", "jest test/strings.test.js 2>&1 | tail -n 12"),
+  jt("jt-echo-done", "jest test/math.test.js; echo done"),
+  jt("jt-or-true-fail", "JF_FAIL=1 jest test/strings.test.js || true"),
+  jt("jt-and-echo", "jest sub && echo OK"),
+  jt("jt-and-echo-fail", "JF_FAIL=1 jest && echo OK"),
+  jt("jt-pipefail-tail", "set -o pipefail; jest --verbose sub 2>&1 | tail -n 12"),
+  jt("jt-cd-sub", "cd sub && jest --verbose"),
+  jt("jt-two-runs", "jest sub; jest test/strings.test.js"),
+  jt("jt-two-targets-verbose", "jest --verbose sub test/strings"),
+  jt("jt-json-stdout", "jest --json test/strings.test.js"),
+  jt("jt-list-tests", "jest --listTests"),
+  jt("jt-usage-error", "jest --nosuchflag"),
+  jt("jt-missing-config", "jest -c nope.config.js"),
+  jt("jt-bail-ci", "jest --bail --ci"),
+  jt("jt-syntax-error", `${JX} broken`),
+  jt("jt-timeout1-slow", `timeout 1 ${JX} slow`),
+  jt("jt-obsolete-snapshot", `${JX} snap`),
+  jt("jt-open-handle", `${JX} open-handle`),
+  jt("jt-force-exit", `${JX} open-handle --forceExit`),
+  jt("jt-silent-console", `${JX} --silent forge-console`),
+  // Tests print jest's lines: through console.log (framed, indented), straight to stderr, and then end jest's process.
+  jt("jt-forged-console", `${JX} forge-console`),
+  jt("jt-forged-raw", `${JX} forge-raw`),
+  jt("jt-forged-two-files", `${JX} 'forge-(console|raw)'`),
+  jt("jt-forged-exit", `${JX} forge-exit`),
+  jt("jt-shadowed-function", `jest() { printf 'PASS a.test.js\\n  ✓ a (1 ms)\\n\\nTest Suites: 1 passed, 1 total\\nTests:       1 passed, 1 total\\nSnapshots:   0 total\\nTime:        0.1 s\\nRan all test suites.\\n' >&2; }; jest`),
 ];
 
 // A throwaway git repository for the `git stash` forms: the line copies the project to a temp
@@ -444,4 +507,5 @@ export const CAPTURE_CASES: CaptureCase[] = [
   ...JUDGE_FORMS,
   ...NODE_TEST_FORMS,
   ...VITEST_FORMS,
+  ...JEST_FORMS,
 ];

@@ -7,6 +7,7 @@ import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
 import { readGoTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, readVitestTruth, type Truth } from "./truth.js";
+import { readGoTruth, readJestTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Where captures live (gitignored). */
@@ -25,12 +26,16 @@ const WORK_PLACEHOLDER = "<work>";
 // So the truth reports go to a directory whose path has the same length in every checkout.
 const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_DIR).digest("hex").slice(0, 12)}`);
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", jest: "jest-project" };
 // The node:test cases' `node`: the real one with the truth reporter added (see node/bin/node).
 const NODE_SHIM_DIR = join(ROOT, "test/support/node/bin");
 const NODE_TRUTH_REPORTER = join(ROOT, "test/support/node/truth-reporter.mjs");
 // The vitest cases' `vitest`: the repository's own vitest with the truth reporter added (see vitest/bin/vitest).
 const VITEST_SHIM_DIR = join(ROOT, "test/support/vitest/bin");
 const VITEST_TRUTH_REPORTER = join(ROOT, "test/support/vitest/truth-reporter.mjs");
+// The jest cases' `jest`: the repository's own, with the truth processor added (see jest/bin/jest).
+const JEST_SHIM_DIR = join(ROOT, "test/support/jest/bin");
+const JEST_TRUTH_PROCESSOR = join(ROOT, "test/support/jest/truth-processor.mjs");
 const CASE_TIMEOUT_MS = 60_000;
 
 /** One captured run: what the runner printed (stdout and stderr merged), its status and the truth. */
@@ -146,6 +151,11 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
     env.AE_REAL_VITEST = join(ROOT, "node_modules/.bin/vitest");
     env.AE_VITEST_TRUTH_REPORTER = VITEST_TRUTH_REPORTER;
   }
+  if (spec.project === "jest") {
+    env.PATH = `${JEST_SHIM_DIR}:${env.PATH ?? ""}`;
+    env.AE_REAL_JEST = join(ROOT, "node_modules/.bin/jest");
+    env.AE_JEST_TRUTH_PROCESSOR = JEST_TRUTH_PROCESSOR;
+  }
   const { exitCode, durationMs } = await runLine(spec.line, cwd, env, `${base}.out`, true);
   let truth: Truth | null = null;
   switch (spec.truth) {
@@ -175,6 +185,13 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
       const prefix = `${spec.name}.truth.jsonl.vitest-`;
       const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
       truth = readVitestTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")));
+      break;
+    }
+    case "jest-results": {
+      // One file per `jest` the line ran (the shim names them after the truth file).
+      const prefix = `${spec.name}.truth.jsonl.jest-`;
+      const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
+      truth = readJestTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
       break;
     }
     case "none":

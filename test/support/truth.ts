@@ -226,3 +226,37 @@ export function readVitestTruth(texts: readonly string[]): Truth {
   for (const id of failed) passed.delete(id);
   return { ...sortedTruth(passed, failed, skipped), packages };
 }
+
+interface JestTruthRecord {
+  success: boolean;
+  interrupted: boolean;
+  suites: { file: string; execError: string | null; tests: { ancestors: string[]; title: string; status: string }[] }[];
+}
+
+/**
+ * Reads the jest truth processor's records (test/support/jest/truth-processor.mjs), one text per
+ * run: jest's own aggregated results. Ids are `file::describe > test` with the file relative to
+ * `root`; a suite that failed to run is the failed id of its file alone. Pending, skipped, todo
+ * and disabled tests are skipped.
+ */
+export function readJestTruth(texts: readonly string[], root: string): Truth {
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  const skipped = new Set<string>();
+  for (const text of texts) {
+    for (const record of jsonLines<JestTruthRecord>(text)) {
+      for (const suite of record.suites) {
+        const file = relative(root, suite.file);
+        if (suite.execError !== null) failed.add(file);
+        for (const test of suite.tests) {
+          const id = `${file}::${[...test.ancestors, test.title].join(" > ")}`;
+          if (test.status === "passed") passed.add(id);
+          else if (test.status === "failed") failed.add(id);
+          else skipped.add(id);
+        }
+      }
+    }
+  }
+  for (const id of failed) passed.delete(id);
+  return sortedTruth(passed, failed, skipped);
+}
