@@ -1,7 +1,7 @@
 // The parsers against what the real runners printed on the fixture projects, each case checked
 // against the independent truth (pytest hook records, go JSON events, the unittest result hook).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseDjango, parseGoTest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 
@@ -166,6 +166,32 @@ const NODE_TEST: [string, Expectation][] = [
   ["nt-forged-print-tap", { ids: "all" }],
 ];
 
+const MOCHA: [string, Expectation][] = [
+  ["mo-all", { ids: "all" }],
+  ["mo-fail", { ids: "all" }],
+  ["mo-dot", { ids: "none" }],
+  // The failure list after the epilogue names the failures of any reporter.
+  ["mo-dot-fail", { ids: "failed" }],
+  ["mo-list", { ids: "none" }],
+  ["mo-tap", { ids: "none", summaries: 0 }],
+  ["mo-grep", { ids: "all" }],
+  ["mo-fgrep-invert", { ids: "all" }],
+  ["mo-grep-nothing", { ids: "all", markers: ["no-tests-ran"] }],
+  ["mo-skip-only", { ids: "all", markers: ["no-tests-ran"] }],
+  ["mo-echo-done", { ids: "all" }],
+  ["mo-cd-sub", { ids: "all" }],
+  ["mo-file-target", { ids: "all" }],
+  ["mo-parallel", { ids: "all" }],
+  ["mo-bail", { ids: "all" }],
+  ["mo-hook-fail", { ids: "all" }],
+  ["mo-syntax-error", { ids: "none", markers: ["collection-error"], summaries: 0 }],
+  ["mo-forbid-only", { ids: "none", markers: ["collection-error"], summaries: 0 }],
+  ["mo-missing-file", { ids: "all", markers: ["usage-error"] }],
+  ["mo-no-test-files", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["mo-bad-option", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["mo-late-throw", { ids: "all" }],
+];
+
 function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
@@ -177,6 +203,8 @@ function parseRun(run: CapturedRun): ParsedRunOutput {
       return parseDjango(run.output, run.line.includes("runtests.py") ? "django" : "unittest");
     case "node":
       return parseNodeTest(run.output);
+    case "mocha":
+      return parseMocha(run.output);
   }
 }
 
@@ -214,6 +242,7 @@ describe.each([
   ["go test", GO],
   ["unittest and Django", UNITTEST],
   ["node --test", NODE_TEST],
+  ["mocha", MOCHA],
 ] as const)("%s on real captured output", (_label, table) => {
   it.each(table)("%s: ids match the independent truth", (name, expectation) => {
     const run = loadCapture(name);

@@ -1,7 +1,7 @@
 // Clipped copies of real outputs never gain a pass the truth lacks, and chunked input parses the same
 // as whole input (the parsers are incremental).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseDjango, parseGoTest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createMochaParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
@@ -17,6 +17,7 @@ function parserFor(run: CapturedRun): OutputParser {
   if (run.project === "py" || run.project === "app") return createPytestParser();
   if (run.project === "go") return createGoTestParser();
   if (run.project === "node") return createNodeTestParser();
+  if (run.project === "mocha") return createMochaParser();
   return createDjangoParser(run.line.includes("runtests.py") ? "django" : "unittest");
 }
 
@@ -24,6 +25,7 @@ function parseWhole(run: CapturedRun, text: string): ParsedRunOutput {
   if (run.project === "py" || run.project === "app") return parsePytest(text);
   if (run.project === "go") return parseGoTest(text);
   if (run.project === "node") return parseNodeTest(text);
+  if (run.project === "mocha") return parseMocha(text);
   return parseDjango(text, run.line.includes("runtests.py") ? "django" : "unittest");
 }
 

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readd
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
-import { readGoTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
+import { readGoTruth, readMochaTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Where captures live (gitignored). */
@@ -24,10 +24,13 @@ const WORK_PLACEHOLDER = "<work>";
 // terminal has a fill of 1 and no longer shows the width the run's other lines are cut against).
 // So the truth reports go to a directory whose path has the same length in every checkout.
 const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_DIR).digest("hex").slice(0, 12)}`);
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", mocha: "mocha-project" };
 // The node:test cases' `node`: the real one with the truth reporter added (see node/bin/node).
 const NODE_SHIM_DIR = join(ROOT, "test/support/node/bin");
 const NODE_TRUTH_REPORTER = join(ROOT, "test/support/node/truth-reporter.mjs");
+// The mocha cases' `mocha`: the repository's own, with the truth recorder required (see mocha/bin/mocha).
+const MOCHA_SHIM_DIR = join(ROOT, "test/support/mocha/bin");
+const MOCHA_TRUTH = join(ROOT, "test/support/mocha/truth.mjs");
 const CASE_TIMEOUT_MS = 60_000;
 
 /** One captured run: what the runner printed (stdout and stderr merged), its status and the truth. */
@@ -138,6 +141,11 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
     env.AE_REAL_NODE = process.execPath;
     env.AE_NODE_TRUTH_REPORTER = NODE_TRUTH_REPORTER;
   }
+  if (spec.project === "mocha") {
+    env.PATH = `${MOCHA_SHIM_DIR}:${env.PATH ?? ""}`;
+    env.AE_REAL_MOCHA = join(ROOT, "node_modules/.bin/mocha");
+    env.AE_MOCHA_TRUTH = MOCHA_TRUTH;
+  }
   const { exitCode, durationMs } = await runLine(spec.line, cwd, env, `${base}.out`, true);
   let truth: Truth | null = null;
   switch (spec.truth) {
@@ -160,6 +168,13 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
       const prefix = `${spec.name}.truth.jsonl.node-`;
       const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
       truth = readNodeTestTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
+      break;
+    }
+    case "mocha-events": {
+      // One file per mocha process the line ran (the recorder names them after the truth file).
+      const prefix = `${spec.name}.truth.jsonl.mocha-`;
+      const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
+      truth = readMochaTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
       break;
     }
     case "none":
