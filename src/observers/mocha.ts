@@ -48,6 +48,7 @@ export function createMochaParser(): OutputParser {
   const listFailures: string[] = [];
   let shownResults = 0;
   let shownPasses = 0;
+  let shownFailures = 0;
   let sawResult = false;
   let headMissing: string | null = null;
   // mocha's own output begins with a blank line: a first line with text is where a window or a cut began.
@@ -85,6 +86,7 @@ export function createMochaParser(): OutputParser {
     sawResult = true;
     const bits = mark === "✔ " ? PASS : mark === "- " ? SKIP : FAIL;
     if (bits === PASS) shownPasses += 1;
+    if (bits === FAIL) shownFailures += 1;
     const title = bits === PASS ? rest.replace(SLOW_RE, "") : rest;
     if (onFirstText && !startsBlank) firstMocha = { suite: false, indent };
     else if (firstMocha !== null && !checkedFirst) {
@@ -140,6 +142,7 @@ export function createMochaParser(): OutputParser {
     listReporter = true;
     shownResults += 1;
     if (result[1] === "✔ ") shownPasses += 1;
+    else shownFailures += 1;
   };
 
   const onSuiteCandidate = (indent: number, title: string): void => {
@@ -222,6 +225,7 @@ export function createMochaParser(): OutputParser {
       for (const mark of dots[1]!) {
         shownResults += 1;
         if (mark === ".") shownPasses += 1;
+        if (mark === "!") shownFailures += 1;
       }
       return;
     }
@@ -240,8 +244,15 @@ export function createMochaParser(): OutputParser {
     },
     end(): ParsedRunOutput {
       splitter.end();
-      // An epilogue cut off after its `passing` line may have lost its `failing` line: no summary.
-      epilogue = null;
+      // An epilogue without its closing blank line (a host that trims the end of an output, or a cut) may
+      // have lost its `failing` line. It stands only in an output seen from mocha's first line that shows a
+      // result for every test it counts and no failure among them (mocha reports each failure inline first).
+      if (epilogue !== null) {
+        const open: { counts: Record<string, number> } = epilogue;
+        const counted = (open.counts.passed ?? 0) + (open.counts.skipped ?? 0);
+        if (startsBlank && shownFailures === 0 && shownResults >= counted) closeEpilogue();
+        epilogue = null;
+      }
       const lists = listReporter ? { passed: [], failed: [...new Set(listFailures)], skipped: [] } : ids.classify();
       const final: FinalSummary | null = summary;
       if (final !== null && shownPasses > (final.counts.passed ?? 0)) {

@@ -175,7 +175,7 @@ const MOCHA_FORMS: CaptureCase[] = [
   mo("mo-forged-print", "mocha extra/forge-print.js"),
   // A test prints an epilogue and ends the process with status 0: the forged epilogue is the only one.
   mo("mo-forged-exit", "mocha extra/forge-exit.js"),
-  mo("mo-shadowed-function", `mocha() { printf '\\n\\n  suite\\n    ✔ works\\n\\n\\n  1 passing (1ms)\\n\\n'; }; mocha`),
+  mo("mo-shadowed-function", `mocha() { printf '  suite\\n    ✔ works\\n\\n\\n  1 passing (1ms)\\n\\n'; }; mocha`),
 ];
 
 // A throwaway git repository for the `git stash` forms: the line copies the project to a temp
