@@ -309,6 +309,8 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["mo-dry-run", "unknown", "none"],
   ["mo-timeout1-slow", "unknown", "some"],
   ["mo-late-throw", "unknown", "all"], // exit 7 after a clean epilogue: spoof-suspect
+  ["mo-uncaught-outside", "failed", "all"],
+  ["mo-only", "passed", "all"], // `.only` ran one test; the target holds it
   ["mo-require", "unknown", "none"],
   ["mo-forged-print", "unknown", "failed"], // passes dropped: more shown than counted; the two skips stay
   ["mo-forged-exit", "unknown", "some"], // the forged epilogue counts more than the output shows

@@ -190,6 +190,8 @@ const MOCHA: [string, Expectation][] = [
   ["mo-no-test-files", { ids: "none", markers: ["usage-error"], summaries: 0 }],
   ["mo-bad-option", { ids: "none", markers: ["usage-error"], summaries: 0 }],
   ["mo-late-throw", { ids: "all" }],
+  ["mo-uncaught-outside", { ids: "all" }],
+  ["mo-only", { ids: "all" }],
 ];
 
 function parseRun(run: CapturedRun): ParsedRunOutput {

@@ -170,6 +170,9 @@ const MOCHA_FORMS: CaptureCase[] = [
   mo("mo-dry-run", "mocha --dry-run"),
   mo("mo-timeout1-slow", "timeout 1 mocha extra/slow.js"),
   mo("mo-late-throw", "mocha extra/late-throw.js"),
+  mo("mo-uncaught-outside", "mocha extra/uncaught.js"),
+  // `.only` narrows the run to one test of all the spec files, with no word in the line or the output.
+  mo("mo-only", "mocha extra/only.js"),
   mo("mo-require", "mocha --require ./lib/calc.js"),
   // A test prints pass lines and an epilogue while mocha goes on: its own epilogue follows.
   mo("mo-forged-print", "mocha extra/forge-print.js"),
