@@ -282,6 +282,7 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["mo-dot-fail", "failed", "failed"], // the failure list names the failures
   ["mo-tap", "unknown", "none"], // mocha's TAP has no epilogue: no-summary
   ["mo-list", "passed", "none"], // full titles cannot be split into suites: counted, not named
+  ["mo-color", "failed", "all"], // --color, and --forbid-pending makes the pending tests failures
   ["mo-grep", "passed", "all"],
   ["mo-fgrep-invert", "passed", "all"],
   ["mo-grep-nothing", "unknown", "all"],
@@ -307,7 +308,7 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["mo-bad-option", "unknown", "none"],
   ["mo-forbid-only", "failed", "none"],
   ["mo-dry-run", "unknown", "none"],
-  ["mo-timeout1-slow", "unknown", "some"],
+  ["mo-timeout2-slow", "unknown", "some"],
   ["mo-late-throw", "unknown", "all"], // exit 7 after a clean epilogue: spoof-suspect
   ["mo-uncaught-outside", "failed", "all"],
   ["mo-only", "passed", "all"], // `.only` ran one test; the target holds it

@@ -174,6 +174,7 @@ const MOCHA: [string, Expectation][] = [
   ["mo-dot-fail", { ids: "failed" }],
   ["mo-list", { ids: "none" }],
   ["mo-tap", { ids: "none", summaries: 0 }],
+  ["mo-color", { ids: "all" }],
   ["mo-grep", { ids: "all" }],
   ["mo-fgrep-invert", { ids: "all" }],
   ["mo-grep-nothing", { ids: "all", markers: ["no-tests-ran"] }],

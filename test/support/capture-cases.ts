@@ -142,6 +142,7 @@ const MOCHA_FORMS: CaptureCase[] = [
   mo("mo-dot-fail", "MO_FAIL=1 mocha -R dot"),
   mo("mo-tap", "mocha -R tap"),
   mo("mo-list", "mocha --reporter list"),
+  mo("mo-color", "MO_FAIL=1 mocha --color --forbid-pending"),
   mo("mo-grep", `mocha --grep "by zero"`),
   mo("mo-fgrep-invert", "mocha -f shouts -i"),
   mo("mo-grep-nothing", "mocha -g zzz_no_such_test"),
@@ -168,7 +169,8 @@ const MOCHA_FORMS: CaptureCase[] = [
   mo("mo-bad-option", "mocha -O a=b=c"),
   mo("mo-forbid-only", "mocha --forbid-only extra/only.js"),
   mo("mo-dry-run", "mocha --dry-run"),
-  mo("mo-timeout1-slow", "timeout 1 mocha extra/slow.js"),
+  // `timeout 2`: under load mocha takes about a second to print its first result.
+  mo("mo-timeout2-slow", "timeout 2 mocha extra/slow.js"),
   mo("mo-late-throw", "mocha extra/late-throw.js"),
   mo("mo-uncaught-outside", "mocha extra/uncaught.js"),
   // `.only` narrows the run to one test of all the spec files, with no word in the line or the output.
