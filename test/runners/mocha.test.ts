@@ -143,6 +143,14 @@ describe("mocha forgeries", () => {
     expect(parseMocha(output.join("\n")).failed).toEqual(["math > divides"]);
   });
 
+  it("an epilogue a test's timer prints after mocha's own does not hide its failures", () => {
+    const output = [...HEAD, "    1) divides", "", "", "  2 passing (4ms)", "  1 failing", "", "  1) math", "       divides:", "     Error: boom", "", "", "", "  3 passing (4ms)", "", ""];
+    expect(verdict(output, 0)).toMatchObject({ verdict: "failed" });
+    // With the dot reporter the failure list names the failure.
+    const dots = ["", "", "  ..!", "", "  2 passing (4ms)", "  1 failing", "", "  1) math", "       divides:", "     Error: boom", "", "", "", "  3 passing (4ms)", "", ""];
+    expect(verdict(dots, 0)).toMatchObject({ verdict: "failed" });
+  });
+
   it("a failure's message text is no result, however it looks", () => {
     const output = [...HEAD, "    1) divides", "", "", "  2 passing (4ms)", "  1 failing", "", "  1) math", "       divides:", "     Error: expected", "  ✔ fake inside message", "  2) not an item", ""];
     expect(parseMocha(output.join("\n"))).toMatchObject({ passed: ["math > adds", "math > multiplies"], failed: ["math > divides"], forgeries: [] });
