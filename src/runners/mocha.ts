@@ -16,7 +16,7 @@ export const MOCHA_OPTIONS: OptionTable = {
     --extension --file --global --globals --ignore --exclude -n --node-option -O --reporter-option --reporter-options
     -r --require --watch-files --watch-ignore --retries -j --jobs --config --package -f --fgrep -g --grep -R --reporter
     -u --ui -s --slow -t --timeout --timeouts --spec
-    --import --loader --experimental-loader --env-file --env-file-if-exists --conditions -C --input-type --title
+    --import --loader --experimental-loader --env-file --env-file-if-exists --conditions --input-type --title
   `),
 };
 

@@ -22,6 +22,8 @@ describe("mocha recognition and arguments", () => {
     // A valued option's value is no target; short options cluster as yargs reads them.
     ["mocha -R dot -t 5000 --slow 10 --retries 2 -j 2 --parallel --exit --bail --recursive --extension ts test/", run(["test/"])],
     ["mocha -bR dot test/", run(["test/"])],
+    // `-C` is mocha's `--no-colors`, no valued node option.
+    ["mocha -C test/", run(["test/"])],
     ["mocha -Rspec test/", run(["test/"])],
     ["mocha --reporter-option output=out.json --config .mocharc.ci.json --package package.json test/", run(["test/"])],
     ["mocha --file test/setup.js test/a.spec.js", run(["test/a.spec.js"])],
