@@ -6,6 +6,7 @@ import { RUNNER_SPEC_VERSION, type RunnerDefinition, type TargetFamily } from ".
 import { djangoRunner } from "./django.js";
 import { goTestRunner } from "./go.js";
 import { jestRunner } from "./jest.js";
+import { mochaRunner } from "./mocha.js";
 import { nodeTestRunner } from "./node-test.js";
 import { pytestRunner } from "./pytest.js";
 import { exactFamily } from "./target-families.js";
@@ -15,6 +16,7 @@ import { vitestRunner } from "./vitest.js";
 /** The runners agent-evidence ships, in the order they are asked. */
 export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, vitestRunner]);
 export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, jestRunner]);
+export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, mochaRunner]);
 
 /** A set of runner definitions, asked in order (your own before the built-ins). */
 export interface RunnerRegistry {

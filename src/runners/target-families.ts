@@ -144,3 +144,43 @@ export function jestPathCovers(outer: string, inner: string): boolean {
 
 /** jest's target family (see {@link jestPathCovers}). */
 export const JEST_FAMILY: TargetFamily = { name: "jest", place: normalizePathTarget, covers: jestPathCovers };
+
+// mocha: a spec file, directory or glob target, and an id written with its file (`test/a.spec.js::suite > test`,
+// as the capture harness's truth writes it; mocha itself prints none) under it.
+const MOCHA_GLOB_CHARS = /[*?[{]/;
+
+/** True when the mocha target (a file, a directory, a glob) holds the file of an id written `file::suite > test`. */
+export function mochaFileCovers(target: string, id: string): boolean {
+  const at = id.indexOf("::");
+  if (at === -1) return false;
+  const file = id.slice(0, at).replace(/^(?:\.\/)+/, "");
+  const path = target.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
+  if (path === "" || path === ".") return true;
+  if (MOCHA_GLOB_CHARS.test(path)) return mochaGlob(path).test(file);
+  return file === path || file.startsWith(`${path}/`);
+}
+
+// A glob as mocha's spec patterns read it: `**` any depth, `*` and `?` within one name, `{a,b}` either.
+function mochaGlob(glob: string): RegExp {
+  let source = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === "*" && glob[i + 1] === "*") {
+      source += glob[i + 2] === "/" ? "(?:.*/)?" : ".*";
+      i += glob[i + 2] === "/" ? 2 : 1;
+    } else if (c === "*") source += "[^/]*";
+    else if (c === "?") source += "[^/]";
+    else if (c === "{") source += "(?:";
+    else if (c === "}") source += ")";
+    else if (c === ",") source += "|";
+    else source += c.replace(/[.+^$()|[\]\\]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** mocha's family: spec file, directory and glob targets placed as pytest's paths are; a directory covers what lies under it. */
+export const MOCHA_FAMILY: TargetFamily = {
+  name: "mocha",
+  place: normalizePathTarget,
+  covers: (a, b) => a === "." || a === b || b.startsWith(`${a}/`) || b.startsWith(`${a}::`),
+};

@@ -359,6 +359,46 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["jt-forged-two-files", "unknown", "none"],
   ["jt-forged-exit", "unknown", "none"],
   ["jt-shadowed-function", "unknown", "none"],
+  ["mo-all", "passed", "all"],
+  ["mo-fail", "failed", "all"],
+  ["mo-dot", "passed", "none"], // the epilogue proves the run; dots name no test
+  ["mo-dot-fail", "failed", "failed"], // the failure list names the failures
+  ["mo-tap", "unknown", "none"], // mocha's TAP has no epilogue: no-summary
+  ["mo-list", "passed", "none"], // full titles cannot be split into suites: counted, not named
+  ["mo-color", "failed", "all"], // --color, and --forbid-pending makes the pending tests failures
+  ["mo-grep", "passed", "all"],
+  ["mo-fgrep-invert", "passed", "all"],
+  ["mo-grep-nothing", "unknown", "all"],
+  ["mo-skip-only", "unknown", "all"],
+  ["mo-tail5", "passed", "none"],
+  ["mo-tail-n20", "passed", "some"],
+  ["mo-echo-done", "passed", "all"],
+  ["mo-or-true-fail", "failed", "all"],
+  ["mo-and-echo", "passed", "all"],
+  ["mo-and-echo-fail", "failed", "all"],
+  ["mo-pipefail-tail", "passed", "some"],
+  ["mo-cd-sub", "passed", "all"],
+  ["mo-cwd-sub", "passed", "all"],
+  ["mo-two-runs", "passed", "all"],
+  ["mo-file-target", "passed", "all"], // the config's spec files run too
+  ["mo-glob-target", "passed", "all"],
+  ["mo-parallel", "passed", "all"],
+  ["mo-bail", "failed", "all"],
+  ["mo-hook-fail", "failed", "all"],
+  ["mo-syntax-error", "failed", "none"],
+  ["mo-missing-file", "unknown", "all"], // the named file matched nothing: usage-error
+  ["mo-no-test-files", "unknown", "none"],
+  ["mo-bad-option", "unknown", "none"],
+  ["mo-forbid-only", "failed", "none"],
+  ["mo-dry-run", "unknown", "none"],
+  ["mo-timeout2-slow", "unknown", "some"],
+  ["mo-late-throw", "unknown", "all"], // exit 7 after a clean epilogue: spoof-suspect
+  ["mo-uncaught-outside", "failed", "all"],
+  ["mo-only", "passed", "all"], // `.only` ran one test; the target holds it
+  ["mo-require", "unknown", "none"],
+  ["mo-forged-print", "unknown", "failed"], // passes dropped: more shown than counted; the two skips stay
+  ["mo-forged-exit", "unknown", "some"], // the forged epilogue counts more than the output shows
+  ["mo-shadowed-function", "unknown", "none"],
 ];
 
 function judgeCapture(run: CapturedRun): JudgeResult {
@@ -493,6 +533,29 @@ describe("jest ids against the runner's own results", () => {
     let shown = 0;
     let found = 0;
     for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("jt-"))) {
+      const run = loadCapture(name);
+      const ids = reported(run, judgeCapture(run));
+      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
+      for (const key of ["passed", "failed", "skipped"] as const) {
+        reportedCount += ids[key].length;
+        correct += ids[key].filter((id) => truth[key].includes(id)).length;
+        if (relation !== "all") continue;
+        shown += truth[key].length;
+        found += truth[key].filter((id) => ids[key].includes(id)).length;
+      }
+    }
+    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
+  });
+});
+
+describe("mocha ids against the runner's own events", () => {
+  // Precision over every form; recall over the forms whose output shows every test (spec, whole).
+  it("precision 1.000 and recall >= 0.95", () => {
+    let reportedCount = 0;
+    let correct = 0;
+    let shown = 0;
+    let found = 0;
+    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("mo-"))) {
       const run = loadCapture(name);
       const ids = reported(run, judgeCapture(run));
       const truth = run.truth ?? { passed: [], failed: [], skipped: [] };

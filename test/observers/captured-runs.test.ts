@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { parseDjango, parseGoTest, parseJest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 
@@ -229,6 +230,35 @@ const JEST: [string, Expectation][] = [
   ["jt-missing-config", { ids: "none", markers: ["usage-error"], summaries: 0 }],
 ];
 
+const MOCHA: [string, Expectation][] = [
+  ["mo-all", { ids: "all" }],
+  ["mo-fail", { ids: "all" }],
+  ["mo-dot", { ids: "none" }],
+  // The failure list after the epilogue names the failures of any reporter.
+  ["mo-dot-fail", { ids: "failed" }],
+  ["mo-list", { ids: "none" }],
+  ["mo-tap", { ids: "none", summaries: 0 }],
+  ["mo-color", { ids: "all" }],
+  ["mo-grep", { ids: "all" }],
+  ["mo-fgrep-invert", { ids: "all" }],
+  ["mo-grep-nothing", { ids: "all", markers: ["no-tests-ran"] }],
+  ["mo-skip-only", { ids: "all", markers: ["no-tests-ran"] }],
+  ["mo-echo-done", { ids: "all" }],
+  ["mo-cd-sub", { ids: "all" }],
+  ["mo-file-target", { ids: "all" }],
+  ["mo-parallel", { ids: "all" }],
+  ["mo-bail", { ids: "all" }],
+  ["mo-hook-fail", { ids: "all" }],
+  ["mo-syntax-error", { ids: "none", markers: ["collection-error"], summaries: 0 }],
+  ["mo-forbid-only", { ids: "none", markers: ["collection-error"], summaries: 0 }],
+  ["mo-missing-file", { ids: "all", markers: ["usage-error"] }],
+  ["mo-no-test-files", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["mo-bad-option", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["mo-late-throw", { ids: "all" }],
+  ["mo-uncaught-outside", { ids: "all" }],
+  ["mo-only", { ids: "all" }],
+];
+
 function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
@@ -244,6 +274,8 @@ function parseRun(run: CapturedRun): ParsedRunOutput {
       return parseVitest(run.output);
     case "jest":
       return parseJest(run.output);
+    case "mocha":
+      return parseMocha(run.output);
   }
 }
 
@@ -283,6 +315,7 @@ describe.each([
   ["node --test", NODE_TEST],
   ["vitest", VITEST],
   ["jest", JEST],
+  ["mocha", MOCHA],
 ] as const)("%s on real captured output", (_label, table) => {
   it.each(table)("%s: ids match the independent truth", (name, expectation) => {
     const run = loadCapture(name);

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, createVitestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { parseDjango, parseGoTest, parseJest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createJestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createMochaParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
@@ -24,6 +25,7 @@ function parserFor(run: CapturedRun): OutputParser {
   if (run.project === "node") return createNodeTestParser();
   if (run.project === "vitest") return createVitestParser();
   if (run.project === "jest") return createJestParser();
+  if (run.project === "mocha") return createMochaParser();
   return createDjangoParser(run.line.includes("runtests.py") ? "django" : "unittest");
 }
 
@@ -33,6 +35,7 @@ function parseWhole(run: CapturedRun, text: string): ParsedRunOutput {
   if (run.project === "node") return parseNodeTest(text);
   if (run.project === "vitest") return parseVitest(text);
   if (run.project === "jest") return parseJest(text);
+  if (run.project === "mocha") return parseMocha(text);
   return parseDjango(text, run.line.includes("runtests.py") ? "django" : "unittest");
 }
 

@@ -5,6 +5,7 @@
 /** Which fixture project a case runs in (copied under test/.captured/work/). */
 export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest";
 export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "jest";
+export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "mocha";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =
@@ -29,6 +30,11 @@ export type TruthSource =
    * (test/support/jest/truth-processor.mjs) that its `jest` shim adds (it prints nothing).
    */
   | "jest-results"
+  /**
+   * mocha: the runner's own test events, recorded by a module of the harness's
+   * (test/support/mocha/truth.mjs) that its `mocha` shim requires before the line's own options.
+   */
+  | "mocha-events"
   /** Nothing ran, so there is nothing to record (usage errors, `-list`). */
   | "none";
 
@@ -249,6 +255,60 @@ const JEST_FORMS: CaptureCase[] = [
   jt("jt-forged-two-files", `${JX} 'forge-(console|raw)'`),
   jt("jt-forged-exit", `${JX} forge-exit`),
   jt("jt-shadowed-function", `jest() { printf 'PASS a.test.js\\n  ✓ a (1 ms)\\n\\nTest Suites: 1 passed, 1 total\\nTests:       1 passed, 1 total\\nSnapshots:   0 total\\nTime:        0.1 s\\nRan all test suites.\\n' >&2; }; jest`),
+];
+
+// mocha (test/fixtures/mocha-project, whose .mocharc.json names `test/**/*.spec.js`), the repository's mocha 12.
+function mo(name: string, line: string, cwd = ""): CaptureCase {
+  return { name, project: "mocha", cwd, line, truth: "mocha-events" };
+}
+
+/** mocha in the forms an agent types (issue 14, section 2). */
+const MOCHA_FORMS: CaptureCase[] = [
+  mo("mo-all", "mocha"),
+  mo("mo-fail", "MO_FAIL=1 mocha"),
+  mo("mo-dot", "mocha --reporter dot"),
+  mo("mo-dot-fail", "MO_FAIL=1 mocha -R dot"),
+  mo("mo-tap", "mocha -R tap"),
+  mo("mo-list", "mocha --reporter list"),
+  mo("mo-color", "MO_FAIL=1 mocha --color --forbid-pending"),
+  mo("mo-grep", `mocha --grep "by zero"`),
+  mo("mo-fgrep-invert", "mocha -f shouts -i"),
+  mo("mo-grep-nothing", "mocha -g zzz_no_such_test"),
+  mo("mo-skip-only", "mocha", "skiponly"),
+  mo("mo-tail5", "mocha | tail -5"),
+  mo("mo-tail-n20", "mocha 2>&1 | tail -n 20"),
+  mo("mo-echo-done", "mocha; echo done"),
+  mo("mo-or-true-fail", "MO_FAIL=1 mocha || true"),
+  mo("mo-and-echo", "mocha && echo OK"),
+  mo("mo-and-echo-fail", "MO_FAIL=1 mocha && echo OK"),
+  mo("mo-pipefail-tail", "set -o pipefail; mocha | tail -n 12"),
+  mo("mo-cd-sub", "cd sub && mocha"),
+  mo("mo-cwd-sub", "mocha --reporter spec", "sub"),
+  mo("mo-two-runs", "mocha --grep strings; mocha --grep hooks"),
+  // mocha adds the config's spec files to the ones the line names: every file runs.
+  mo("mo-file-target", "mocha test/strings.spec.js"),
+  mo("mo-glob-target", "env CI=1 timeout 60 mocha 'test/**/*.spec.js' --recursive --exit --retries 1 -t 4000"),
+  mo("mo-parallel", "mocha --parallel --jobs 2"),
+  mo("mo-bail", "MO_FAIL=1 mocha --bail"),
+  mo("mo-hook-fail", "MO_HOOK=1 mocha"),
+  mo("mo-syntax-error", "mocha extra/broken.js"),
+  mo("mo-missing-file", "mocha extra/nope.js"),
+  mo("mo-no-test-files", "mocha --no-config nope/"),
+  mo("mo-bad-option", "mocha -O a=b=c"),
+  mo("mo-forbid-only", "mocha --forbid-only extra/only.js"),
+  mo("mo-dry-run", "mocha --dry-run"),
+  // `timeout 2`: under load mocha takes about a second to print its first result.
+  mo("mo-timeout2-slow", "timeout 2 mocha extra/slow.js"),
+  mo("mo-late-throw", "mocha extra/late-throw.js"),
+  mo("mo-uncaught-outside", "mocha extra/uncaught.js"),
+  // `.only` narrows the run to one test of all the spec files, with no word in the line or the output.
+  mo("mo-only", "mocha extra/only.js"),
+  mo("mo-require", "mocha --require ./lib/calc.js"),
+  // A test prints pass lines and an epilogue while mocha goes on: its own epilogue follows.
+  mo("mo-forged-print", "mocha extra/forge-print.js"),
+  // A test prints an epilogue and ends the process with status 0: the forged epilogue is the only one.
+  mo("mo-forged-exit", "mocha extra/forge-exit.js"),
+  mo("mo-shadowed-function", `mocha() { printf '  suite\\n    ✔ works\\n\\n\\n  1 passing (1ms)\\n\\n'; }; mocha`),
 ];
 
 // A throwaway git repository for the `git stash` forms: the line copies the project to a temp
@@ -508,4 +568,5 @@ export const CAPTURE_CASES: CaptureCase[] = [
   ...NODE_TEST_FORMS,
   ...VITEST_FORMS,
   ...JEST_FORMS,
+  ...MOCHA_FORMS,
 ];

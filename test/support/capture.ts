@@ -8,6 +8,7 @@ import { join, relative, resolve } from "node:path";
 import { CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
 import { readGoTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, readVitestTruth, type Truth } from "./truth.js";
 import { readGoTruth, readJestTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
+import { readGoTruth, readMochaTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Where captures live (gitignored). */
@@ -27,6 +28,7 @@ const WORK_PLACEHOLDER = "<work>";
 const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_DIR).digest("hex").slice(0, 12)}`);
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project" };
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", jest: "jest-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", mocha: "mocha-project" };
 // The node:test cases' `node`: the real one with the truth reporter added (see node/bin/node).
 const NODE_SHIM_DIR = join(ROOT, "test/support/node/bin");
 const NODE_TRUTH_REPORTER = join(ROOT, "test/support/node/truth-reporter.mjs");
@@ -36,6 +38,9 @@ const VITEST_TRUTH_REPORTER = join(ROOT, "test/support/vitest/truth-reporter.mjs
 // The jest cases' `jest`: the repository's own, with the truth processor added (see jest/bin/jest).
 const JEST_SHIM_DIR = join(ROOT, "test/support/jest/bin");
 const JEST_TRUTH_PROCESSOR = join(ROOT, "test/support/jest/truth-processor.mjs");
+// The mocha cases' `mocha`: the repository's own, with the truth recorder required (see mocha/bin/mocha).
+const MOCHA_SHIM_DIR = join(ROOT, "test/support/mocha/bin");
+const MOCHA_TRUTH = join(ROOT, "test/support/mocha/truth.mjs");
 const CASE_TIMEOUT_MS = 60_000;
 
 /** One captured run: what the runner printed (stdout and stderr merged), its status and the truth. */
@@ -156,6 +161,11 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
     env.AE_REAL_JEST = join(ROOT, "node_modules/.bin/jest");
     env.AE_JEST_TRUTH_PROCESSOR = JEST_TRUTH_PROCESSOR;
   }
+  if (spec.project === "mocha") {
+    env.PATH = `${MOCHA_SHIM_DIR}:${env.PATH ?? ""}`;
+    env.AE_REAL_MOCHA = join(ROOT, "node_modules/.bin/mocha");
+    env.AE_MOCHA_TRUTH = MOCHA_TRUTH;
+  }
   const { exitCode, durationMs } = await runLine(spec.line, cwd, env, `${base}.out`, true);
   let truth: Truth | null = null;
   switch (spec.truth) {
@@ -192,6 +202,13 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
       const prefix = `${spec.name}.truth.jsonl.jest-`;
       const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
       truth = readJestTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
+      break;
+    }
+    case "mocha-events": {
+      // One file per mocha process the line ran (the recorder names them after the truth file).
+      const prefix = `${spec.name}.truth.jsonl.mocha-`;
+      const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
+      truth = readMochaTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
       break;
     }
     case "none":

@@ -260,3 +260,51 @@ export function readJestTruth(texts: readonly string[], root: string): Truth {
   for (const id of failed) passed.delete(id);
   return sortedTruth(passed, failed, skipped);
 }
+
+interface MochaRecord {
+  event: "start" | "pass" | "fail" | "pending" | "end";
+  titlePath?: string[];
+  file?: string | null;
+  hook?: boolean;
+}
+
+/** The failed id the mocha truth adds for a run that started and never ended (killed, or a test ended the process). */
+export const MOCHA_RUN_NOT_ENDED = "(the mocha run did not end)";
+
+/**
+ * Reads the mocha truth recorder's records (test/support/mocha/truth.mjs), one text per mocha process.
+ * Ids are the title path joined by ` > ` (a failed hook is a failure, titled as mocha titles it:
+ * `suite > "before all" hook for "test"`); `located` adds the file relative to `root`. A run that
+ * started and never ended adds {@link MOCHA_RUN_NOT_ENDED} to `failed`: the tests after it never ran.
+ */
+export function readMochaTruth(texts: readonly string[], root: string): Truth {
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  const skipped = new Set<string>();
+  const located = { passed: new Set<string>(), failed: new Set<string>() };
+  for (const text of texts) {
+    let started = false;
+    let ended = false;
+    for (const record of jsonLines<MochaRecord>(text)) {
+      if (record.event === "start") started = true;
+      if (record.event === "end") ended = true;
+      if (record.titlePath === undefined) continue;
+      const id = record.titlePath.join(" > ");
+      const file = record.file === null || record.file === undefined ? "" : relative(root, record.file);
+      if (record.event === "pending") skipped.add(id);
+      else if (record.event === "fail") {
+        failed.add(id);
+        located.failed.add(`${file}::${id}`);
+      } else {
+        passed.add(id);
+        located.passed.add(`${file}::${id}`);
+      }
+    }
+    if (started && !ended) {
+      failed.add(MOCHA_RUN_NOT_ENDED);
+      located.failed.add(`::${MOCHA_RUN_NOT_ENDED}`);
+    }
+  }
+  for (const id of failed) passed.delete(id);
+  return { ...sortedTruth(passed, failed, skipped), located: { passed: [...located.passed].sort(), failed: [...located.failed].sort() } };
+}
