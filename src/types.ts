@@ -3,7 +3,7 @@ export type Outcome = "passed" | "failed" | "unknown";
 
 /** The runners agent-evidence judges. */
 /** The runners agent-evidence ships. */
-export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test";
+export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "cargo";
 
 /** A runner's kind: a built-in, or the kind of a runner definition of your own. */
 export type RunnerKind = BuiltinRunnerKind | (string & {});

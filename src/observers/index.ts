@@ -6,6 +6,7 @@ export type { OutcomeIds } from "./id-table.js";
 export { createPytestParser, parsePytest, parsePytestSummaryBody, splitPytestIdMessage } from "./pytest.js";
 export { createGoTestParser, parseGoTest } from "./go-test.js";
 export { createNodeTestParser, NODE_TEST_ID_SEPARATOR, parseNodeTest } from "./node-test.js";
+export { CARGO_ID_SEPARATOR, createCargoParser, parseCargo } from "./cargo.js";
 export { createDjangoParser, parseDjango, readUnittestStatus, unittestId } from "./django.js";
 export { createJunitParser, isStaleReport, junitCaseId, parseJunit } from "./junit.js";
 export type { JunitCase, JunitReport, JunitReportInvalid, JunitReportOk, JunitTiming, JunitTotals } from "./junit.js";

@@ -5,13 +5,14 @@ import { EvidenceError } from "../errors.js";
 import { RUNNER_SPEC_VERSION, type RunnerDefinition, type TargetFamily } from "./definition.js";
 import { djangoRunner } from "./django.js";
 import { goTestRunner } from "./go.js";
+import { cargoRunner } from "./cargo.js";
 import { nodeTestRunner } from "./node-test.js";
 import { pytestRunner } from "./pytest.js";
 import { exactFamily } from "./target-families.js";
 import { unittestRunner } from "./unittest.js";
 
 /** The runners agent-evidence ships, in the order they are asked. */
-export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner]);
+export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, cargoRunner]);
 
 /** A set of runner definitions, asked in order (your own before the built-ins). */
 export interface RunnerRegistry {

@@ -1,7 +1,7 @@
 // Clipped copies of real outputs never gain a pass the truth lacks, and chunked input parses the same
 // as whole input (the parsers are incremental).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseDjango, parseGoTest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
+import { createCargoParser, parseCargo, parseDjango, parseGoTest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
@@ -17,6 +17,7 @@ function parserFor(run: CapturedRun): OutputParser {
   if (run.project === "py" || run.project === "app") return createPytestParser();
   if (run.project === "go") return createGoTestParser();
   if (run.project === "node") return createNodeTestParser();
+  if (run.project === "cargo") return createCargoParser();
   return createDjangoParser(run.line.includes("runtests.py") ? "django" : "unittest");
 }
 
@@ -24,6 +25,7 @@ function parseWhole(run: CapturedRun, text: string): ParsedRunOutput {
   if (run.project === "py" || run.project === "app") return parsePytest(text);
   if (run.project === "go") return parseGoTest(text);
   if (run.project === "node") return parseNodeTest(text);
+  if (run.project === "cargo") return parseCargo(text);
   return parseDjango(text, run.line.includes("runtests.py") ? "django" : "unittest");
 }
 
@@ -51,7 +53,8 @@ describe("clipped copies of captured outputs", () => {
   it.each(WITH_TRUTH)("%s: a copy cut before the last final summary has one summary fewer", (name) => {
     const run = loadCapture(name);
     const full = parseWhole(run, run.output);
-    if (full.summary === null || run.project === "go") return;
+    // go and cargo fold one result per package or test binary into one summary.
+    if (full.summary === null || run.project === "go" || run.project === "cargo") return;
     const lines = run.output.split("\n");
     const clipped = lines.slice(0, full.summary.line - 1).join("\n");
     expect(parseWhole(run, clipped).summaryCount).toEqual(full.summaryCount - 1);
