@@ -123,39 +123,52 @@ export function createCargoParser(): OutputParser {
   };
 
   // Lines while a binary runs: results, then its report sections (captured output), then its summary.
+  // Dispatched on the first character: a big log is almost all `test NAME ... ok` lines.
   const onBlockLine = (current: Block, line: string): void => {
-    const summary = SUMMARY_RE.exec(line);
-    if (summary !== null) {
-      closeBlock(summary, line);
-      return;
+    const first = line.charCodeAt(0);
+    if (first === 116 && line.startsWith("test result: ")) {
+      const summary = SUMMARY_RE.exec(line);
+      if (summary !== null) {
+        closeBlock(summary, line);
+        return;
+      }
     }
     if (current.inReport) {
       if (line === "failures:") current.listed = [];
       else if (/^ {4}\S/.test(line)) current.listed.push(line.slice(4));
       return;
     }
+    if (first === 116 && line.startsWith("test ")) {
+      // RESULT_RE, without a regex: the first ` ... ` ends the name.
+      const dots = line.indexOf(" ... ", 5);
+      if (dots > 5) {
+        const status = line.slice(dots + 5);
+        if (status === "ok" || status === "FAILED" || status.startsWith("ignored") || status.startsWith("bench: ")) {
+          if (status.startsWith("ignored") && status !== "ignored" && !status.startsWith("ignored, ")) return;
+          onResult(current, line.slice(5, dots), status);
+          return;
+        }
+      }
+    }
     if (line === "failures:" || line === "successes:") {
       current.inReport = true;
       current.listed = [];
       return;
     }
-    if (RUNNING_RE.test(line)) {
+    if (first === 114 && RUNNING_RE.test(line)) {
       // A binary announces itself once: a second announcement inside it was printed by a test.
       findings.forge("result-without-run", lineNo, line);
       return;
     }
-    const result = RESULT_RE.exec(line);
-    if (result !== null) {
-      onResult(current, result[1]!, result[2]!);
-      return;
+    if (line.endsWith(" --- FAILED")) {
+      const terseFailure = TERSE_FAILED_RE.exec(line);
+      if (terseFailure !== null) {
+        current.terse = true;
+        onResult(current, terseFailure[1]!, "FAILED");
+        return;
+      }
     }
-    const terseFailure = TERSE_FAILED_RE.exec(line);
-    if (terseFailure !== null) {
-      current.terse = true;
-      onResult(current, terseFailure[1]!, "FAILED");
-      return;
-    }
-    if (TERSE_RE.test(line)) {
+    if ((first === 46 || first === 105 || first === 70) && TERSE_RE.test(line)) {
       current.terse = true;
       const marks = line.split(" ", 1)[0]!;
       current.shown += marks.length;
@@ -221,7 +234,7 @@ export function createCargoParser(): OutputParser {
     if (line === "") return;
     if (block === null) return onOutsideLine(line, line.trimStart());
     // A binary that died (abort, signal) prints no summary: cargo says so after it.
-    if (BINARY_FAILED_RE.test(line)) {
+    if (line.charCodeAt(0) === 101 && BINARY_FAILED_RE.test(line)) {
       block = null;
       totals.errors! += 1;
       return;
