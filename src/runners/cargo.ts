@@ -88,7 +88,8 @@ export const cargoRunner: RunnerDefinition = {
     return readArgumentsWith(CARGO_OPTIONS, cargo, (scanned, result) => readCargo(scanned, libtestScan, result));
   },
   resultStream: "stdout",
-  identityScope: "any",
+  // RUSTC_WRAPPER, RUSTFLAGS, CARGO_TARGET_<TRIPLE>_RUNNER and the like (src/shell/runner-identity.ts).
+  identityScope: "cargo",
   // `--config` can set `target.<triple>.runner` (the test binaries run through another program) and
   // `-Z` unstable behaviour: the output is then not plainly the test binaries'.
   identityRisk(args) {

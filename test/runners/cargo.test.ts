@@ -63,6 +63,20 @@ describe("cargo test recognition and arguments", () => {
     expect(["cargo test --manifest-path sub/Cargo.toml", "cargo test -C sub", "cargo test --manifest-path=Cargo.toml"].map((line) => analyzeCommand(line, { cwd: "/work/p" }).invocations[0]?.workspace)).toEqual(["/work/p/sub", "/work/p/sub", "/work/p"]);
   });
 
+  it.each([
+    "RUSTC_WRAPPER=./w cargo test",
+    "env CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./fake cargo test",
+    "export RUSTFLAGS='-C linker=./ld'; cargo test",
+    "RUSTDOC=/tmp/rd cargo test --doc",
+  ])("%s: the environment can swap what runs, so the run is shadowed", (line) => {
+    const found = analyzeCommand(line, { cwd: "/work/p" }).invocations[0];
+    expect(found?.shadowed).toBe(true);
+  });
+
+  it("cargo's variables do not reach other runners, nor do others' reach cargo", () => {
+    expect([analyzeCommand("RUSTFLAGS=-Dwarnings python -m pytest", { cwd: "/work/p" }).invocations[0]?.shadowed, analyzeCommand("PYTHONPATH=x cargo test", { cwd: "/work/p" }).invocations[0]?.shadowed]).toEqual([false, false]);
+  });
+
   it("covers: ids name no directory, so only the whole workspace covers them", () => {
     expect([cargoRunner.covers(".", "calc::tests::adds"), cargoRunner.covers("./", "api::x"), cargoRunner.covers("sub", "subcalc::tests::adds")]).toEqual([true, true, false]);
     expect([cargoRunner.family.covers(".", "sub"), cargoRunner.family.covers("sub", "sub/subcalc::tests::adds"), cargoRunner.family.covers("sub", "subway")]).toEqual([true, true, false]);
