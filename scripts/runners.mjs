@@ -21,6 +21,9 @@ export const REQUIREMENTS = [
   { name: "pytest-xdist", command: ["/usr/bin/python3", "-c", "import xdist"], pkg: "python3-pytest-xdist", for: ["test"] },
   { name: "Django", command: ["/usr/bin/python3", "-c", "import django"], pkg: "python3-django", for: ["test"] },
   { name: "go", command: ["go", "version"], pkg: "golang-go", for: ["test"] },
+  // cargo test: the fixture crate builds offline with no dependencies on Debian's Rust (1.63) or newer.
+  { name: "cargo", command: ["cargo", "--version"], pkg: "cargo", for: ["test"] },
+  { name: "rustc", command: ["rustc", "--version"], pkg: "rustc", for: ["test"] },
 ];
 
 /** The commands the table knows. */

@@ -6,6 +6,7 @@ export type Outcome = "passed" | "failed" | "unknown";
 export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "vitest";
 export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "jest";
 export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "mocha";
+export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "cargo";
 
 /** A runner's kind: a built-in, or the kind of a runner definition of your own. */
 export type RunnerKind = BuiltinRunnerKind | (string & {});

@@ -21,6 +21,10 @@
 // its baseline reads the whole log and keeps the `✓`/`×` lines' ids.
 // Run: npm run build && node --expose-gc bench/judge/index.mjs (BENCH_RUNS=3, BENCH_DIR=dir keeps inputs,
 // BENCH_KINDS=vitest,go measures those inputs only).
+// cargo test: `cargo test --no-fail-fast` with stderr merged on test/fixtures/cargo-project (one test
+// failing), its test binaries repeated under new names up to the size (each binary keeps its own summary).
+// Run: npm run build && node --expose-gc bench/judge/index.mjs (BENCH_RUNS=3, BENCH_DIR=dir keeps inputs,
+// BENCH_KINDS=cargo measures only the inputs of the kinds named).
 import { spawnSync } from "node:child_process";
 import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,10 +64,19 @@ async function main() {
     const serviceLog = kinds.has("pytest") ? cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project")) : null;
     const goStream = kinds.has("go") ? cached(join(work, "go-capture.json"), () => captureGo(work)) : null;
     const vitestLog = kinds.has("vitest") ? cached(join(work, "vitest-capture.json"), () => captureVitest(work)) : null;
+    const kinds = process.env.BENCH_KINDS?.split(",") ?? null;
+    const wanted = (kind) => kinds === null || kinds.includes(kind);
+    const pytestLog = wanted("pytest") ? cached(join(work, "pytest-capture.json"), () => capturePytest(work, "py-project")) : null;
+    const serviceLog = wanted("pytest") ? cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project")) : null;
+    const goStream = wanted("go") ? cached(join(work, "go-capture.json"), () => captureGo(work)) : null;
     const judgeAvailable = await hasJudgeStream();
+    const cargoOutput = wanted("cargo") && cargoAvailable() ? cached(join(work, "cargo-capture.json"), () => captureCargo(work)) : null;
     const inputs = [];
     for (const size of SIZES) {
       const add = (kind, family, label, generate) => kinds.has(kind) && inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
+      const add = (kind, family, label, generate) => {
+        if (wanted(kind)) inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
+      };
       add("pytest", "distinct", "pytest -rA", (out, copies) => generatePytest(pytestLog.text, out, copies, Infinity));
       // A service suite's -rA log: passing tests print request lines and INFO logs, which -rA shows.
       add("pytest", "service", "pytest -rA, service suite", (out, copies) => generatePytest(serviceLog.text, out, copies, Infinity));
@@ -72,8 +85,12 @@ async function main() {
       add("pytest", "repeated", "pytest -rA, 24k ids", (out, copies) => generatePytest(pytestLog.text, out, copies, REPEAT_CYCLE));
       add("go", "repeated", "go test -json -count=N, 20k ids", (out, reps) => generateGoCount(goStream.text, out, reps, REPEAT_CYCLE));
       add("vitest", "distinct", "vitest --reporter=verbose", (out, copies) => generateVitest(vitestLog.text, out, copies));
+      if (cargoOutput !== null) add("cargo", "distinct", "cargo test", (out, copies) => generateCargo(cargoOutput.text, out, copies));
     }
     console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${[pytestLog, goStream, vitestLog].filter(Boolean).map((log) => log.version).join("; ")}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`);
+    if (wanted("cargo") && cargoOutput === null) console.log("cargo test: not measured (no cargo on the PATH).");
+    const versions = [pytestLog?.version, goStream?.version, cargoOutput?.version].filter((version) => version !== undefined).join("; ");
+    console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${versions}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`);
     const python = pythonAvailable();
     const impls = ["ours", "baseline", ...(judgeAvailable ? ["judge"] : []), ...(python ? ["python"] : [])];
     const results = [];
@@ -81,6 +98,7 @@ async function main() {
       // The baselines hold the whole input either way; the repeated-id inputs are there for our memory.
       // The floor (keeping the ids as strings, nothing else) is measured where pytest ids are distinct.
       const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : input.kind === "pytest" ? [...impls, "floor"] : input.kind === "vitest" ? impls.filter((impl) => impl !== "python") : impls;
+      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : input.kind === "pytest" ? [...impls, "floor"] : input.kind === "cargo" ? impls.filter((impl) => impl !== "python") : impls;
       for (const impl of wanted) results.push({ input, impl, ...runWorker(impl, input) });
     }
     printTable(results);
@@ -164,6 +182,42 @@ function captureVitest(work) {
   const text = result.stdout + result.stderr;
   if (!/^ {6}Tests {2}1 failed/m.test(text)) throw new Error(`vitest gave no failing summary:\n${text.slice(-2000)}`);
   return { text, version };
+}
+
+function cargoAvailable() {
+  return spawnSync("cargo", ["--version"], { encoding: "utf8" }).status === 0;
+}
+
+// One failing test (AE_FAIL=1) and --no-fail-fast: every binary runs, one of them fails.
+function captureCargo(work) {
+  const project = join(work, "cargo-project");
+  cpSync(join(root, "test/fixtures/cargo-project"), project, { recursive: true });
+  const env = { ...process.env, CARGO_TARGET_DIR: join(work, "cargo-target"), CARGO_TERM_COLOR: "never", CARGO_NET_OFFLINE: "true", RUST_BACKTRACE: "0", AE_FAIL: "1" };
+  const version = run("cargo", ["--version"], { env }).stdout.trim();
+  const text = run("bash", ["-c", "cargo test --no-fail-fast 2>&1"], { cwd: project, env }).stdout;
+  if (!/^test result: FAILED\./m.test(text) || !/^\s*Doc-tests /m.test(text)) throw new Error(`cargo test gave no results:\n${text.slice(-2000)}`);
+  return { text, version };
+}
+
+// ---- cargo test: cargo's first lines, then each binary's header and block under a new binary name per copy.
+
+function generateCargo(text, out, copies) {
+  const lines = text.replace(/\n$/, "").split("\n");
+  const isHeader = (line) => /^\s*(?:Running .*\(.*\)|Doc-tests \S+)$/.test(line);
+  const first = lines.findIndex(isHeader);
+  const last = lines.findIndex((line) => /^error: \d+ targets? failed:$/.test(line));
+  const body = lines.slice(first, last === -1 ? undefined : last);
+  for (const line of lines.slice(0, first)) out(`${line}\n`);
+  for (let copy = 0; copy < copies; copy += 1) {
+    for (const line of body) {
+      const renamed = isHeader(line) ? line.replace(/\/deps\/([^/]+)-([0-9a-f]{16})\)$/, `/deps/$1_b${copy}-$2)`).replace(/^(\s*Doc-tests )(\S+)$/, `$1$2_b${copy}`) : line;
+      out(`${renamed}\n`);
+    }
+  }
+  if (last !== -1) for (const line of lines.slice(last)) out(`${line}\n`);
+  const passes = body.filter((line) => /^test .+ \.\.\. ok$/.test(line)).length;
+  const fails = body.filter((line) => /^test .+ \.\.\. FAILED$/.test(line)).length;
+  return { copies, passEvents: passes * copies, failEvents: fails * copies, passedIds: passes * copies, failedIds: fails * copies };
 }
 
 // Copies of the real output needed for the size: the bytes of 1 and 2 copies give the fixed and per-copy parts.
@@ -427,12 +481,16 @@ function checkResult(impl, input, summary) {
   const expected = input.expected;
   if (impl === "floor") return summary.ids >= expected.passedIds + expected.failedIds ? null : `floor kept ${summary.ids} ids`;
   if (impl === "baseline") {
-    if (input.kind === "go") return summary.pass === expected.passEvents && summary.fail === expected.failEvents ? null : `baseline counted ${JSON.stringify(summary)}`;
+    if (input.kind === "go" || input.kind === "cargo") return summary.pass === expected.passEvents && summary.fail === expected.failEvents ? null : `baseline counted ${JSON.stringify(summary)}`;
     return summary.ids >= expected.passedIds ? null : `baseline saw ${summary.ids} ids`;
   }
   if (impl === "judge") return summary.verdict === "failed" && summary.runs === 1 ? null : `judge gave ${JSON.stringify(summary)}`;
   if (input.kind === "pytest" || input.kind === "vitest") {
     const ok = summary.passed === expected.passedIds && summary.failed === expected.failedIds && summary.summaryPassed === expected.counts.passed && summary.summaryCount === 1;
+    return ok ? null : `ours read ${JSON.stringify(summary)}, expected ${JSON.stringify(expected)}`;
+  }
+  if (input.kind === "cargo") {
+    const ok = summary.passed === expected.passedIds && summary.failed === expected.failedIds && summary.summaryPassed === expected.passEvents && summary.summaryCount === 1;
     return ok ? null : `ours read ${JSON.stringify(summary)}, expected ${JSON.stringify(expected)}`;
   }
   return summary.passed > 0 && summary.failed > 0 && summary.packages >= expected.copies ? null : `ours read ${JSON.stringify(summary)}`;
@@ -487,11 +545,13 @@ function streamFile(file, push) {
 
 async function loadImpl(impl, kind) {
   if (impl === "baseline") return kind === "pytest" ? baselinePytest : kind === "vitest" ? baselineVitest : baselineGo;
+  if (impl === "baseline") return kind === "pytest" ? baselinePytest : kind === "cargo" ? baselineCargo : baselineGo;
   if (impl === "floor") return floorPytest;
   if (impl === "judge") {
     const { createJudgeStream } = await import(join(root, "dist/evidence/judge.js"));
     const { analyzeCommand } = await import(join(root, "dist/grammar/analyze-command.js"));
     const command = kind === "pytest" ? "python -m pytest -rA tests" : kind === "vitest" ? "vitest run --reporter=verbose" : "go test -json ./...";
+    const command = kind === "pytest" ? "python -m pytest -rA tests" : kind === "cargo" ? "cargo test --no-fail-fast" : "go test -json ./...";
     return (file) => {
       const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 1 });
       streamFile(file, (chunk) => stream.push(chunk));
@@ -502,6 +562,7 @@ async function loadImpl(impl, kind) {
   }
   const observers = await import(join(root, "dist/observers/index.js"));
   const create = kind === "pytest" ? observers.createPytestParser : kind === "vitest" ? observers.createVitestParser : observers.createGoTestParser;
+  const create = kind === "pytest" ? observers.createPytestParser : kind === "cargo" ? observers.createCargoParser : observers.createGoTestParser;
   return (file) => {
     const parser = create();
     streamFile(file, (chunk) => parser.push(chunk));
@@ -589,6 +650,20 @@ function baselineGo(file) {
     if (typeof event.Test !== "string") continue;
     if (event.Action === "pass") pass += 1;
     else if (event.Action === "fail") fail += 1;
+  }
+  return { result: null, pass, fail };
+}
+
+// SWE-bench's parse_log_cargo shape: whole log, split lines, `test NAME ... ok|FAILED|ignored`, counted.
+function baselineCargo(file) {
+  const log = readFileSync(file, "utf8");
+  let pass = 0;
+  let fail = 0;
+  for (const line of log.split("\n")) {
+    const match = /^test (\S+(?: .*?)?) \.\.\. (ok|FAILED|ignored)/.exec(line);
+    if (match === null) continue;
+    if (match[2] === "ok") pass += 1;
+    else if (match[2] === "FAILED") fail += 1;
   }
   return { result: null, pass, fail };
 }

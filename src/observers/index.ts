@@ -9,6 +9,7 @@ export { createNodeTestParser, NODE_TEST_ID_SEPARATOR, parseNodeTest } from "./n
 export { createVitestParser, parseVitest, VITEST_ID_SEPARATOR } from "./vitest.js";
 export { createJestParser, JEST_FILE_SEPARATOR, JEST_NAME_SEPARATOR, parseJest } from "./jest.js";
 export { createMochaParser, MOCHA_ID_SEPARATOR, parseMocha } from "./mocha.js";
+export { CARGO_ID_SEPARATOR, createCargoParser, parseCargo } from "./cargo.js";
 export { createDjangoParser, parseDjango, readUnittestStatus, unittestId } from "./django.js";
 export { createJunitParser, isStaleReport, junitCaseId, parseJunit } from "./junit.js";
 export type { JunitCase, JunitReport, JunitReportInvalid, JunitReportOk, JunitTiming, JunitTotals } from "./junit.js";

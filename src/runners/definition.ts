@@ -87,7 +87,7 @@ export interface StartError {
 }
 
 /** Which runs a risk reaches: every command, or the runners of one interpreter (Python's variables and paths, Go's). */
-export type IdentityScope = "any" | "python" | "go" | "node";
+export type IdentityScope = "any" | "python" | "go" | "node" | "cargo";
 
 /** One test runner. */
 export interface RunnerDefinition {

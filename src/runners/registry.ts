@@ -7,6 +7,7 @@ import { djangoRunner } from "./django.js";
 import { goTestRunner } from "./go.js";
 import { jestRunner } from "./jest.js";
 import { mochaRunner } from "./mocha.js";
+import { cargoRunner } from "./cargo.js";
 import { nodeTestRunner } from "./node-test.js";
 import { pytestRunner } from "./pytest.js";
 import { exactFamily } from "./target-families.js";
@@ -17,6 +18,7 @@ import { vitestRunner } from "./vitest.js";
 export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, vitestRunner]);
 export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, jestRunner]);
 export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, mochaRunner]);
+export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, cargoRunner]);
 
 /** A set of runner definitions, asked in order (your own before the built-ins). */
 export interface RunnerRegistry {

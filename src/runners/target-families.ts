@@ -184,3 +184,10 @@ export const MOCHA_FAMILY: TargetFamily = {
   place: normalizePathTarget,
   covers: (a, b) => a === "." || a === b || b.startsWith(`${a}/`) || b.startsWith(`${a}::`),
 };
+
+/** cargo's family: the directory a run applies to, placed as pytest's paths are; ids `binary::path` under it. */
+export const CARGO_FAMILY: TargetFamily = {
+  name: "cargo",
+  place: normalizePathTarget,
+  covers: (a, b) => a === "." || a === b || b.startsWith(`${a}/`) || b.startsWith(`${a}::`),
+};

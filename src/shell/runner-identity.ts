@@ -40,13 +40,18 @@ const VENV_ACTIVATE = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/
 
 // node loads what these name before any test file: a `--require`/`--import` of a planted module, a reporter.
 const NODE_VARS = new Set(["NODE_OPTIONS", "NODE_PATH"]);
-const RISKY_NAMES = new Set([...PYTHON_VARS, ...SHELL_VARS, ...NODE_VARS, "GOFLAGS"]);
+// cargo builds with the compiler, wrapper and flags these name, and runs test binaries through a target
+// runner (`CARGO_TARGET_<TRIPLE>_RUNNER`): another program in place of the tests, or one more at build time.
+const CARGO_VARS = new Set(["RUSTC", "RUSTDOC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_ENCODED_RUSTDOCFLAGS", "CARGO_HOME", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTDOC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTFLAGS", "CARGO_BUILD_RUSTDOCFLAGS"]);
+const isCargoVar = (name: string): boolean => CARGO_VARS.has(name) || /^CARGO_TARGET_\w+_(?:RUNNER|LINKER|RUSTFLAGS)$/.test(name);
+const RISKY_NAMES = new Set([...PYTHON_VARS, ...SHELL_VARS, ...NODE_VARS, ...CARGO_VARS, "GOFLAGS"]);
 
 // `value` is "" when it is not known here (`export GOFLAGS` of a value set earlier): GOFLAGS then counts.
 function variableRisk(name: string, value: string, how: string): IdentityRisk | null {
   if (PYTHON_VARS.has(name) || PYTEST_VARS.has(name)) return { scope: "python", reason: `${how} ${name}` };
   if (SHELL_VARS.has(name)) return { scope: "any", reason: `${how} ${name}` };
   if (NODE_VARS.has(name)) return { scope: "node", reason: `${how} ${name}` };
+  if (isCargoVar(name)) return { scope: "cargo", reason: `${how} ${name}` };
   if (name === "GOFLAGS" && (value === "" || /\$/.test(value) || !value.trim().split(/\s+/).every((flag) => BENIGN_GOFLAG.test(flag)))) return { scope: "go", reason: `${how} GOFLAGS${value === "" ? "" : `=${value}`}` };
   return null;
 }
@@ -93,7 +98,7 @@ export function commandIdentityRisks(command: SimpleCommand): IdentityRisk[] {
       else if (eq > 0) add(variableRisk(word.slice(0, eq), word.slice(eq + 1), program));
     }
   } else if (program === "read" || program === "mapfile" || program === "readarray" || (program === "printf" && args.includes("-v"))) {
-    for (const word of args) if (RISKY_NAMES.has(word)) add({ scope: PYTHON_VARS.has(word) ? "python" : word === "GOFLAGS" ? "go" : NODE_VARS.has(word) ? "node" : "any", reason: `${program} into ${word}` });
+    for (const word of args) if (RISKY_NAMES.has(word)) add({ scope: PYTHON_VARS.has(word) ? "python" : word === "GOFLAGS" ? "go" : NODE_VARS.has(word) ? "node" : CARGO_VARS.has(word) ? "cargo" : "any", reason: `${program} into ${word}` });
   } else if (program === "go" && args[0] === "env" && args.includes("-w")) {
     add({ scope: "go", reason: "go env -w" });
   }

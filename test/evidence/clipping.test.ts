@@ -117,6 +117,7 @@ describe("an output cut inside the runner's first line is not passed", () => {
     expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "vitest"]));
     expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "jest"]));
     expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "mocha"]));
+    expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "cargo"]));
   });
 
   it("every cut inside the first line leaves the verdict short of passed", () => {

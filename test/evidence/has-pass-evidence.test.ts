@@ -60,7 +60,7 @@ describe("hasPassEvidence rules", () => {
     ["a clipping note in the output", 0, "...\n[output truncated]\n5 passed in 0.10s\n", { runner: "pytest", target: "tests/test_a.py" }, false],
     ["two summaries", 0, "5 passed in 0.10s\n5 passed in 0.10s\n", { runner: "pytest", target: "tests/test_a.py" }, false],
     ["a node id with spaces and brackets", 0, RA_PASS, { runner: "python -m pytest -rA", target: "tests/test_pass.py::test_param[a b-c]" }, true],
-    ["a runner this project does not judge", 0, "test result: ok. 5 passed\n", { runner: "cargo test", target: "src/lib.rs" }, false],
+    ["cargo: a summary libtest does not print (no counts, no `running N tests`)", 0, "test result: ok. 5 passed\n", { runner: "cargo test", target: "src/lib.rs" }, false],
     ["an echo pretending to be a runner", 0, "5 passed in 0.10s\n", { runner: "echo", target: "5 passed" }, false],
     ["go: an ok line", 0, "ok  \texample.com/m/calc\t0.01s\n", { runner: "go test", target: "./calc" }, true],
     ["go: FAIL", 1, "FAIL\texample.com/m/calc\t0.01s\nFAIL\n", { runner: "go test", target: "./calc" }, false],

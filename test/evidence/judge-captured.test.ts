@@ -399,6 +399,48 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["mo-forged-print", "unknown", "failed"], // passes dropped: more shown than counted; the two skips stay
   ["mo-forged-exit", "unknown", "some"], // the forged epilogue counts more than the output shows
   ["mo-shadowed-function", "unknown", "none"],
+  ["cg-plain", "passed", "all"],
+  ["cg-quiet", "passed", "none"], // -q: cargo prints no headers, so no test is named by its binary
+  ["cg-libtest-quiet", "passed", "none"], // libtest's terse dots name no test
+  ["cg-fail", "failed", "all"],
+  ["cg-fail-no-fail-fast", "failed", "all"],
+  ["cg-fail-quiet", "failed", "none"],
+  ["cg-filter", "passed", "all"],
+  ["cg-filter-exact", "passed", "all"],
+  ["cg-skip", "passed", "all"],
+  ["cg-nothing-matched", "unknown", "none"],
+  ["cg-skip-only", "unknown", "all"],
+  ["cg-ignored", "passed", "all"],
+  ["cg-include-ignored", "passed", "all"],
+  ["cg-tail-n20", "unknown", "some"], // the window filled, tail's exit 0 is not cargo's
+  ["cg-tail5", "unknown", "none"],
+  ["cg-tail-n100", "passed", "all"], // the window did not fill: the whole output
+  ["cg-stderr-null", "passed", "none"], // cargo's exit 0; no headers name the binaries
+  ["cg-echo-done", "passed", "all"],
+  ["cg-or-true-fail", "failed", "all"],
+  ["cg-and-echo", "passed", "all"],
+  ["cg-pipefail-tail", "passed", "all"],
+  ["cg-cd-sub", "passed", "all"],
+  ["cg-cwd-sub-quiet", "passed", "none"],
+  ["cg-package", "passed", "all"],
+  ["cg-manifest-path", "passed", "all"],
+  ["cg-workspace", "passed", "all"],
+  ["cg-doc", "passed", "all"],
+  ["cg-alias-t", "passed", "all"],
+  ["cg-two-runs", "passed", "all"],
+  ["cg-threads1", "passed", "all"],
+  ["cg-compile-error-feature", "failed", "none"],
+  ["cg-compile-error-package", "failed", "none"],
+  ["cg-usage-error", "unknown", "none"],
+  ["cg-libtest-usage-error", "unknown", "none"],
+  ["cg-no-run", "unknown", "none"],
+  ["cg-list", "unknown", "none"],
+  ["cg-timeout1-slow", "unknown", "some"], // the slow test's binary printed no summary
+  ["cg-forge-nocapture", "unknown", "none"],
+  ["cg-forge-show-output", "unknown", "none"],
+  ["cg-forge-raw", "unknown", "none"],
+  ["cg-forge-raw-tail", "unknown", "none"],
+  ["cg-shadowed-function", "unknown", "none"],
 ];
 
 function judgeCapture(run: CapturedRun): JudgeResult {
@@ -556,6 +598,29 @@ describe("mocha ids against the runner's own events", () => {
     let shown = 0;
     let found = 0;
     for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("mo-"))) {
+      const run = loadCapture(name);
+      const ids = reported(run, judgeCapture(run));
+      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
+      for (const key of ["passed", "failed", "skipped"] as const) {
+        reportedCount += ids[key].length;
+        correct += ids[key].filter((id) => truth[key].includes(id)).length;
+        if (relation !== "all") continue;
+        shown += truth[key].length;
+        found += truth[key].filter((id) => ids[key].includes(id)).length;
+      }
+    }
+    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
+  });
+});
+
+describe("cargo test ids against libtest's own JSON events", () => {
+  // Precision over every form; recall over the forms whose output shows every test (headers and result lines, whole).
+  it("precision 1.000 and recall >= 0.95", () => {
+    let reportedCount = 0;
+    let correct = 0;
+    let shown = 0;
+    let found = 0;
+    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("cg-"))) {
       const run = loadCapture(name);
       const ids = reported(run, judgeCapture(run));
       const truth = run.truth ?? { passed: [], failed: [], skipped: [] };

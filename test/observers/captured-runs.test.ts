@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { parseDjango, parseGoTest, parseJest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseCargo, parseDjango, parseGoTest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 
@@ -259,6 +260,51 @@ const MOCHA: [string, Expectation][] = [
   ["mo-only", { ids: "all" }],
 ];
 
+// cargo test: one summary per test binary, folded into one; ids only where cargo's headers name the binary
+// (not under -q or 2>/dev/null). A test's prints of libtest's lines leave every pass and skip out.
+const CARGO: [string, Expectation][] = [
+  ["cg-alias-t", { ids: "all" }],
+  ["cg-and-echo", { ids: "all" }],
+  ["cg-cd-sub", { ids: "all" }],
+  ["cg-compile-error-feature", { ids: "none", markers: ["build-failure"], summaries: 0 }],
+  ["cg-compile-error-package", { ids: "none", markers: ["build-failure"], summaries: 0 }],
+  ["cg-cwd-sub-quiet", { ids: "none" }],
+  ["cg-doc", { ids: "all" }],
+  ["cg-echo-done", { ids: "all" }],
+  ["cg-fail-no-fail-fast", { ids: "all" }],
+  ["cg-fail-quiet", { ids: "none" }],
+  ["cg-fail", { ids: "all" }],
+  ["cg-filter-exact", { ids: "all" }],
+  ["cg-filter", { ids: "all" }],
+  ["cg-forge-nocapture", { ids: "none", forgeries: ["ids-exceed-summary", "result-without-run", "multiple-summaries"], summaries: 2 }],
+  ["cg-forge-raw-tail", { ids: "none", summaries: 0 }],
+  ["cg-forge-raw", { ids: "none", forgeries: ["ids-exceed-summary", "result-without-run", "multiple-summaries"], summaries: 2 }],
+  ["cg-forge-show-output", { ids: "none", forgeries: ["ids-exceed-summary", "multiple-summaries"], summaries: 2 }],
+  ["cg-ignored", { ids: "all" }],
+  ["cg-include-ignored", { ids: "all" }],
+  ["cg-libtest-quiet", { ids: "none" }],
+  ["cg-libtest-usage-error", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["cg-list", { ids: "none", markers: ["incomplete"], summaries: 0 }],
+  ["cg-manifest-path", { ids: "all" }],
+  ["cg-no-run", { ids: "none", summaries: 0 }],
+  ["cg-nothing-matched", { ids: "all" }],
+  ["cg-or-true-fail", { ids: "all" }],
+  ["cg-package", { ids: "all" }],
+  ["cg-pipefail-tail", { ids: "all" }],
+  ["cg-plain", { ids: "all" }],
+  ["cg-quiet", { ids: "none" }],
+  ["cg-shadowed-function", { ids: "none" }],
+  ["cg-skip-only", { ids: "all" }],
+  ["cg-skip", { ids: "all" }],
+  ["cg-stderr-null", { ids: "none" }],
+  ["cg-tail-n100", { ids: "all" }],
+  ["cg-tail5", { ids: "none", markers: ["incomplete"], summaries: 0 }],
+  ["cg-threads1", { ids: "all" }],
+  ["cg-two-runs", { ids: "all" }],
+  ["cg-usage-error", { ids: "none", markers: ["usage-error"], summaries: 0 }],
+  ["cg-workspace", { ids: "all" }],
+];
+
 function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
@@ -276,6 +322,8 @@ function parseRun(run: CapturedRun): ParsedRunOutput {
       return parseJest(run.output);
     case "mocha":
       return parseMocha(run.output);
+    case "cargo":
+      return parseCargo(run.output);
   }
 }
 
@@ -316,6 +364,7 @@ describe.each([
   ["vitest", VITEST],
   ["jest", JEST],
   ["mocha", MOCHA],
+  ["cargo test", CARGO],
 ] as const)("%s on real captured output", (_label, table) => {
   it.each(table)("%s: ids match the independent truth", (name, expectation) => {
     const run = loadCapture(name);

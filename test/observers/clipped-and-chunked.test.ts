@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, createVitestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { parseDjango, parseGoTest, parseJest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createJestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createMochaParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
+import { createCargoParser, parseCargo, parseDjango, parseGoTest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
@@ -26,6 +27,7 @@ function parserFor(run: CapturedRun): OutputParser {
   if (run.project === "vitest") return createVitestParser();
   if (run.project === "jest") return createJestParser();
   if (run.project === "mocha") return createMochaParser();
+  if (run.project === "cargo") return createCargoParser();
   return createDjangoParser(run.line.includes("runtests.py") ? "django" : "unittest");
 }
 
@@ -36,6 +38,7 @@ function parseWhole(run: CapturedRun, text: string): ParsedRunOutput {
   if (run.project === "vitest") return parseVitest(text);
   if (run.project === "jest") return parseJest(text);
   if (run.project === "mocha") return parseMocha(text);
+  if (run.project === "cargo") return parseCargo(text);
   return parseDjango(text, run.line.includes("runtests.py") ? "django" : "unittest");
 }
 
@@ -63,7 +66,8 @@ describe("clipped copies of captured outputs", () => {
   it.each(WITH_TRUTH)("%s: a copy cut before the last final summary has one summary fewer", (name) => {
     const run = loadCapture(name);
     const full = parseWhole(run, run.output);
-    if (full.summary === null || run.project === "go") return;
+    // go and cargo fold one result per package or test binary into one summary.
+    if (full.summary === null || run.project === "go" || run.project === "cargo") return;
     const lines = run.output.split("\n");
     const clipped = lines.slice(0, full.summary.line - 1).join("\n");
     expect(parseWhole(run, clipped).summaryCount).toEqual(full.summaryCount - 1);

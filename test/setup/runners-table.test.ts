@@ -9,7 +9,7 @@ const EMPTY_PATH = { ...process.env, PATH: "/nonexistent" };
 describe("the runner table", () => {
   it("gives the demo pytest, git and bubblewrap, and the suite every runner", () => {
     expect(aptPackages("demo").sort()).toEqual(["bubblewrap", "git", "python3-pytest"]);
-    expect(aptPackages("test").sort()).toEqual(["bubblewrap", "git", "golang-go", "python-is-python3", "python3-django", "python3-pytest", "python3-pytest-cov", "python3-pytest-xdist"]);
+    expect(aptPackages("test").sort()).toEqual(["bubblewrap", "cargo", "git", "golang-go", "python-is-python3", "python3-django", "python3-pytest", "python3-pytest-cov", "python3-pytest-xdist", "rustc"]);
   });
 
   it("finds nothing missing on this machine, which the suite itself needs", () => {
@@ -19,9 +19,9 @@ describe("the runner table", () => {
 
   it("names go, git and bubblewrap, with their packages, when PATH has none of them", () => {
     const missing = missingRequirements("test", EMPTY_PATH);
-    expect(missing.map((req) => req.name)).toEqual(["git", "bubblewrap", "go"]);
+    expect(missing.map((req) => req.name)).toEqual(["git", "bubblewrap", "go", "cargo", "rustc"]);
     const hint = renderInstallHint(missing, "test");
-    expect(hint).toContain("npm test needs git, bubblewrap, go. Install with:\n  apt-get update && apt-get install -y git bubblewrap golang-go");
+    expect(hint).toContain("npm test needs git, bubblewrap, go, cargo, rustc. Install with:\n  apt-get update && apt-get install -y git bubblewrap golang-go cargo rustc");
   });
 
   it("lets the demo run without bubblewrap, and says so, but not without python3 and pytest", () => {

@@ -104,7 +104,7 @@ describe("runner recognition: interpreters and spellings", () => {
     ["go vet", "go vet ./..."],
     ["go build", "go build ./..."],
     ["npm test", "npm test"],
-    ["cargo test", "cargo test"],
+    ["cargo build", "cargo build"],
     ["make test", "make test"],
     ["tox", "tox -e py"],
     ["python -m pip", "python -m pip install pytest"],

@@ -6,6 +6,7 @@
 export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest";
 export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "jest";
 export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "mocha";
+export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "cargo";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =
@@ -35,6 +36,11 @@ export type TruthSource =
    * (test/support/mocha/truth.mjs) that its `mocha` shim requires before the line's own options.
    */
   | "mocha-events"
+  /**
+   * cargo test: libtest's JSON events of `truthLine` (the case's line as `RUSTC_BOOTSTRAP=1 cargo test
+   * ... -- -Z unstable-options --format json`), with cargo's headers naming each test binary.
+   */
+  | "cargo-json"
   /** Nothing ran, so there is nothing to record (usage errors, `-list`). */
   | "none";
 
@@ -97,6 +103,68 @@ function dj(name: string, line: string, cwd = ""): CaptureCase {
 function nt(name: string, line: string, cwd = ""): CaptureCase {
   return { name, project: "node", cwd, line, truth: "node-events" };
 }
+
+const CARGO_JSON = "RUSTC_BOOTSTRAP=1 cargo test";
+const CARGO_JSON_AFTER = "-Z unstable-options --format json";
+
+// cargo test (test/fixtures/cargo-project): the case's line, and the same selection with libtest's
+// JSON events as its truth (`args` before `--`, `after` after it).
+function cg(name: string, line: string, truth: { args: string; after?: string; env?: Record<string, string>; line?: string } | null, cwd = ""): CaptureCase {
+  const base: CaptureCase = { name, project: "cargo", cwd, line, truth: truth === null ? "none" : "cargo-json" };
+  if (truth !== null) base.truthLine = truth.line ?? `${CARGO_JSON} ${truth.args} -- ${CARGO_JSON_AFTER} ${truth.after ?? ""}`.replace(/ +/g, " ").trim();
+  if (truth?.env !== undefined) base.env = truth.env;
+  return base;
+}
+
+const FAIL = { AE_FAIL: "1" };
+
+/** cargo test in the forms an agent types (issue 14, section 2). The crate compiles once, before these run. */
+const CARGO_FORMS: CaptureCase[] = [
+  cg("cg-plain", "cargo test", { args: "" }),
+  cg("cg-quiet", "cargo test -q", { args: "" }),
+  cg("cg-libtest-quiet", "cargo test --lib --tests -- -q", { args: "--lib --tests" }),
+  cg("cg-fail", "cargo test --lib --tests", { args: "--lib --tests", env: FAIL }),
+  cg("cg-fail-no-fail-fast", "cargo test --no-fail-fast", { args: "--no-fail-fast", env: FAIL }),
+  cg("cg-fail-quiet", "cargo test -q --lib", { args: "--lib", env: FAIL }),
+  cg("cg-filter", "cargo test adds", { args: "adds" }),
+  cg("cg-filter-exact", "cargo test --lib -- --exact tests::adds", { args: "--lib", after: "--exact tests::adds" }),
+  cg("cg-skip", "cargo test --lib --tests -- --skip slow --skip forge", { args: "--lib --tests", after: "--skip slow --skip forge" }),
+  cg("cg-nothing-matched", "cargo test zzz_no_such_test", { args: "zzz_no_such_test" }),
+  cg("cg-skip-only", "cargo test --test ignored_only", { args: "--test ignored_only" }),
+  cg("cg-ignored", "cargo test --test api -- --ignored", { args: "--test api", after: "--ignored" }),
+  cg("cg-include-ignored", "cargo test --lib -- --include-ignored", { args: "--lib", after: "--include-ignored" }),
+  cg("cg-tail-n20", "cargo test --lib --tests 2>&1 | tail -n 20", { args: "--lib --tests" }),
+  cg("cg-tail5", "cargo test --lib | tail -5", { args: "--lib" }),
+  cg("cg-tail-n100", "cargo test --lib --tests 2>&1 | tail -n 100", { args: "--lib --tests" }),
+  cg("cg-stderr-null", "cargo test --lib --tests 2>/dev/null", { args: "--lib --tests" }),
+  cg("cg-echo-done", "cargo test --lib --tests; echo done", { args: "--lib --tests" }),
+  cg("cg-or-true-fail", "cargo test --lib || true", { args: "--lib", env: FAIL }),
+  cg("cg-and-echo", "cargo test --lib --tests && echo OK", { args: "--lib --tests" }),
+  cg("cg-pipefail-tail", "set -o pipefail; cargo test --lib 2>&1 | tail -n 15", { args: "--lib" }),
+  cg("cg-cd-sub", "cd sub && cargo test", { args: "", line: `cd sub && ${CARGO_JSON} -- ${CARGO_JSON_AFTER}` }),
+  cg("cg-cwd-sub-quiet", "cargo test -q", { args: "" }, "sub"),
+  cg("cg-package", "cargo test -p subcalc", { args: "-p subcalc" }),
+  cg("cg-manifest-path", "cargo test --manifest-path sub/Cargo.toml", { args: "--manifest-path sub/Cargo.toml" }),
+  cg("cg-workspace", "cargo test --workspace --exclude broken --lib", { args: "--workspace --exclude broken --lib" }),
+  cg("cg-doc", "cargo test --doc", { args: "--doc" }),
+  cg("cg-alias-t", "cargo t --lib", { args: "--lib" }),
+  cg("cg-two-runs", "cargo test --lib; cargo test -p subcalc --lib", { args: "", line: `${CARGO_JSON} --lib -- ${CARGO_JSON_AFTER}; ${CARGO_JSON} -p subcalc --lib -- ${CARGO_JSON_AFTER}` }),
+  cg("cg-threads1", "cargo test --lib --tests -- --test-threads=1", { args: "--lib --tests", after: "--test-threads=1" }),
+  cg("cg-compile-error-feature", "cargo test --features broken", { args: "--features broken" }),
+  cg("cg-compile-error-package", "cargo test -p broken", { args: "-p broken" }),
+  cg("cg-usage-error", "cargo test --no-such-flag", null),
+  cg("cg-libtest-usage-error", "cargo test --lib -- --no-such-flag", null),
+  cg("cg-no-run", "cargo test --no-run", null),
+  cg("cg-list", "cargo test --lib -- --list", null),
+  cg("cg-timeout1-slow", "timeout 1 cargo test --lib", { args: "--lib", env: { AE_SLOW: "1" }, line: `timeout 1 env ${CARGO_JSON} --lib -- ${CARGO_JSON_AFTER}` }),
+  // A passing test prints libtest's lines: inline under --nocapture, in its `successes:` section
+  // under --show-output, and straight to fd 1 past the capture with AE_FORGE_RAW=1.
+  cg("cg-forge-nocapture", "cargo test --test forge -- --nocapture", { args: "--test forge" }),
+  cg("cg-forge-show-output", "cargo test --test forge -- --show-output", { args: "--test forge" }),
+  cg("cg-forge-raw", "cargo test --test forge", { args: "--test forge", env: { AE_FORGE_RAW: "1" } }),
+  cg("cg-forge-raw-tail", "cargo test --test forge 2>&1 | tail -n 6", { args: "--test forge", env: { AE_FORGE_RAW: "1" } }),
+  cg("cg-shadowed-function", `cargo() { printf 'running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n'; }; cargo test`, null),
+];
 
 /** node --test in the forms an agent types (issue 14, section 2). */
 const NODE_TEST_FORMS: CaptureCase[] = [
@@ -569,4 +637,5 @@ export const CAPTURE_CASES: CaptureCase[] = [
   ...VITEST_FORMS,
   ...JEST_FORMS,
   ...MOCHA_FORMS,
+  ...CARGO_FORMS,
 ];

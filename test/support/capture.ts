@@ -9,6 +9,7 @@ import { CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-
 import { readGoTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, readVitestTruth, type Truth } from "./truth.js";
 import { readGoTruth, readJestTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
 import { readGoTruth, readMochaTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
+import { readCargoTruth, readGoTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Where captures live (gitignored). */
@@ -29,6 +30,7 @@ const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project" };
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", jest: "jest-project" };
 const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", mocha: "mocha-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", cargo: "cargo-project" };
 // The node:test cases' `node`: the real one with the truth reporter added (see node/bin/node).
 const NODE_SHIM_DIR = join(ROOT, "test/support/node/bin");
 const NODE_TRUTH_REPORTER = join(ROOT, "test/support/node/truth-reporter.mjs");
@@ -42,6 +44,8 @@ const JEST_TRUTH_PROCESSOR = join(ROOT, "test/support/jest/truth-processor.mjs")
 const MOCHA_SHIM_DIR = join(ROOT, "test/support/mocha/bin");
 const MOCHA_TRUTH = join(ROOT, "test/support/mocha/truth.mjs");
 const CASE_TIMEOUT_MS = 60_000;
+// The cargo cases share one target directory, so the crate compiles once (see captureCargoCases).
+const CARGO_ENV = { CARGO_TERM_COLOR: "never", CARGO_NET_OFFLINE: "true", RUST_BACKTRACE: "0" };
 
 /** One captured run: what the runner printed (stdout and stderr merged), its status and the truth. */
 export interface CapturedRun {
@@ -166,6 +170,7 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
     env.AE_REAL_MOCHA = join(ROOT, "node_modules/.bin/mocha");
     env.AE_MOCHA_TRUTH = MOCHA_TRUTH;
   }
+  if (spec.project === "cargo") Object.assign(env, CARGO_ENV, { CARGO_TARGET_DIR: cargoTargetDir() }, spec.env);
   const { exitCode, durationMs } = await runLine(spec.line, cwd, env, `${base}.out`, true);
   let truth: Truth | null = null;
   switch (spec.truth) {
@@ -211,6 +216,12 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
       truth = readMochaTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
       break;
     }
+    case "cargo-json": {
+      // stderr too: cargo's headers name the binaries whose events follow.
+      await runLine(spec.truthLine!, cwd, env, `${base}.cargotruth.txt`, true);
+      truth = readCargoTruth(readFileSync(`${base}.cargotruth.txt`, "utf8"));
+      break;
+    }
     case "none":
       break;
     default: {
@@ -243,18 +254,38 @@ async function captureEverything(hash: string): Promise<void> {
   }
   goTruthRuns.clear();
   const shared = sharedEnv();
-  const queue = CAPTURE_CASES.filter((spec) => spec.pinned === undefined);
+  const queue = CAPTURE_CASES.filter((spec) => spec.pinned === undefined && spec.project !== "cargo");
   const results: CapturedRun[] = CAPTURE_CASES.filter((spec) => spec.pinned !== undefined).map(loadPinned);
   // Go cases first: their first build fills the shared GOCACHE while Python cases keep the other worker busy.
   queue.sort((a, b) => Number(b.project === "go") - Number(a.project === "go"));
   const workers = Math.max(2, Math.min(3, availableParallelism()));
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
+  await Promise.all([
+    ...Array.from({ length: workers }, async () => {
       for (let spec = queue.shift(); spec !== undefined; spec = queue.shift()) results.push(await captureCase(spec, shared));
     }),
-  );
+    captureCargoCases(shared).then((runs) => results.push(...runs)),
+  ]);
   for (const run of results) writeFileSync(join(RUNS_DIR, `${run.name}.json`), JSON.stringify(run, null, 1));
   writeFileSync(MANIFEST, JSON.stringify({ hash, cases: results.map((r) => r.name).sort() }));
+}
+
+function cargoTargetDir(): string {
+  return join(CAPTURED_DIR, "tmp", "cargo-target");
+}
+
+/**
+ * The cargo cases, one after another in one target directory: compiling dominates their time, so the
+ * crate is built once first (a case then only links what it changes), and no two cargo processes
+ * wait on each other's build lock (`Blocking waiting for file lock` would land in the output).
+ */
+async function captureCargoCases(shared: NodeJS.ProcessEnv): Promise<CapturedRun[]> {
+  const cases = CAPTURE_CASES.filter((spec) => spec.project === "cargo" && spec.pinned === undefined);
+  if (cases.length === 0) return [];
+  const env = { ...shared, ...CARGO_ENV, CARGO_TARGET_DIR: cargoTargetDir() };
+  await runLine("cargo test --workspace --exclude broken --no-run", join(WORK_DIR, "cargo"), env, join(RUNS_DIR, "cargo-build.out"), true);
+  const runs: CapturedRun[] = [];
+  for (const spec of cases) runs.push(await captureCase(spec, shared));
+  return runs;
 }
 
 // The environment every case runs in (a case's own env goes over it).

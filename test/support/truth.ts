@@ -308,3 +308,46 @@ export function readMochaTruth(texts: readonly string[], root: string): Truth {
   for (const id of failed) passed.delete(id);
   return { ...sortedTruth(passed, failed, skipped), located: { passed: [...located.passed].sort(), failed: [...located.failed].sort() } };
 }
+
+interface LibtestEvent {
+  type?: string;
+  event?: string;
+  name?: string;
+}
+
+/**
+ * Reads libtest's JSON events (`RUSTC_BOOTSTRAP=1 cargo test ... -- -Z unstable-options --format
+ * json`) with cargo's own headers on stderr, which name each test binary (`Running ... (deps/calc-1a2b..)`,
+ * `Doc-tests calc`): ids `<binary>::<test>`. `packages` holds each binary's suite result; a binary
+ * that started and never ended (killed, crashed) failed, and so did each of its tests without a result.
+ */
+export function readCargoTruth(text: string): Truth {
+  const passed = new Set<string>();
+  const failed = new Set<string>();
+  const skipped = new Set<string>();
+  const packages: Record<string, "pass" | "fail" | "skip"> = {};
+  let binary: string | null = null;
+  const started = new Set<string>();
+  const ended = new Set<string>();
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    const header = /^Running .* \((?:.*\/)?([^/]+?)-[0-9a-f]{16}\)$/.exec(line) ?? /^Doc-tests (\S+)$/.exec(line);
+    if (header !== null) {
+      binary = header[1]!;
+      packages[binary] = "fail";
+      continue;
+    }
+    if (!line.startsWith("{") || binary === null) continue;
+    const event = JSON.parse(line) as LibtestEvent;
+    if (event.type === "suite" && (event.event === "ok" || event.event === "failed")) packages[binary] = event.event === "ok" ? "pass" : "fail";
+    if (event.type !== "test" || event.name === undefined) continue;
+    const id = `${binary}::${event.name}`;
+    if (event.event === "started") started.add(id);
+    else ended.add(id);
+    if (event.event === "ok") passed.add(id);
+    else if (event.event === "failed" || event.event === "timeout") failed.add(id);
+    else if (event.event === "ignored") skipped.add(id);
+  }
+  for (const id of started) if (!ended.has(id)) failed.add(id);
+  return { ...sortedTruth(passed, failed, skipped), packages };
+}
