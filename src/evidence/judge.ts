@@ -8,6 +8,7 @@ import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import type { OutputParser } from "../observers/types.js";
 import { attributeExit, statusTemplates } from "../shell/attribute-exit.js";
 import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
+import type { PackageScripts } from "../shell/package-scripts.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import { attachReports, reportFacts } from "./judge-reports.js";
 import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-router.js";
@@ -20,6 +21,8 @@ import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from ".
 export interface JudgeRunnersOption {
   /** The runners to recognise and read runs with (default: the built-ins; `createRunnerRegistry([yours])` adds yours). */
   runners?: RunnerRegistry;
+  /** What package.json says where the line's script runs start (`npm test`): data, see `resolvePackageScripts` and docs/runners.md. */
+  packageScripts?: PackageScripts;
 }
 
 /**
@@ -27,7 +30,11 @@ export interface JudgeRunnersOption {
  * @example judge({ command: "pytest -q 2>&1 | tail -3", output: "1 failed, 4 passed in 0.50s\n", exitCode: 0 }).verdict // "failed"
  */
 export function judge(input: JudgeInput & JudgeRunnersOption): JudgeResult {
-  const analysis = analyzeCommand(input.command, { ...(input.cwd === undefined ? {} : { cwd: input.cwd }), ...(input.runners === undefined ? {} : { runners: input.runners }) });
+  const analysis = analyzeCommand(input.command, {
+    ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
+    ...(input.runners === undefined ? {} : { runners: input.runners }),
+    ...(input.packageScripts === undefined ? {} : { packageScripts: input.packageScripts }),
+  });
   return judgeAnalyzed(analysis, input);
 }
 
