@@ -161,12 +161,13 @@ describe("BashEvidence and the CLI on npm test", () => {
     const log = join(project, "..", `npm-test-${process.pid}.log`);
     writeFileSync(log, capture.output);
     const cli = join(repoRoot, "dist", "cli", "main.js");
-    const run = (args: string[]): { status: number; json: { verdict: string; reasons: string[] } } => {
+    type CliJudgement = { verdict: string; reasons: string[] };
+    const run = (args: string[]): { status: number; json: CliJudgement } => {
       try {
-        return { status: 0, json: JSON.parse(execFileSync("node", [cli, "judge", ...args], { encoding: "utf8" })) };
+        return { status: 0, json: JSON.parse(execFileSync("node", [cli, "judge", ...args], { encoding: "utf8" })) as CliJudgement };
       } catch (error) {
         const failed = error as { status: number; stdout: string };
-        return { status: failed.status, json: JSON.parse(failed.stdout) };
+        return { status: failed.status, json: JSON.parse(failed.stdout) as CliJudgement };
       }
     };
     expect(run(["--command", "npm test", "--cwd", project, "--exit-code", "0", "--output", log])).toMatchObject({ status: 0, json: { verdict: "passed" } });
