@@ -197,6 +197,12 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
       entry.readOnly = false;
       entry.effect = { kind: "unknown", reason: "runs tests" };
     } else if (stripped.ok) scriptRun = readScriptRun(command.words.slice(stripped.start), state.cwd, index, walk.scripts);
+    // `npm_config_script_shell=./sh npm test`: npm reads its configuration from the environment too.
+    const config = [...command.assignments, ...stripped.env].find((a) => /^npm_config_/i.test(a.name));
+    if (scriptRun !== null && scriptRun.problem === null && config !== undefined) {
+      scriptRun.problem = "script-config";
+      scriptRun.detail = config.name;
+    }
   }
   if (walk.late > 0 || entry.name === "trap" || /[<>]\(/.test(command.text)) entry.runsLate = true;
   // bash waits for every stage of a pipeline, not for a job, a trap or a process substitution.
@@ -237,7 +243,9 @@ function checkScriptRuns(walk: Walk, commands: readonly AnalyzedCommand[], invoc
     if (run.problem !== null) return;
     const inside = walk.inside.get(at) ?? new Set<number>();
     const outside = commands.filter((c) => c.index !== run.commandIndex && !inside.has(c.index));
-    const rewrites = outside.find((c) => (c.index < run.commandIndex || c.runsLate === true) && c.effect.kind !== "none" && c.invocation === undefined);
+    // A manager started in the background reads package.json while the rest of the line goes on.
+    const late = commands.find((c) => c.index === run.commandIndex)?.runsLate === true;
+    const rewrites = outside.find((c) => (c.index < run.commandIndex || c.runsLate === true || late) && c.effect.kind !== "none" && c.effect.kind !== "vcs-metadata" && c.invocation === undefined);
     if (rewrites !== undefined) {
       run.problem = "script-may-change";
       run.detail = rewrites.name;
