@@ -36,7 +36,7 @@ export function createNoiseFilter(runs: readonly PackageScriptRun[]): NoiseFilte
   const scripts: string[] = [];
   for (const run of followed) {
     for (const line of run.lines) {
-      const first = firstLine(line.text);
+      const first = firstLine(line.script);
       scripts.push(first);
       if (run.packageId !== null && line.event !== "") headers.set(`> ${run.packageId} ${line.event}`, first);
     }

@@ -172,7 +172,9 @@ function readPnpmOrYarn(manager: "pnpm" | "yarn", words: readonly string[]): Scr
     rest = i + 1;
   }
   const args = words.slice(rest);
-  found.args = args[0] === "--" ? args.slice(1) : [...args];
+  // Measured on pnpm 9.15 and yarn 1.22: `pnpm test -- x` and yarn drop a first `--`; `pnpm run NAME -- x` passes it on.
+  const dropsDashes = manager === "yarn" || command !== "run";
+  found.args = args[0] === "--" && dropsDashes ? args.slice(1) : [...args];
   return found;
 }
 

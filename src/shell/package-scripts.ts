@@ -41,8 +41,8 @@ export interface PackageScriptRun {
   exactDirectory: boolean;
   /** The package's directory, when its package.json was read: the scripts run there. */
   packageDir: string | null;
-  /** The `sh -c` lines the manager runs, in order (`pretest`, `test` with its arguments, `posttest`). */
-  lines: { event: string; text: string }[];
+  /** The `sh -c` lines the manager runs, in order (`pretest`, `test` with its arguments, `posttest`); `script` is package.json's text. */
+  lines: { event: string; script: string; text: string }[];
   /** The line the analysis follows in their place (`(pre) && (test args) && (post)`), or null when the run cannot be followed. */
   nestedText: string | null;
   /** npm `--silent`: no banner. */
@@ -93,7 +93,8 @@ export function readScriptRun(words: readonly string[], cwd: string | null, comm
   if (main === undefined) {
     // `pnpm vitest` / `yarn vitest` with no script of that name runs the program from node_modules/.bin.
     if (command.orBin) {
-      run.lines = [{ event: "", text: renderArgs([command.script, ...command.args]) }];
+      const text = renderArgs([command.script, ...command.args]);
+      run.lines = [{ event: "", script: text, text }];
       run.nestedText = run.lines[0]!.text;
       return run;
     }
@@ -104,9 +105,9 @@ export function readScriptRun(words: readonly string[], cwd: string | null, comm
   const pre = lifecycle ? manifest.scripts[`pre${command.script}`] : undefined;
   const post = lifecycle ? manifest.scripts[`post${command.script}`] : undefined;
   run.lines = [
-    ...(pre === undefined ? [] : [{ event: `pre${command.script}`, text: pre }]),
-    { event: command.script, text: withArgs },
-    ...(post === undefined ? [] : [{ event: `post${command.script}`, text: post }]),
+    ...(pre === undefined ? [] : [{ event: `pre${command.script}`, script: pre, text: pre }]),
+    { event: command.script, script: main, text: withArgs },
+    ...(post === undefined ? [] : [{ event: `post${command.script}`, script: post, text: post }]),
   ];
   // Each script is its own `sh -c`: a subshell each, so nothing one defines or sets reaches the next.
   run.nestedText = run.lines.map((line) => `(\n${line.text}\n)`).join(" && ");

@@ -1,8 +1,9 @@
 // Package-manager scripts (`npm test`, `npx X`) with the machine's real npm on
 // test/fixtures/npm-scripts-project: each form is captured for real, resolved through package.json
 // (readPackageManifest), and judged; the truth is the underlying runner's own result on the same tests.
-import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/evidence/bash-evidence.js";
@@ -175,3 +176,47 @@ describe("BashEvidence and the CLI on npm test", () => {
     rmSync(log, { force: true });
   });
 });
+
+// pnpm and yarn through corepack, from its cache only (no download at test time): on a machine
+// whose corepack has not fetched pnpm 9.15.9 and yarn 1.22.22 these cases are skipped and say so.
+const MANAGERS = { pnpm: "pnpm@9.15.9", yarn: "yarn@1.22.22" } as const;
+const shims = mkdtempSync(join(tmpdir(), "ae-pm-shims-"));
+for (const [name, spec] of Object.entries(MANAGERS)) {
+  writeFileSync(join(shims, name), `#!/bin/sh\nCOREPACK_ENABLE_NETWORK=0 COREPACK_ENABLE_DOWNLOAD_PROMPT=0 exec corepack ${spec} "$@"\n`);
+  chmodSync(join(shims, name), 0o755);
+}
+const shimPath = `${shims}:${process.env.PATH ?? ""}`;
+const available = (name: string): boolean => spawnSync(name, ["--version"], { env: { ...process.env, PATH: shimPath }, timeout: 30_000 }).status === 0;
+
+const OTHER_MANAGERS: (NpmCase & { manager: "pnpm" | "yarn" })[] = [
+  { manager: "pnpm", name: "pnpm test", command: "pnpm test", verdict: "passed" },
+  { manager: "pnpm", name: "pnpm run test", command: "pnpm run test", verdict: "passed" },
+  { manager: "pnpm", name: "pnpm test, failing", command: "pnpm test", env: { NPM_FIXTURE_FAIL: "1" }, verdict: "failed" },
+  { manager: "pnpm", name: "pnpm test -- filter (pnpm drops the --)", command: "pnpm test -- --test-name-pattern=adds", verdict: "unknown", reasons: ["usage-error"] },
+  { manager: "pnpm", name: "pnpm run unit -- filter (passed on with the --)", command: "pnpm run unit -- --test-name-pattern=adds", verdict: "unknown", reasons: ["usage-error"] },
+  { manager: "pnpm", name: "pnpm run unit filter", command: "pnpm run unit --test-name-pattern=adds", verdict: "passed" },
+  { manager: "pnpm", name: "pnpm exec node --test", command: "pnpm exec node --test test/", verdict: "passed" },
+  { manager: "pnpm", name: "pnpm -C sub test", command: "pnpm -C sub test", verdict: "passed" },
+  { manager: "yarn", name: "yarn test", command: "yarn test", verdict: "passed" },
+  { manager: "yarn", name: "yarn run test", command: "yarn run test", verdict: "passed" },
+  { manager: "yarn", name: "yarn test, failing", command: "yarn test", env: { NPM_FIXTURE_FAIL: "1" }, verdict: "failed" },
+  { manager: "yarn", name: "yarn run unit filter", command: "yarn run unit --test-name-pattern=adds", verdict: "passed" },
+  { manager: "yarn", name: "yarn --cwd sub test", command: "yarn --cwd sub test", verdict: "passed" },
+  { manager: "yarn", name: "yarn run missing", command: "yarn run missing", verdict: "unknown", reasons: ["script-missing"] },
+];
+
+describe.each(["pnpm", "yarn"] as const)("%s (corepack's cached copy) on the same project", (manager) => {
+  const present = available(manager);
+  const cases = OTHER_MANAGERS.filter((c) => c.manager === manager);
+  it.skipIf(!present).each(cases)("$name", (c) => {
+    const { scripts } = resolvePackageScripts(c.command, { cwd: project });
+    const capture = captureNpm(c.command, project, { ...c.env, PATH: shimPath });
+    const result = judge({ command: c.command, output: capture.output, exitCode: capture.exitCode, cwd: project, packageScripts: scripts });
+    expect({ verdict: result.verdict, output: capture.output.slice(-400) }).toMatchObject({ verdict: c.verdict });
+    if (c.reasons !== undefined) expect(result.reasons).toEqual(expect.arrayContaining(c.reasons));
+    // The manager's own lines never reach the runner: a passing run's ids are node's test names only.
+    if (result.verdict === "passed") expect(result.runs[0]!.passed.every((id) => ["adds", "subtracts", "joins", "sub works"].includes(id))).toBe(true);
+  }, 60_000);
+});
+
+afterAll(() => rmSync(shims, { recursive: true, force: true }));

@@ -35,6 +35,8 @@ describe("readScriptCommand", () => {
     ["pnpm test", { manager: "pnpm", script: "test", args: [] }],
     ["pnpm run test", { manager: "pnpm", script: "test", args: [] }],
     ["pnpm test -- -t add", { manager: "pnpm", args: ["-t", "add"] }],
+    ["pnpm run unit -- -t add", { manager: "pnpm", script: "unit", args: ["--", "-t", "add"] }],
+    ["yarn run unit -- -t add", { manager: "yarn", script: "unit", args: ["-t", "add"] }],
     ["pnpm -C sub test", { manager: "pnpm", directories: ["sub"] }],
     ["pnpm --dir sub test", { manager: "pnpm", directories: ["sub"] }],
     ["pnpm -r test", { problem: "script-workspaces" }],
@@ -114,7 +116,7 @@ const runs = (line: string) => (analyze(line).packageRuns ?? []).map((run) => [r
 describe("a script followed with package.json as data", () => {
   it("npm test runs pretest, test with its arguments, posttest, in the package's directory", () => {
     const analysis = analyze("npm test -- --test-name-pattern=add");
-    expect(analysis.packageRuns?.[0]).toMatchObject({ manager: "npm", script: "test", packageDir: "/r", expanded: true, problem: null, lines: [{ event: "pretest", text: "echo pre" }, { event: "test", text: "node --test --test-name-pattern=add" }, { event: "posttest", text: "echo post" }] });
+    expect(analysis.packageRuns?.[0]).toMatchObject({ manager: "npm", script: "test", packageDir: "/r", expanded: true, problem: null, lines: [{ event: "pretest", text: "echo pre" }, { event: "test", script: "node --test", text: "node --test --test-name-pattern=add" }, { event: "posttest", text: "echo post" }] });
     expect(analysis.invocations).toMatchObject([{ kind: "node-test", args: ["--test", "--test-name-pattern=add"], filtered: true, workspace: "/r", script: { manager: "npm", name: "test", run: 0 } }]);
   });
 
