@@ -2,7 +2,7 @@
 // test/fixtures/npm-scripts-project: each form is captured for real, resolved through package.json
 // (readPackageManifest), and judged; the truth is the underlying runner's own result on the same tests.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,8 +10,10 @@ import { BashEvidence } from "../../src/evidence/bash-evidence.js";
 import { judge } from "../../src/evidence/judge.js";
 import { resolvePackageScripts } from "../../src/evidence/package-scripts.js";
 import { createBashTool } from "../../src/tools/bash.js";
+import { runVerdict } from "../../src/verdict/run-verdict.js";
+import { runners as tallyRunners } from "../fixtures/own-runner/tally-runner.js";
 import { repoRoot } from "../support/import-graph.js";
-import { captureNpm, copyNpmScriptsProject, type NpmCapture } from "../support/npm-capture.js";
+import { captureNpm, captureNpmAsync, copyNpmScriptsProject, inPool, type NpmCapture } from "../support/npm-capture.js";
 
 interface NpmCase {
   name: string;
@@ -66,16 +68,18 @@ let project: string;
 const captured = new Map<string, NpmCapture>();
 const copies: string[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   project = copyNpmScriptsProject();
   copies.push(project);
-  for (const c of CASES) {
+  const jobs = CASES.map((c) => async () => {
     const cwd = c.ownCopy === true ? copyNpmScriptsProject() : project;
     if (cwd !== project) copies.push(cwd);
     // The package.json of each form is read before it runs, as BashEvidence does.
     const { scripts } = resolvePackageScripts(c.command, { cwd });
-    captured.set(c.name, { ...captureNpm(c.command, cwd, c.env), scripts, cwd } as NpmCapture & { scripts: unknown; cwd: string });
-  }
+    captured.set(c.name, { ...(await captureNpmAsync(c.command, cwd, c.env)), scripts, cwd } as NpmCapture & { scripts: unknown; cwd: string });
+  });
+  // Two at a time (the forms that share the project only read it): the machine's cores are shared.
+  await inPool(jobs, 2);
 }, 240_000);
 
 afterAll(() => {
@@ -220,3 +224,45 @@ describe.each(["pnpm", "yarn"] as const)("%s (corepack's cached copy) on the sam
 });
 
 afterAll(() => rmSync(shims, { recursive: true, force: true }));
+
+describe("other runners and the other consumers behind a script", () => {
+  it("a runner of your own (tally) through npm test, with its registry", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "ae-npm-tally-")));
+    copies.push(dir);
+    cpSync(join(repoRoot, "test", "fixtures", "own-runner", "project"), dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "tally-project", version: "1.0.0", scripts: { test: "tally" } }));
+    const bin = join(repoRoot, "test", "fixtures", "own-runner", "bin");
+    const { scripts } = resolvePackageScripts("npm test", { cwd: dir, runners: tallyRunners });
+    const capture = captureNpm("npm test", dir, { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const result = judge({ command: "npm test", output: capture.output, exitCode: capture.exitCode, cwd: dir, packageScripts: scripts, runners: tallyRunners });
+    expect(result.runs.map((r) => [r.kind, r.outcome])).toEqual([["tally", capture.exitCode === 0 ? "passed" : "failed"]]);
+    // Without the definition tally is a program of unknown effect in the script.
+    expect(judge({ command: "npm test", output: capture.output, exitCode: capture.exitCode, cwd: dir, packageScripts: scripts })).toMatchObject({ verdict: "unknown", reasons: ["script-unknown-program"] });
+  }, 60_000);
+
+  it("agent-evidence run follows npm test into its script and does not instrument it", async () => {
+    const dir = copyNpmScriptsProject();
+    copies.push(dir);
+    const verdict = await runVerdict({ command: "npm test", cwd: dir, outDir: join(dir, "..", `ae-npm-run-${process.pid}`) });
+    copies.push(join(dir, "..", `ae-npm-run-${process.pid}`));
+    expect({ status: verdict.status, instrumented: verdict.instrumentedCommand, kinds: verdict.runs.map((r) => r.kind) }).toEqual({ status: "passed", instrumented: null, kinds: ["node-test"] });
+  }, 60_000);
+
+  it("cutting a passing capture's end never leaves a pass, nor does a clipped flag", () => {
+    for (const c of CASES) {
+      const capture = captured.get(c.name) as NpmCapture & { scripts: Parameters<typeof judge>[0]["packageScripts"]; cwd: string };
+      const base = { command: c.command, exitCode: capture.exitCode, cwd: capture.cwd, packageScripts: capture.scripts };
+      if (judge({ ...base, output: capture.output }).verdict !== "passed") continue;
+      expect(judge({ ...base, output: capture.output, outputTruncated: true }).verdict, c.name).not.toBe("passed");
+      const lines = capture.output.split("\n");
+      // Keep the first n lines, for every n that drops a line of the runner's summary or later.
+      const summaryAt = lines.findIndex((line) => /^(# tests|ℹ tests|\d+ passed)/.test(line));
+      // node's summary is eight lines: a cut inside it leaves no summary either.
+      const last = summaryAt + (lines[summaryAt]!.startsWith("# tests") ? 7 : 0);
+      expect(summaryAt, c.name).toBeGreaterThan(0);
+      for (let n = 1; n <= last; n++) {
+        expect(judge({ ...base, output: lines.slice(0, n).join("\n") }).verdict, `${c.name}, first ${n} lines`).not.toBe("passed");
+      }
+    }
+  });
+});
