@@ -57,8 +57,10 @@ export function registerJudgeCommand(program: Command): void {
       const reports: JudgeReport[] = options.junit === undefined ? [] : [await readJunit(options.junit, startedAt)];
       // Opened before the judge loads: a bad --output fails at once. Only a regular file (stdin takes pipes).
       const output = options.output === undefined ? null : openRegularFile(options.output, `--output ${options.output}`);
-      const [{ analyzeCommand }, { createJudgeStream }] = await Promise.all([import("../grammar/analyze-command.js"), import("../evidence/judge.js")]);
-      const analysis = analyzeCommand(options.command, options.cwd === undefined ? {} : { cwd: options.cwd });
+      const [{ analyzeWithPackageScripts }, { createJudgeStream }] = await Promise.all([import("../evidence/package-scripts.js"), import("../evidence/judge.js")]);
+      // A script run (`npm test`) is followed into its script only from a --cwd that exists here: its package.json is read now.
+      const cwdExists = options.cwd !== undefined && isDirectory(options.cwd);
+      const analysis = analyzeWithPackageScripts(options.command, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), resolveScripts: cwdExists ? undefined : false });
       const stream = createJudgeStream(analysis, { exitCode, outputTruncated: options.truncated === true, reports, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
       const input = output === null ? process.stdin : createReadStream("", { fd: output.fd, start: 0 });
       await feed(input, (chunk) => stream.push(chunk), options.output);
@@ -115,4 +117,12 @@ async function feed(input: Readable, push: (chunk: string) => void, path: string
     throw new NamedFileError("read", code, path ?? "-", `cannot read ${path === undefined ? "stdin" : `--output ${path}`} (${code})`, { cause: error });
   }
   push(decoder.end());
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -19,3 +19,5 @@ export { WorkspaceWatcher } from "../evidence/watch.js";
 export type { WorkspaceWatcherOptions } from "../evidence/watch.js";
 export { readJournal, replayJournal, createFileJournal, openJournal, defaultSealPath } from "../evidence/journal.js";
 export type { FileJournal, JournalOptions, JournalSeal, JournalState, JournalTip } from "../evidence/journal.js";
+export { analyzeWithPackageScripts, readPackageManifest, resolvePackageScripts } from "../evidence/package-scripts.js";
+export type { PackageScriptResolver } from "../evidence/package-scripts.js";

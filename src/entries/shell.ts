@@ -27,3 +27,4 @@ export type {
   Subshell,
   TestInvocation,
 } from "../shell/index.js";
+export type { PackageManifest, PackageScripts, PackageScriptRun } from "../shell/package-scripts.js";

@@ -1,4 +1,5 @@
 // BashEvidence's options: their shape, and the checks the constructor makes before anything is opened.
+import type { PackageScriptResolver } from "./package-scripts.js";
 import type { RunnerRegistry } from "../runners/registry.js";
 import type { ToolContext, ToolResult } from "../tools/tool.js";
 import { EvidenceError } from "../errors.js";
@@ -62,6 +63,12 @@ export interface BashEvidenceOptions {
   shell?: "persistent" | "per-call";
   /** The runners to recognise and judge (default: the built-ins); `createRunnerRegistry([yours])` adds your own. */
   runners?: RunnerRegistry;
+  /**
+   * Reads the package.json of a script run (`npm test`) so the run is followed into its script
+   * (default: `readPackageManifest`, from disk, before the line and again after it: a package.json
+   * that changed meanwhile makes the run `script-changed`). `false`: script runs prove nothing.
+   */
+  resolveScripts?: PackageScriptResolver | false;
 }
 
 /** Throws `E_INVALID_OPTION` for options of the wrong shape or a combination that needs a workspace. */

@@ -7,6 +7,8 @@ import { realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
+import { changedPackageScripts, markChangedScripts, readPackageManifest, resolvePackageScripts, type PackageScriptResolver } from "./package-scripts.js";
+import type { PackageScripts } from "../shell/package-scripts.js";
 import { bashParser } from "../grammar/bash-grammar.js";
 import { startsBackgroundJob } from "../shell/shadowing.js";
 import { changesNoFile } from "../shell/read-only.js";
@@ -80,6 +82,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #logs: RunLogStore;
   /** The runners this wrapper recognises and judges. */
   readonly #runners: RunnerRegistry;
+  /** Reads package.json for script runs (`npm test`), or false. */
+  readonly #resolveScripts: PackageScriptResolver | false;
 
   constructor(tool: Tool<TInput, TData>, options: BashEvidenceOptions) {
     const restoring = RESTORING.get(options);
@@ -99,6 +103,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     Object.assign(this, toolMetadata(tool as Tool<never, unknown>));
     this.#extract = options.extract ?? ((tool as unknown as Record<symbol, unknown>)[NATIVE_BASH] === true ? extractNativeResult : extractTextResult);
     this.#runners = options.runners ?? builtinRunners;
+    this.#resolveScripts = options.resolveScripts ?? readPackageManifest;
     const runners = this.#runners;
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);
     const useRealpath = options.realpath ?? workspace !== null;
@@ -231,13 +236,16 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   async #observe(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
     const command = typeof input?.command === "string" ? input.command : "";
     let analysis: CommandAnalysis | undefined;
+    let scripts: PackageScripts = {};
     try {
       // A persistent shell starts the line where the previous one left it (null: unknown).
       // Not told whether the shell persists: once an earlier line moved it, the start is either place.
       const workspace = this.#ledger.workspace ?? undefined;
       const tracked = this.#session?.cwd;
       const cwd = this.#session === undefined ? workspace : this.#sessionKnown || tracked === (workspace ?? null) ? tracked : null;
-      analysis = analyzeCommand(command, { cwd, runners: this.#runners });
+      const resolved = resolvePackageScripts(command, { cwd, runners: this.#runners, resolveScripts: cwd === null || cwd === undefined ? false : this.#resolveScripts });
+      analysis = resolved.analysis;
+      scripts = resolved.scripts;
     } catch {
       analysis = undefined;
     }
@@ -281,6 +289,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // A module or runner the line itself put there (`printf ... > pytest.py && python -m pytest`), a
     // harness it wrote (`printf ... > conftest.py && pytest`).
     markLiveRunnerIdentity(observed, this.#ledger.workspace);
+    // A package.json the line changed (`npm test` whose pretest rewrites it): the script run may not be the one followed.
+    if (this.#resolveScripts !== false && observed.packageRuns !== undefined) markChangedScripts(observed, changedPackageScripts(observed, scripts, this.#resolveScripts));
     // A snapshot that failed before a test run: what the run changed is unknown.
     const [measured] = await Promise.all([
       before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : this.#measure(before),

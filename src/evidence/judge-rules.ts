@@ -97,6 +97,7 @@ export function decideRun(facts: RunFacts): RunEvidence {
     ...(harnessChanged.length > 0 ? ["harness-changed"] : []),
     ...(linksOutside.length > 0 ? ["link-outside-workspace"] : []),
     ...(statResets.length > 0 ? ["mtime-reset"] : []),
+    ...(facts.invocation.scriptProblem === undefined ? [] : [facts.invocation.scriptProblem]),
   ];
   if (doubts.length === 0 || decided.outcome === "failed") return decided;
   return { ...decided, outcome: "unknown", passed: [], reasons: unique([...doubts, ...decided.reasons.filter((r) => r !== "target-not-proven")]) };

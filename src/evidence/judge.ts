@@ -8,17 +8,21 @@ import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import type { OutputParser } from "../observers/types.js";
 import { attributeExit, statusTemplates } from "../shell/attribute-exit.js";
 import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
+import type { PackageScripts } from "../shell/package-scripts.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import { attachReports, reportFacts } from "./judge-reports.js";
 import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-router.js";
 import { decideRun, showsWhole, type RunFacts } from "./judge-rules.js";
 import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-signals.js";
+import { createNoiseFilter } from "./judge-noise.js";
 import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
 
 /** Options of {@link judge} and {@link createJudgeStream} beyond the judge's input: the runners to know. */
 export interface JudgeRunnersOption {
   /** The runners to recognise and read runs with (default: the built-ins; `createRunnerRegistry([yours])` adds yours). */
   runners?: RunnerRegistry;
+  /** What package.json says where the line's script runs start (`npm test`): data, see `resolvePackageScripts` and docs/runners.md. */
+  packageScripts?: PackageScripts;
 }
 
 /**
@@ -26,7 +30,11 @@ export interface JudgeRunnersOption {
  * @example judge({ command: "pytest -q 2>&1 | tail -3", output: "1 failed, 4 passed in 0.50s\n", exitCode: 0 }).verdict // "failed"
  */
 export function judge(input: JudgeInput & JudgeRunnersOption): JudgeResult {
-  const analysis = analyzeCommand(input.command, { ...(input.cwd === undefined ? {} : { cwd: input.cwd }), ...(input.runners === undefined ? {} : { runners: input.runners }) });
+  const analysis = analyzeCommand(input.command, {
+    ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
+    ...(input.runners === undefined ? {} : { runners: input.runners }),
+    ...(input.packageScripts === undefined ? {} : { packageScripts: input.packageScripts }),
+  });
   return judgeAnalyzed(analysis, input);
 }
 
@@ -55,21 +63,24 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
     invocations.map((invocation, i) => ({ invocation, split: definitions[i]?.split ?? { by: "summary" }, createParser: () => definitions[i]?.createParser() ?? createSilentParser(invocation.kind) })),
     scanner,
   );
+  // A package manager's own lines are read here, never by a runner's parser.
+  const noise = analysis.opaque ? null : createNoiseFilter(analysis.packageRuns ?? []);
   let ended: JudgeResult | null = null;
   return {
     push(chunk: string): void {
       if (ended !== null) return;
-      router.push(chunk);
+      router.push(noise === null ? chunk : noise.push(chunk));
     },
     end(exitCode?: number | null): JudgeResult {
       if (ended !== null) return ended;
+      if (noise !== null) router.push(noise.end());
       const routed = router.end();
       const exit = exitCode === undefined ? options.exitCode : exitCode;
       const attributions = attributeExit(analysis, exit ?? null, {
         ...(markerTexts.length > 0 ? { output: [...scanner.line.markersSeen].join("\n") } : {}),
         ...(templates.length > 0 ? { status: { templates, lines: scanner.line.statusLines } } : {}),
       });
-      ended = finish(analysis, { routed, attributions, definitions, scanner, options });
+      ended = withScriptProblems(finish(analysis, { routed, attributions, definitions, scanner, options }), analysis, noise?.mismatch === true);
       return ended;
     },
   };
@@ -142,6 +153,18 @@ function lineVerdict(runs: readonly RunEvidence[]): Outcome {
   if (runs.some((run) => run.outcome === "failed")) return "failed";
   if (runs.length > 0 && runs.every((run) => run.outcome === "passed")) return "passed";
   return "unknown";
+}
+
+// A script run that proves nothing (not resolved, a missing script, an unknown program in it, a banner
+// showing another command than the one followed) keeps the line from passing; a failure still counts.
+function withScriptProblems(result: JudgeResult, analysis: CommandAnalysis, bannerMismatch: boolean): JudgeResult {
+  if (analysis.opaque) return result;
+  const problems = [...new Set([...(analysis.packageRuns ?? []).flatMap((run) => (run.problem === null ? [] : [run.problem])), ...(bannerMismatch ? ["script-changed"] : [])])];
+  if (problems.length === 0) return result;
+  const runs = bannerMismatch ? result.runs.map((run) => (run.outcome === "passed" ? { ...run, outcome: "unknown" as const, passed: [], reasons: ["script-changed"] } : run)) : result.runs;
+  if (result.runs.length === 0) return { ...result, verdict: "unknown", reasons: problems };
+  const verdict = result.verdict === "failed" ? "failed" : "unknown";
+  return { ...result, verdict, runs, reasons: verdict === "failed" ? result.reasons : [...new Set([...result.reasons, ...problems])] };
 }
 
 // A run whose kind no runner definition reads: it consumes its share and proves nothing.

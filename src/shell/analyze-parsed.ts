@@ -12,6 +12,7 @@ import { findShadowing, type Shadowing } from "./shadowing.js";
 import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement, TestInvocation } from "./types.js";
 import { applyDirectoryCommand, isDirectoryCommand, normalizeStart, resolveDirectory, type DirectoryState } from "./workspace.js";
 import { basename, stripWrappers } from "./wrappers.js";
+import { plantedPrograms, readScriptRun, type PackageScriptRun, type PackageScripts } from "./package-scripts.js";
 
 /** Options for analysing a command line. */
 export interface AnalyzeOptions {
@@ -22,6 +23,11 @@ export interface AnalyzeOptions {
   cwd?: string | null;
   /** The runners to recognise (default: the built-ins). */
   runners?: RunnerRegistry;
+  /**
+   * What package.json says where the line's script runs (`npm test`) start: data the caller read
+   * (src/evidence/package-scripts.ts). Without it a script run proves nothing (`script-not-resolved`).
+   */
+  packageScripts?: PackageScripts;
 }
 
 interface Walk {
@@ -39,6 +45,12 @@ interface Walk {
   late: number;
   /** How many enclosing background statements bash does not wait for before the line ends. */
   outlives: number;
+  scripts: PackageScripts | undefined;
+  packageRuns: PackageScriptRun[];
+  /** The script runs whose script is being walked, innermost last. */
+  runStack: number[];
+  /** The commands inside each script run (any depth), by run. */
+  inside: Map<number, Set<number>>;
 }
 
 interface Scope {
@@ -52,12 +64,13 @@ interface Scope {
  */
 export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
   const runners = options.runners ?? builtinRunners;
-  const walk: Walk = { runners, order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0, outlives: 0 };
+  const walk: Walk = { runners, order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0, outlives: 0, scripts: options.packageScripts, packageRuns: [], runStack: [], inside: new Map() };
   const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: null };
   walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
   if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false, effect: { kind: "unknown", reason: "the line cannot be read" } });
   const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
+  if (walk.packageRuns.length > 0) checkScriptRuns(walk, commands, invocations);
   if (invocations.length > 0) {
     // Each runner prints its results on its own stream (unittest and Django on stderr).
     const routes = routeOutputs(parsed, walk.order);
@@ -70,7 +83,7 @@ export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}):
       if (window !== undefined) invocation.window = window;
     }
   }
-  return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations, endCwd: parsed.opaque ? null : state.cwd };
+  return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations, endCwd: parsed.opaque ? null : state.cwd, ...(walk.packageRuns.length > 0 ? { packageRuns: walk.packageRuns } : {}) };
 }
 
 function copyState(state: DirectoryState): DirectoryState {
@@ -175,12 +188,20 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
     readOnly: !walk.opaque && walk.writingRedirects === 0 && !(walk.substitutes && hasUnquotedHeredoc(command)) && isReadOnlyCommand(command, nameIndex),
     effect: contextEffect(command, nameIndex, walk),
   };
+  for (const run of walk.runStack) walk.inside.get(run)?.add(index);
+  let scriptRun: PackageScriptRun | null = null;
   if (!walk.opaque) {
     const invocation = recognizeInvocation(command, index, state, scope, walk);
     if (invocation !== null) {
       entry.invocation = invocation;
       entry.readOnly = false;
       entry.effect = { kind: "unknown", reason: "runs tests" };
+    } else if (stripped.ok) scriptRun = readScriptRun(command.words.slice(stripped.start), state.cwd, index, walk.scripts);
+    // `npm_config_script_shell=./sh npm test`: npm reads its configuration from the environment too.
+    const config = [...command.assignments, ...stripped.env].find((a) => /^npm_config_/i.test(a.name));
+    if (scriptRun !== null && scriptRun.problem === null && config !== undefined) {
+      scriptRun.problem = "script-config";
+      scriptRun.detail = config.name;
     }
   }
   if (walk.late > 0 || entry.name === "trap" || /[<>]\(/.test(command.text)) entry.runsLate = true;
@@ -189,7 +210,69 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
   walk.commands[index] = entry;
   trackStash(command, walk);
   if (isDirectoryCommand(command)) applyDirectoryCommand(command, state);
-  if (command.nested !== undefined) walkStatements(command.nested.statements, copyState(state), scope, walk);
+  if (scriptRun !== null) walkScriptRun(command, scriptRun, scope, walk);
+  else if (command.nested !== undefined) walkStatements(command.nested.statements, copyState(state), scope, walk);
+}
+
+// A script run: its script (expanded into the command's nested line) runs in the package's directory.
+function walkScriptRun(command: SimpleCommand, run: PackageScriptRun, scope: Scope, walk: Walk): void {
+  const at = walk.packageRuns.push(run) - 1;
+  walk.inside.set(at, new Set());
+  if (command.nested === undefined || run.nestedText === null) return;
+  if (command.script !== run.nestedText) {
+    run.problem = "script-changed";
+    run.detail = "the script expanded into the line is not the one package.json now holds";
+    return;
+  }
+  run.expanded = true;
+  walk.runStack.push(at);
+  try {
+    walkStatements(command.nested.statements, { cwd: run.packageDir, stack: null }, scope, walk);
+  } finally {
+    walk.runStack.pop();
+  }
+}
+
+/**
+ * What a script run may prove: nothing when a command before it (or beside it) may rewrite the
+ * package.json it was resolved from, when its script runs a program of unknown effect or no runner;
+ * its runs are marked with that reason.
+ */
+function checkScriptRuns(walk: Walk, commands: readonly AnalyzedCommand[], invocations: readonly TestInvocation[]): void {
+  walk.packageRuns.forEach((run, at) => {
+    if (run.problem !== null) return;
+    const inside = walk.inside.get(at) ?? new Set<number>();
+    const outside = commands.filter((c) => c.index !== run.commandIndex && !inside.has(c.index));
+    // A manager started in the background reads package.json while the rest of the line goes on.
+    const late = commands.find((c) => c.index === run.commandIndex)?.runsLate === true;
+    const rewrites = outside.find((c) => (c.index < run.commandIndex || c.runsLate === true || late) && c.effect.kind !== "none" && c.effect.kind !== "vcs-metadata" && c.invocation === undefined);
+    if (rewrites !== undefined) {
+      run.problem = "script-may-change";
+      run.detail = rewrites.name;
+      return;
+    }
+    if (!run.expanded) {
+      run.problem = "script-not-expanded";
+      run.detail = "the script's own commands are not in the line";
+      return;
+    }
+    const own = commands.filter((c) => inside.has(c.index));
+    const innerRuns = new Set(walk.packageRuns.map((r) => r.commandIndex));
+    const unknownProgram = own.find((c) => c.invocation === undefined && !innerRuns.has(c.index) && c.effect.kind !== "none" && c.effect.kind !== "build-outputs");
+    if (unknownProgram !== undefined) {
+      run.problem = "script-unknown-program";
+      run.detail = unknownProgram.name;
+    } else if (!own.some((c) => c.invocation !== undefined || innerRuns.has(c.index))) {
+      run.problem = "script-no-runner";
+      run.detail = own.find((c) => c.name !== "")?.name ?? "";
+    }
+  });
+  for (const invocation of invocations) {
+    if (invocation.script === undefined) continue;
+    // A run inside nested script runs carries the first problem of any of them.
+    const problem = walk.packageRuns.find((run, at) => run.problem !== null && (walk.inside.get(at)?.has(invocation.commandIndex) ?? false))?.problem;
+    if (problem !== undefined && problem !== null) invocation.scriptProblem = problem;
+  }
 }
 
 // A command's effect where it stands: inside an unreadable line, a compound whose output goes to a
@@ -208,6 +291,7 @@ function hasUnquotedHeredoc(command: SimpleCommand): boolean {
 
 // Why the runner may not be the real one (a redefined name, a PATH prepend, runner-identity.ts), or null.
 function identityProblem(command: SimpleCommand, match: RunnerMatch, shadowing: Shadowing, pathPrepend: boolean): string | null {
+  if (match.risks.length > 0) return match.risks[0]!;
   const redefined = match.programs.find((program) => shadowing.names.has(program));
   if (redefined !== undefined) return `${redefined} is redefined in the line`;
   // bash calls this function for any name PATH does not find: it can stand in for a missing runner.
@@ -219,6 +303,17 @@ function identityProblem(command: SimpleCommand, match: RunnerMatch, shadowing: 
   return invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter) ?? match.definition.identityRisk?.(match.args) ?? null;
 }
 
+// A script's PATH starts with its package's node_modules/.bin: a program there that no installed package put there.
+function plantedBin(match: RunnerMatch, walk: Walk): string | null {
+  for (const at of walk.runStack) {
+    const run = walk.packageRuns[at]!;
+    const manifest = run.directory === null ? undefined : walk.scripts?.[run.directory];
+    const planted = plantedPrograms(manifest, match.programs);
+    if (planted.length > 0) return `node_modules/.bin/${planted[0]!} comes first on the script's PATH and is no installed package's`;
+  }
+  return null;
+}
+
 function recognizeInvocation(command: SimpleCommand, index: number, state: DirectoryState, scope: Scope, walk: Walk): TestInvocation | null {
   const match = recognizeRunner(command.words, state.cwd === null ? null : posix.basename(state.cwd), walk.runners);
   if (match === null) return null;
@@ -226,7 +321,7 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
   let workspace = state.cwd;
   for (const dir of [...match.directories, ...parsed.directories]) workspace = resolveDirectory(workspace, dir);
   const pathPrepend = command.assignments.some((a) => a.name === "PATH") || match.env.some((a) => a.name === "PATH");
-  const shadowedBy = identityProblem(command, match, walk.shadowing, pathPrepend);
+  const shadowedBy = identityProblem(command, match, walk.shadowing, pathPrepend) ?? plantedBin(match, walk);
   return {
     kind: match.kind,
     runner: renderWords(match.runnerWords),
@@ -250,7 +345,16 @@ function recognizeInvocation(command: SimpleCommand, index: number, state: Direc
     afterStash: walk.stashed,
     commandIndex: index,
     text: command.text,
+    ...scriptOf(walk),
   };
+}
+
+// The script run an invocation runs in (the innermost), with a program its node_modules/.bin may stand in for.
+function scriptOf(walk: Walk): Pick<TestInvocation, "script"> {
+  const at = walk.runStack.at(-1);
+  if (at === undefined) return {};
+  const run = walk.packageRuns[at]!;
+  return { script: { manager: run.manager, name: run.script, run: at } };
 }
 
 // `git stash` / `git stash push|save ...` hides the change until `git stash pop|apply`.

@@ -23,6 +23,8 @@ export interface RunnerMatch {
   env: { name: string; value: string }[];
   /** Directory changes made by wrapper options. */
   directories: string[];
+  /** Why a wrapper may run another program than the one named (`npx -p pkg X`). */
+  risks: string[];
 }
 
 const INTERPRETER = /^(python(\d+(\.\d+)*)?|pypy(\d+(\.\d+)*)?)$/;
@@ -57,6 +59,7 @@ export function recognizeRunner(words: readonly string[], workspaceName: string 
       pathLookup,
       env: stripped.env,
       directories: stripped.directories,
+      risks: stripped.risks,
     };
   }
   return null;

@@ -1,6 +1,7 @@
 // The data shapes of shell analysis. Everything here is plain data (JSON-serialisable).
 import type { RunnerKind } from "../types.js";
 import type { OutputRoute, OutputWindow } from "./output-route.js";
+import type { PackageScriptRun } from "./package-scripts.js";
 
 /** A redirect attached to a command: `2>&1`, `> log.txt`, `>> out`, `&> all`, `<<EOF`, ... */
 export interface Redirect {
@@ -35,6 +36,8 @@ export interface SimpleCommand {
    * defines (functions, aliases, PATH); its commands are not invocations of the line.
    */
   evaluated?: ParsedLine;
+  /** For a package manager's script run (`npm test`) followed into the script: the text of {@link nested} (package-scripts.ts). */
+  script?: string;
 }
 
 /** `( ... )` */
@@ -176,6 +179,10 @@ export interface TestInvocation {
   commandIndex: number;
   /** Source text of the simple command. */
   text: string;
+  /** Run by a package manager's script (`npm test` running `vitest run`): `CommandAnalysis.packageRuns[run]`. */
+  script?: { manager: string; name: string; run: number };
+  /** Why the script it runs in proves nothing (`script-unknown-program`, `script-changed`, ...): a failure still counts, nothing else. */
+  scriptProblem?: string;
 }
 
 /** Every simple command of the line, flattened in line order (nested `bash -c` included). */
@@ -223,6 +230,8 @@ export interface CommandAnalysis {
    * outlive the line.
    */
   endCwd?: string | null;
+  /** The package manager script runs of the line (`npm test`), in line order (package-scripts.ts). */
+  packageRuns?: PackageScriptRun[];
 }
 
 /** What the line's exit status tells about one invocation. */

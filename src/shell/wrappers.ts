@@ -12,6 +12,8 @@ export interface StrippedWrappers {
   directories: string[];
   /** False when a wrapper's own syntax was not understood; the command is then never a runner. */
   ok: boolean;
+  /** Why a wrapper may run another program than the one named (`npx -p pkg X` runs pkg's X), in order. */
+  risks: string[];
 }
 
 const MAX_WRAPPERS = 8;
@@ -26,7 +28,7 @@ export function basename(word: string): string {
 
 /** Strips leading wrappers; `words[start]` is then the real command (or `start === words.length`). */
 export function stripWrappers(words: readonly string[]): StrippedWrappers {
-  const result: StrippedWrappers = { start: 0, wrappers: [], env: [], directories: [], ok: true };
+  const result: StrippedWrappers = { start: 0, wrappers: [], env: [], directories: [], ok: true, risks: [] };
   for (let depth = 0; depth < MAX_WRAPPERS && result.start < words.length; depth++) {
     const name = basename(words[result.start]!);
     const next = stripOne(name, words, result.start + 1, result);
@@ -35,7 +37,7 @@ export function stripWrappers(words: readonly string[]): StrippedWrappers {
     result.wrappers.push(name);
     result.start = next;
   }
-  if (result.start < words.length && stripOne(basename(words[result.start]!), words, result.start + 1, { ...result, env: [], directories: [] }) !== null) {
+  if (result.start < words.length && stripOne(basename(words[result.start]!), words, result.start + 1, { ...result, env: [], directories: [], risks: [] }) !== null) {
     return { ...result, ok: false };
   }
   return result;
@@ -65,6 +67,14 @@ function stripOne(name: string, words: readonly string[], at: number, into: Stri
       return stripRunSubcommand(words, at, new Set(["-p", "--project", "--venv"]), into, new Set(), new Set(["-l", "--list", "-j", "--json"]));
     case "hatch":
       return stripHatch(words, at);
+    case "npx":
+      return stripNpmExec(words, at, into);
+    case "npm":
+      return stripManagerExec(words, at, into, { subcommands: new Set(["exec", "x"]), valued: NPM_GLOBAL_VALUED, directories: new Set(["--prefix", "-C"]), packageRoot: false });
+    case "pnpm":
+      return stripManagerExec(words, at, into, { subcommands: new Set(["exec"]), valued: new Set(["-C", "--dir"]), directories: new Set(["-C", "--dir"]), packageRoot: true });
+    case "yarn":
+      return stripManagerExec(words, at, into, { subcommands: new Set(["exec"]), valued: new Set(["--cwd"]), directories: new Set(["--cwd"]), packageRoot: true });
     default:
       return null;
   }
@@ -200,4 +210,69 @@ function stripHatch(words: readonly string[], at: number): number {
 export function stripHatchEnvironment(word: string): string {
   const match = /^[A-Za-z0-9_.+-]+:(.+)$/.exec(word);
   return match !== null && !match[1]!.startsWith(":") ? match[1]! : word;
+}
+
+const NPM_GLOBAL_VALUED = new Set(["--prefix", "-C", "--loglevel", "--cache", "--userconfig", "--globalconfig", "--script-shell", "--node-options"]);
+// npm's options that change which program `npx X` runs, or how: refused (the command is then no runner).
+const NPM_EXEC_REFUSED = new Set(["-c", "--call", "-w", "--workspace", "--workspaces", "-ws", "--userconfig", "--globalconfig", "--node-options", "--script-shell", "-r", "--recursive", "--shell-mode", "--parallel", "--filter", "-F"]);
+const NPM_EXEC_FLAGS = new Set(["--yes", "-y", "--no", "--no-install", "--ignore-existing", "-q", "--quiet", "--silent", "-s", "--no-color", "--no-update-notifier", "--no-audit", "--no-fund"]);
+
+// `npx [options] [--] X ...`: `-p pkg` / `--package pkg` installs pkg and runs its X (a risk); `-c` runs a shell string (refused).
+function stripNpmExec(words: readonly string[], at: number, into: StrippedWrappers): number {
+  let i = at;
+  while (i < words.length) {
+    const word = words[i]!;
+    if (word === "--") return i + 1;
+    if (!word.startsWith("-") || word === "-") return i;
+    const eq = word.indexOf("=");
+    const option = eq > 0 ? word.slice(0, eq) : word;
+    if (option === "-p" || option === "--package") {
+      const value = eq > 0 ? word.slice(eq + 1) : words[i + 1];
+      if (value === undefined) return -1;
+      into.risks.push(`npx --package ${value} runs that package's program`);
+      i += eq > 0 ? 1 : 2;
+    } else if (NPM_EXEC_REFUSED.has(option)) return -1;
+    else if (NPM_EXEC_FLAGS.has(option)) i++;
+    else if (option === "--prefix" || option === "--cache" || option === "--loglevel") i += eq > 0 ? 1 : 2;
+    else return -1;
+  }
+  return i;
+}
+
+/** A directory no analysis can resolve: the package root a manager finds by searching upward for package.json. */
+export const PACKAGE_ROOT = "$PACKAGE_ROOT";
+
+interface ManagerExec {
+  subcommands: Set<string>;
+  valued: Set<string>;
+  directories: Set<string>;
+  /** The program runs in the package's root (pnpm, yarn), not where the line is. */
+  packageRoot: boolean;
+}
+
+// `npm [global options] exec|x [options] [--] X` (in the directory of `--prefix`), `pnpm [-C DIR] exec X`,
+// `yarn [--cwd DIR] exec X` (in the package root); null when the subcommand is another.
+function stripManagerExec(words: readonly string[], at: number, into: StrippedWrappers, manager: ManagerExec): number | null {
+  const { subcommands, valued, directories } = manager;
+  let i = at;
+  const dirs: string[] = [];
+  while (i < words.length && words[i]!.startsWith("-") && words[i] !== "--") {
+    const word = words[i]!;
+    const eq = word.indexOf("=");
+    const option = eq > 0 ? word.slice(0, eq) : word;
+    if (NPM_EXEC_REFUSED.has(option) && !directories.has(option)) return subcommandAfter(words, i, subcommands) ? -1 : null;
+    if (valued.has(option)) {
+      const value = eq > 0 ? word.slice(eq + 1) : words[i + 1];
+      if (value === undefined) return null;
+      if (directories.has(option)) dirs.push(value);
+      i += eq > 0 ? 1 : 2;
+    } else i++;
+  }
+  if (!subcommands.has(words[i] ?? "")) return null;
+  into.directories.push(...dirs, ...(manager.packageRoot ? [PACKAGE_ROOT] : []));
+  return stripNpmExec(words, i + 1, into);
+}
+
+function subcommandAfter(words: readonly string[], at: number, subcommands: Set<string>): boolean {
+  return words.slice(at).some((word) => subcommands.has(word));
 }

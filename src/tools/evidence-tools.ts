@@ -9,6 +9,7 @@ import type { CallKind } from "../evidence/watch.js";
 import type { EvidenceLedger } from "../evidence/ledger.js";
 import type { VerificationRecord } from "../types.js";
 import type { RunnerRegistry } from "../runners/registry.js";
+import type { PackageScriptResolver } from "../evidence/package-scripts.js";
 import { createApplyPatchTool } from "./apply-patch.js";
 import { createEvidenceStatusTool } from "./evidence-status.js";
 import { createBashTool, sandboxOption, type BashToolOptions, type ConfirmCallback } from "./bash.js";
@@ -59,6 +60,8 @@ export interface EvidenceToolsOptions {
   watch?: boolean;
   /** The runners bash's test runs are recognised and judged with (default: the built-ins); see docs/runners.md. */
   runners?: RunnerRegistry;
+  /** Reads package.json for script runs (`npm test`; default: from the workspace on disk); `false`: they prove nothing. See docs/runners.md. */
+  resolveScripts?: PackageScriptResolver | false;
 }
 
 /** The read side of the evidence: always present, empty when bash was not selected. */
@@ -81,7 +84,7 @@ export interface EvidenceToolset {
   evidence: EvidenceView;
 }
 
-const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "logsDir", "confirm", "network", "invalidation", "watch", "runners"]);
+const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "logsDir", "confirm", "network", "invalidation", "watch", "runners", "resolveScripts"]);
 
 /**
  * Builds fresh native tools observed by one evidence ledger.
@@ -108,6 +111,7 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
       invalidation: options.invalidation,
       watch: options.watch,
       runners: options.runners,
+      ...(options.resolveScripts === undefined ? {} : { resolveScripts: options.resolveScripts }),
     });
   }
   const evidence = bash === undefined ? emptyEvidence() : evidenceOf(bash);

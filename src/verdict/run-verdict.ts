@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { analyzeCommand } from "../grammar/analyze-command.js";
+import { analyzeWithPackageScripts } from "../evidence/package-scripts.js";
 import { createJudgeStream } from "../evidence/judge.js";
 import { createClippingScanner } from "../evidence/clipping.js";
 import { checkOutputFile, NamedFileError, writeFileReplacing } from "../io/named-files.js";
@@ -110,7 +110,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
   checkOutputFile(logPath, `the log file ${logPath}`);
   checkOutputFile(outPath, verdictFileName(outPath));
   options.onArtefacts?.({ dir, log: logPath, verdict: outPath });
-  const analysis = analyzeCommand(options.command, { cwd });
+  const analysis = analyzeWithPackageScripts(options.command, { cwd });
   const tempDir = mkdtempSync(join(tmpdir(), "agent-evidence-run-"));
   try {
     const plan = planReport(options, analysis, cwd, tempDir, logPath, env);

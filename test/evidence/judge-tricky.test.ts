@@ -67,14 +67,14 @@ const CASES: [string, JudgeInput, Expected][] = [
   ["16 || true inside bash -c", { command: 'bash -c "pytest || true"', output: "", exitCode: 0 }, one("unknown", ["masked-exit-no-summary"])],
   ["17 background run", { command: "pytest -q &", output: lines("[1] 4242"), exitCode: 0 }, one("unknown", ["masked-exit-no-summary"])],
   ["18 cargo is not judged", { command: 'cargo test 2>&1 | grep -E "^test result|FAILED"', output: lines("test result: FAILED. 4 passed; 1 failed"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
-  ["19 npm test is not judged", { command: "npm test 2>&1 | grep -v PASS", output: lines("Tests: 1 failed, 3 total"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
+  ["19 npm test without its package.json is not judged", { command: "npm test 2>&1 | grep -v PASS", output: lines("Tests: 1 failed, 3 total"), exitCode: 0 }, unknownNoRuns("script-not-resolved")],
   ["20 tsc is not a test runner", { command: 'npx tsc --noEmit 2>&1 | tail -10; echo "EXIT=$?"', output: lines("tsc: not found", "EXIT=0"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
   [
     "21 two runs, the first failed",
     { command: "pytest a -q; pytest b -q", output: lines(progress("F"), "1 failed in 0.1s", progress("..."), "3 passed in 0.1s"), exitCode: 0 },
     { verdict: "failed", reasons: ["tests-failed"], runs: [{ outcome: "failed" }, { outcome: "passed" }] },
   ],
-  ["22 npm's failure banner", { command: "npm test 2>&1 | tail", output: lines("npm error Lifecycle script `test` failed with error:"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
+  ["22 npm's failure banner", { command: "npm test 2>&1 | tail", output: lines("npm error Lifecycle script `test` failed with error:"), exitCode: 0 }, unknownNoRuns("script-not-resolved")],
   // pytest summaries
   ["23 coloured summary", { command: "pytest --color=yes -q", output: lines(`${ESC}[31m1 failed${ESC}[0m, ${ESC}[32m4 passed${ESC}[0m in 0.5s`), exitCode: 1 }, one("failed", ["tests-failed"])],
   ["24 only the final summary counts", { command: "pytest -q", output: lines("log line: 2 failed logins", progress("....."), "5 passed in 0.10s"), exitCode: 0 }, one("passed", [])],
