@@ -1,12 +1,8 @@
 /** Outcome vocabulary used everywhere: only `passed` maps to success. */
 export type Outcome = "passed" | "failed" | "unknown";
 
-/** The runners agent-evidence judges. */
 /** The runners agent-evidence ships. */
-export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "vitest";
-export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "jest";
-export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "mocha";
-export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "cargo";
+export type BuiltinRunnerKind = "pytest" | "go" | "django" | "unittest" | "node-test" | "vitest" | "jest" | "mocha" | "cargo";
 
 /** A runner's kind: a built-in, or the kind of a runner definition of your own. */
 export type RunnerKind = BuiltinRunnerKind | (string & {});

@@ -3,11 +3,11 @@
 // process-wide one another caller could change.
 import { EvidenceError } from "../errors.js";
 import { RUNNER_SPEC_VERSION, type RunnerDefinition, type TargetFamily } from "./definition.js";
+import { cargoRunner } from "./cargo.js";
 import { djangoRunner } from "./django.js";
 import { goTestRunner } from "./go.js";
 import { jestRunner } from "./jest.js";
 import { mochaRunner } from "./mocha.js";
-import { cargoRunner } from "./cargo.js";
 import { nodeTestRunner } from "./node-test.js";
 import { pytestRunner } from "./pytest.js";
 import { exactFamily } from "./target-families.js";
@@ -15,10 +15,7 @@ import { unittestRunner } from "./unittest.js";
 import { vitestRunner } from "./vitest.js";
 
 /** The runners agent-evidence ships, in the order they are asked. */
-export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, vitestRunner]);
-export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, jestRunner]);
-export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, mochaRunner]);
-export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, cargoRunner]);
+export const BUILTIN_RUNNERS: readonly RunnerDefinition[] = Object.freeze([pytestRunner, goTestRunner, djangoRunner, unittestRunner, nodeTestRunner, vitestRunner, jestRunner, mochaRunner, cargoRunner]);
 
 /** A set of runner definitions, asked in order (your own before the built-ins). */
 export interface RunnerRegistry {

@@ -114,10 +114,7 @@ describe("an output cut inside the runner's first line is not passed", () => {
 
   it("there are passing captures of every runner to cut", () => {
     expect(passing.length).toBeGreaterThan(60);
-    expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "vitest"]));
-    expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "jest"]));
-    expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "mocha"]));
-    expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "cargo"]));
+    expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "vitest", "jest", "mocha", "cargo"]));
   });
 
   it("every cut inside the first line leaves the verdict short of passed", () => {

@@ -1,10 +1,7 @@
 // The parsers against what the real runners printed on the fixture projects, each case checked
 // against the independent truth (pytest hook records, go JSON events, the unittest result hook).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
-import { parseDjango, parseGoTest, parseJest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
-import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
-import { parseCargo, parseDjango, parseGoTest, parseNodeTest, parsePytest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
+import { parseCargo, parseDjango, parseGoTest, parseJest, parseMocha, parseNodeTest, parsePytest, parseVitest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 

@@ -1,10 +1,7 @@
 // Clipped copies of real outputs never gain a pass the truth lacks, and chunked input parses the same
 // as whole input (the parsers are incremental).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseDjango, parseGoTest, parseNodeTest, parsePytest, parseVitest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, createVitestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
-import { parseDjango, parseGoTest, parseJest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createJestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
-import { parseDjango, parseGoTest, parseMocha, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createMochaParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
-import { createCargoParser, parseCargo, parseDjango, parseGoTest, parseNodeTest, parsePytest, createDjangoParser, createGoTestParser, createNodeTestParser, createPytestParser, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
+import { createCargoParser, createDjangoParser, createGoTestParser, createJestParser, createMochaParser, createNodeTestParser, createPytestParser, createVitestParser, parseCargo, parseDjango, parseGoTest, parseJest, parseMocha, parseNodeTest, parsePytest, parseVitest, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 

@@ -3,10 +3,7 @@
 // never from the printed text the parsers read.
 
 /** Which fixture project a case runs in (copied under test/.captured/work/). */
-export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest";
-export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "jest";
-export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "mocha";
-export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "cargo";
+export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest" | "jest" | "mocha" | "cargo";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =

@@ -6,10 +6,7 @@ import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readd
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
-import { readGoTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, readVitestTruth, type Truth } from "./truth.js";
-import { readGoTruth, readJestTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
-import { readGoTruth, readMochaTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
-import { readCargoTruth, readGoTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, type Truth } from "./truth.js";
+import { readCargoTruth, readGoTruth, readJestTruth, readMochaTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, readVitestTruth, type Truth } from "./truth.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Where captures live (gitignored). */
@@ -27,10 +24,7 @@ const WORK_PLACEHOLDER = "<work>";
 // terminal has a fill of 1 and no longer shows the width the run's other lines are cut against).
 // So the truth reports go to a directory whose path has the same length in every checkout.
 const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_DIR).digest("hex").slice(0, 12)}`);
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project" };
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", jest: "jest-project" };
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", mocha: "mocha-project" };
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", cargo: "cargo-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project", jest: "jest-project", mocha: "mocha-project", cargo: "cargo-project" };
 // The node:test cases' `node`: the real one with the truth reporter added (see node/bin/node).
 const NODE_SHIM_DIR = join(ROOT, "test/support/node/bin");
 const NODE_TRUTH_REPORTER = join(ROOT, "test/support/node/truth-reporter.mjs");
