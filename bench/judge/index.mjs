@@ -19,8 +19,6 @@
 // A vitest input: `vitest run --reporter=verbose` on test/fixtures/vitest-project (one failing test),
 // its test lines and failures repeated under a new directory per copy, one summary with scaled counts;
 // its baseline reads the whole log and keeps the `✓`/`×` lines' ids.
-// Run: npm run build && node --expose-gc bench/judge/index.mjs (BENCH_RUNS=3, BENCH_DIR=dir keeps inputs,
-// BENCH_KINDS=vitest,go measures those inputs only).
 // cargo test: `cargo test --no-fail-fast` with stderr merged on test/fixtures/cargo-project (one test
 // failing), its test binaries repeated under new names up to the size (each binary keeps its own summary).
 // Run: npm run build && node --expose-gc bench/judge/index.mjs (BENCH_RUNS=3, BENCH_DIR=dir keeps inputs,
@@ -59,21 +57,16 @@ async function main() {
   if (keep) mkdirSync(work, { recursive: true });
   try {
     const started = Date.now();
-    const kinds = new Set((process.env.BENCH_KINDS ?? "pytest,go,vitest").split(","));
-    const pytestLog = kinds.has("pytest") ? cached(join(work, "pytest-capture.json"), () => capturePytest(work, "py-project")) : null;
-    const serviceLog = kinds.has("pytest") ? cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project")) : null;
-    const goStream = kinds.has("go") ? cached(join(work, "go-capture.json"), () => captureGo(work)) : null;
-    const vitestLog = kinds.has("vitest") ? cached(join(work, "vitest-capture.json"), () => captureVitest(work)) : null;
     const kinds = process.env.BENCH_KINDS?.split(",") ?? null;
     const wanted = (kind) => kinds === null || kinds.includes(kind);
     const pytestLog = wanted("pytest") ? cached(join(work, "pytest-capture.json"), () => capturePytest(work, "py-project")) : null;
     const serviceLog = wanted("pytest") ? cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project")) : null;
     const goStream = wanted("go") ? cached(join(work, "go-capture.json"), () => captureGo(work)) : null;
+    const vitestLog = wanted("vitest") ? cached(join(work, "vitest-capture.json"), () => captureVitest(work)) : null;
     const judgeAvailable = await hasJudgeStream();
     const cargoOutput = wanted("cargo") && cargoAvailable() ? cached(join(work, "cargo-capture.json"), () => captureCargo(work)) : null;
     const inputs = [];
     for (const size of SIZES) {
-      const add = (kind, family, label, generate) => kinds.has(kind) && inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
       const add = (kind, family, label, generate) => {
         if (wanted(kind)) inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
       };
@@ -87,9 +80,8 @@ async function main() {
       add("vitest", "distinct", "vitest --reporter=verbose", (out, copies) => generateVitest(vitestLog.text, out, copies));
       if (cargoOutput !== null) add("cargo", "distinct", "cargo test", (out, copies) => generateCargo(cargoOutput.text, out, copies));
     }
-    console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${[pytestLog, goStream, vitestLog].filter(Boolean).map((log) => log.version).join("; ")}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`);
     if (wanted("cargo") && cargoOutput === null) console.log("cargo test: not measured (no cargo on the PATH).");
-    const versions = [pytestLog?.version, goStream?.version, cargoOutput?.version].filter((version) => version !== undefined).join("; ");
+    const versions = [pytestLog?.version, goStream?.version, vitestLog?.version, cargoOutput?.version].filter((version) => version !== undefined).join("; ");
     console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${versions}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`);
     const python = pythonAvailable();
     const impls = ["ours", "baseline", ...(judgeAvailable ? ["judge"] : []), ...(python ? ["python"] : [])];
@@ -97,8 +89,7 @@ async function main() {
     for (const input of inputs) {
       // The baselines hold the whole input either way; the repeated-id inputs are there for our memory.
       // The floor (keeping the ids as strings, nothing else) is measured where pytest ids are distinct.
-      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : input.kind === "pytest" ? [...impls, "floor"] : input.kind === "vitest" ? impls.filter((impl) => impl !== "python") : impls;
-      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : input.kind === "pytest" ? [...impls, "floor"] : input.kind === "cargo" ? impls.filter((impl) => impl !== "python") : impls;
+      const wanted = input.family === "repeated" ? impls.filter((impl) => impl !== "baseline" && impl !== "python") : input.kind === "pytest" ? [...impls, "floor"] : input.kind === "vitest" || input.kind === "cargo" ? impls.filter((impl) => impl !== "python") : impls;
       for (const impl of wanted) results.push({ input, impl, ...runWorker(impl, input) });
     }
     printTable(results);
@@ -178,8 +169,8 @@ function captureVitest(work) {
   // Not under a coding agent's variables (vitest would pick its agent reporter) and without colour.
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8", TERM: "dumb", NO_COLOR: "1", VT_FAIL: "1" };
   const version = run(vitest, ["--version"], { env }).stdout.trim();
-  const result = run(vitest, ["run", "--reporter=verbose"], { cwd: project, env });
-  const text = result.stdout + result.stderr;
+  // One stream, as a shell's `2>&1` shows it: the failures (stderr) before the summary (stdout).
+  const text = run("bash", ["-c", `"$0" run --reporter=verbose 2>&1`, vitest], { cwd: project, env }).stdout;
   if (!/^ {6}Tests {2}1 failed/m.test(text)) throw new Error(`vitest gave no failing summary:\n${text.slice(-2000)}`);
   return { text, version };
 }
@@ -544,14 +535,12 @@ function streamFile(file, push) {
 }
 
 async function loadImpl(impl, kind) {
-  if (impl === "baseline") return kind === "pytest" ? baselinePytest : kind === "vitest" ? baselineVitest : baselineGo;
-  if (impl === "baseline") return kind === "pytest" ? baselinePytest : kind === "cargo" ? baselineCargo : baselineGo;
+  if (impl === "baseline") return kind === "pytest" ? baselinePytest : kind === "vitest" ? baselineVitest : kind === "cargo" ? baselineCargo : baselineGo;
   if (impl === "floor") return floorPytest;
   if (impl === "judge") {
     const { createJudgeStream } = await import(join(root, "dist/evidence/judge.js"));
     const { analyzeCommand } = await import(join(root, "dist/grammar/analyze-command.js"));
-    const command = kind === "pytest" ? "python -m pytest -rA tests" : kind === "vitest" ? "vitest run --reporter=verbose" : "go test -json ./...";
-    const command = kind === "pytest" ? "python -m pytest -rA tests" : kind === "cargo" ? "cargo test --no-fail-fast" : "go test -json ./...";
+    const command = kind === "pytest" ? "python -m pytest -rA tests" : kind === "vitest" ? "vitest run --reporter=verbose" : kind === "cargo" ? "cargo test --no-fail-fast" : "go test -json ./...";
     return (file) => {
       const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 1 });
       streamFile(file, (chunk) => stream.push(chunk));
@@ -561,8 +550,7 @@ async function loadImpl(impl, kind) {
     };
   }
   const observers = await import(join(root, "dist/observers/index.js"));
-  const create = kind === "pytest" ? observers.createPytestParser : kind === "vitest" ? observers.createVitestParser : observers.createGoTestParser;
-  const create = kind === "pytest" ? observers.createPytestParser : kind === "cargo" ? observers.createCargoParser : observers.createGoTestParser;
+  const create = kind === "pytest" ? observers.createPytestParser : kind === "vitest" ? observers.createVitestParser : kind === "cargo" ? observers.createCargoParser : observers.createGoTestParser;
   return (file) => {
     const parser = create();
     streamFile(file, (chunk) => parser.push(chunk));
