@@ -24,6 +24,7 @@ const TERSE_RE = /^[.iF]+(?: \d+\/\d+)?$/;
 const TERSE_FAILED_RE = /^(\S.*) --- FAILED$/;
 const SUMMARY_RE = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in \d+(?:\.\d+)?s)?$/;
 const BINARY_FAILED_RE = /^error: test failed, to rerun pass /;
+const FAILED_OUTSIDE_RE = /^test result: FAILED\. |^test .+ \.\.\. FAILED$/;
 const TARGETS_FAILED_RE = /^error: \d+ targets? failed:$/;
 const LIBTEST_USAGE_RE = /^error: Unrecognized option: '/;
 const USAGE_RES = [
@@ -200,8 +201,16 @@ export function createCargoParser(): OutputParser {
       seenRunning = true;
       return;
     }
+    // Before any binary began, a window cut the head off: a failure it still shows (`grep FAILED`
+    // keeps libtest's failing summary, even shortened) is a failure, as cargo's `error: test failed` is.
+    if (!seenRunning && FAILED_OUTSIDE_RE.test(line)) {
+      headMissing ??= `\`${line}\` before any \`running N tests\``;
+      totals.errors! += 1;
+      return;
+    }
     if (SUMMARY_RE.test(line) || RESULT_RE.test(line)) {
-      // Before any binary began, a window cut the head off; after one, a test printed it.
+      // Before any binary began, a window cut the head off (a failure it shows is still a failure,
+      // as cargo's `error: test failed` is); after one, a test printed it.
       if (!seenRunning) headMissing ??= `\`${line}\` before any \`running N tests\``;
       else if (SUMMARY_RE.test(line)) {
         findings.forge("multiple-summaries", lineNo, line);

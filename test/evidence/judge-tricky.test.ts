@@ -66,7 +66,10 @@ const CASES: [string, JudgeInput, Expected][] = [
   ["15 tee masks like tail", { command: "pytest 2>&1 | tee out.log", output: lines(bar("2 failed, 10 passed in 1.00s")), exitCode: 0 }, one("failed", ["tests-failed"])],
   ["16 || true inside bash -c", { command: 'bash -c "pytest || true"', output: "", exitCode: 0 }, one("unknown", ["masked-exit-no-summary"])],
   ["17 background run", { command: "pytest -q &", output: lines("[1] 4242"), exitCode: 0 }, one("unknown", ["masked-exit-no-summary"])],
-  ["18 cargo is not judged", { command: 'cargo test 2>&1 | grep -E "^test result|FAILED"', output: lines("test result: FAILED. 4 passed; 1 failed"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
+  // cargo is judged now: the failing summary grep kept is a failure (grep's exit 0 says nothing).
+  ["18 cargo through grep", { command: 'cargo test 2>&1 | grep -E "^test result|FAILED"', output: lines("test result: FAILED. 4 passed; 1 failed"), exitCode: 0 }, one("failed", ["tests-failed"])],
+  ["18 cargo through grep, the whole line", { command: 'cargo test 2>&1 | grep -E "^test result|FAILED"', output: lines("test tests::sub ... FAILED", "test result: FAILED. 4 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s"), exitCode: 0 }, one("failed", ["tests-failed"])],
+  ["18 cargo through grep, a passing summary proves nothing", { command: 'cargo test 2>&1 | grep -E "^test result|FAILED"', output: lines("test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s"), exitCode: 0 }, one("unknown", ["truncated"])],
   ["19 npm test without its package.json is not judged", { command: "npm test 2>&1 | grep -v PASS", output: lines("Tests: 1 failed, 3 total"), exitCode: 0 }, unknownNoRuns("script-not-resolved")],
   ["20 tsc is not a test runner", { command: 'npx tsc --noEmit 2>&1 | tail -10; echo "EXIT=$?"', output: lines("tsc: not found", "EXIT=0"), exitCode: 0 }, unknownNoRuns("not-a-test-command")],
   [

@@ -54,8 +54,8 @@ describe("clipped copies of captured outputs", () => {
       const trusted = parsed.summaryCount > 0 && parsed.forgeries.length === 0 ? parsed.passed : [];
       expect({ fraction, passed: trusted.filter((id) => !truth.passed.includes(id)) }).toEqual({ fraction, passed: [] });
       // The last line may be cut inside an id: `FAILED tests/a.py::te` still names a real failure's prefix.
-      // A cut right after the ` - ` separator leaves a dangling ` -` on the id.
-      const notFailures = parsed.failed.filter((id) => !truth.failed.some((real) => real.startsWith(id.replace(/ -$/, ""))));
+      // A cut right after a separator (pytest's ` - `, jest's ` › `) leaves it dangling on the id.
+      const notFailures = parsed.failed.filter((id) => !truth.failed.some((real) => real.startsWith(id.replace(/ [-›]$/, ""))));
       expect({ fraction, failed: notFailures }).toEqual({ fraction, failed: [] });
     }
   });
