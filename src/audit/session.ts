@@ -159,7 +159,11 @@ function combine(runs: readonly RunEvidence[]): { outcome: Outcome; reasons: str
 // an extension, in any runner's language: `test_a.py`, `calc_test.go`, `math.test.ts`, `lib.rs`) or
 // one Django test module (`app.tests`).
 const FILE_TARGET = /(?:^|\/)[^/]*[^/.]\.[A-Za-z][A-Za-z0-9]*$/;
-const isPartial = (run: RunEvidence): boolean => run.filtered || run.targets.some((target) => target.includes("::") || FILE_TARGET.test(target) || /^[\w.]+\.tests?\b/.test(target));
+const defaultPartial = (target: string): boolean => target.includes("::") || FILE_TARGET.test(target) || /^[\w.]+\.tests?\b/.test(target);
+const isPartial = (run: RunEvidence): boolean => {
+  const definition = builtinRunners.get(run.kind);
+  return run.filtered || run.targets.some((target) => definition?.partialTarget?.(target) ?? defaultPartial(target));
+};
 
 // Agents rerun the same few commands: analysing a line once per process saves most of the parse time.
 const ANALYSIS_CACHE_SIZE = 2000;

@@ -123,6 +123,12 @@ export interface RunnerDefinition {
   readonly finalFailLine?: RegExp;
   /** A target only the exit status or the whole output can prove (go `./...`: the packages it expands to are not all named). */
   needsWholeOutput?(target: string): boolean;
+  /**
+   * True when a target names part of the suite (for the audit: a pass of it does not back "all tests
+   * pass"). Default: a target naming one test (`::`), one file (a name with an extension) or a dotted
+   * test module (`app.tests`); runners whose targets are patterns over paths (vitest, jest) say more.
+   */
+  partialTarget?(target: string): boolean;
   /** Its runs report the runner's `rootdir` (pytest). */
   readonly reportsRootdir?: boolean;
   /**

@@ -135,4 +135,7 @@ export const jestRunner: RunnerDefinition = {
   split: { by: "verdict-line", pattern: /^(?:Ran all test suites\b.*\.|Test run was interrupted\.)$/ },
   family: JEST_FAMILY,
   covers: jestCovers,
+  // Its targets are patterns over test file paths (`math` runs every file whose path holds it): any
+  // but the whole workspace or a directory may leave files out.
+  partialTarget: (target) => !isWholeWorkspaceTarget(target) && !target.endsWith("/"),
 };

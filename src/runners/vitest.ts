@@ -119,5 +119,8 @@ export const vitestRunner: RunnerDefinition = {
   split: { by: "summary" },
   family: VITEST_FAMILY,
   covers: vitestCovers,
+  // Its targets are patterns over test file paths (`math` runs every file whose path holds it): any
+  // but the whole workspace or a directory may leave files out.
+  partialTarget: (target) => !isWholeWorkspaceTarget(target) && !target.endsWith("/"),
   summaryPasses: vitestSummaryPasses,
 };
