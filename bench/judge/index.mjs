@@ -160,8 +160,8 @@ function captureVitest(work) {
   // Not under a coding agent's variables (vitest would pick its agent reporter) and without colour.
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8", TERM: "dumb", NO_COLOR: "1", VT_FAIL: "1" };
   const version = run(vitest, ["--version"], { env }).stdout.trim();
-  const result = run(vitest, ["run", "--reporter=verbose"], { cwd: project, env });
-  const text = result.stdout + result.stderr;
+  // One stream, as a shell's `2>&1` shows it: the failures (stderr) before the summary (stdout).
+  const text = run("bash", ["-c", `"$0" run --reporter=verbose 2>&1`, vitest], { cwd: project, env }).stdout;
   if (!/^ {6}Tests {2}1 failed/m.test(text)) throw new Error(`vitest gave no failing summary:\n${text.slice(-2000)}`);
   return { text, version };
 }
