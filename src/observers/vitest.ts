@@ -19,7 +19,6 @@ const TEST_LINE_RE = /^ ([✓×↓□]) (?:\|[^|]+\| )?(?:TS )?(\S.*)$/;
 const MODULE_LINE_RE = /^ ([✓×↓❯]) (?:\|[^|]+\| )?(?:TS )?(\S+) \(\d+ tests?(?: \| \d+ (?:failed|skipped|todo))*\)(?: \d+ms)?(?: \d+ MB heap used)?$/;
 // The dot reporter's rows: one mark per test.
 const DOT_ROW_RE = /^[·x\-*]+$/;
-const DURATION_RE = / \d+ms$/;
 const SUFFIX_RES = [/ \[[^\]]*\]$/, / \d+ MB heap used$/, / \(repeat x\d+\)$/, / \(retry x\d+\)$/];
 const LOCATION_RE = /:\d+:\d+$/;
 const FAIL_LINE_RE = /^ FAIL {2}(?:\|[^|]+\| )?(.*)$/;
@@ -63,17 +62,31 @@ function readState(value: string, prefix: string, counts: Record<string, number>
 /** A test line's id: the text after the mark without vitest's suffixes and the file's `:line:col`. */
 function testLineId(body: string, mark: string): string | null {
   let text = body;
-  for (const re of SUFFIX_RES) text = text.replace(re, "");
+  // The suffixes end in `]`, `)` or `used`; most lines end in their duration and skip the scan.
+  const last = text.charCodeAt(text.length - 1);
+  if (last === 93 || last === 41 || text.endsWith(" used")) for (const re of SUFFIX_RES) text = text.replace(re, "");
   if (mark === "✓" || mark === "×") {
-    // A test that ran shows its duration; a pass line without one is cut off (or not vitest's).
-    if (!DURATION_RE.test(text)) return mark === "×" ? text : null;
-    text = text.replace(DURATION_RE, "");
+    // A test that ran shows its duration (` 12ms`); a pass line without one is cut off (or not vitest's).
+    const cut = durationStart(text);
+    if (cut === -1) {
+      if (mark === "✓") return null;
+    } else text = text.slice(0, cut);
   }
   const at = text.indexOf(VITEST_ID_SEPARATOR);
   if (at <= 0) return null;
-  const file = text.slice(0, at).replace(LOCATION_RE, "");
-  return `${file}${text.slice(at)}`;
+  if (text.lastIndexOf(":", at) === -1) return text;
+  return `${text.slice(0, at).replace(LOCATION_RE, "")}${text.slice(at)}`;
 }
+
+// Where ` 12ms` begins at the end of `text`, or -1.
+function durationStart(text: string): number {
+  if (!text.endsWith("ms")) return -1;
+  let at = text.length - 3;
+  while (at >= 0 && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at -= 1;
+  return at < text.length - 3 && at >= 0 && text.charCodeAt(at) === 32 ? at : -1;
+}
+
+const TEST_MARKS = "✓×↓□";
 
 /** Creates an incremental vitest output parser (default, verbose, dot, minimal and agent reporters). */
 export function createVitestParser(): OutputParser {
@@ -145,6 +158,17 @@ export function createVitestParser(): OutputParser {
     lineNo += 1;
     const line = stripAnsi(raw).trimEnd();
     if (line === "") return;
+    // The hot path: a verbose test line (` ✓ file > name 1ms`), told by its first three characters.
+    if (line.charCodeAt(0) === 32 && line.charCodeAt(2) === 32 && TEST_MARKS.includes(line[1]!)) {
+      const body = line.slice(3);
+      const first = body.charCodeAt(0);
+      // A project label (`|unit| `) or `TS `, or a file's line (`(3 tests)`), takes the general path below.
+      if (first !== 124 && !body.startsWith("TS ") && body.includes(VITEST_ID_SEPARATOR) && !(body.includes(" (") && MODULE_LINE_RE.test(line))) {
+        if (block !== null) closeBlock(false);
+        onTestLine(line, line[1]!, body);
+        return;
+      }
+    }
     const summaryLine = SUMMARY_LINE_RE.exec(line);
     if (summaryLine !== null && onSummaryLine(summaryLine[1]!, summaryLine[2]!, line)) {
       noteRunnerLine("a summary line");
@@ -198,9 +222,11 @@ export function createVitestParser(): OutputParser {
       return;
     }
     const test = TEST_LINE_RE.exec(line);
-    if (test === null) return;
-    const mark = test[1]!;
-    const id = testLineId(test[2]!, mark);
+    if (test !== null) onTestLine(line, test[1]!, test[2]!);
+  };
+
+  const onTestLine = (line: string, mark: string, body: string): void => {
+    const id = testLineId(body, mark);
     if (id === null) return;
     noteRunnerLine("a test's result line");
     testLines += 1;
