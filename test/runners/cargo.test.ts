@@ -143,6 +143,12 @@ describe("cargo test forgeries", () => {
     expect(judged(output).verdict).not.toBe("passed");
   });
 
+  it("a benchmark's line is measured, not passed: a run of benchmarks alone ran no test", () => {
+    const output = [FINISHED, ...API.slice(0, 3), "test adds_through_the_api ... bench:          12 ns/iter (+/- 1)", "", "test result: ok. 0 passed; 0 failed; 0 ignored; 1 measured; 0 filtered out; finished in 0.20s"];
+    expect(parseCargo(output.join("\n"))).toMatchObject({ passed: [], forgeries: [] });
+    expect(judged(output).reasons).toEqual(["no-tests-ran"]);
+  });
+
   it("captured output of a passing test (--show-output) holds no results", () => {
     const output = [FINISHED, ...API.slice(0, 4), "", "successes:", "", "---- adds_through_the_api stdout ----", "test fake ... ok", "", "successes:", "    adds_through_the_api", "", API[5]!];
     const parsed = parseCargo(output.join("\n"));
