@@ -1,7 +1,7 @@
 // The `agent-evidence run` cases: real runners on copies of the fixture projects. Shared by the
 // in-process tests (runVerdict) and the CLI tests (node dist/cli/main.js run).
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -10,9 +10,15 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const GO_DIR = join(ROOT, "test/.captured/tmp");
 
 /** Which fixture project a case runs on. */
-export type VerdictProject = "py" | "go" | "django" | "node";
+export type VerdictProject = "py" | "go" | "django" | "node" | "vitest";
 
-const PROJECT_DIRS: Record<VerdictProject, string> = { py: "py-project", go: "go-project", django: "django-project", node: "node-test-project" };
+const PROJECT_DIRS: Record<VerdictProject, string> = { py: "py-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project" };
+
+// A JavaScript project's own install: the repository's node_modules, linked into the copy.
+function linkNodeModules(dir: string): undefined {
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return undefined;
+}
 
 /** One `agent-evidence run` case and what its verdict must say. */
 export interface VerdictCase {
@@ -71,6 +77,9 @@ export const VERDICT_CASES: VerdictCase[] = [
   { name: "node --test behind timeout, describe blocks nest suites", project: "node", command: "timeout 60 node --test test/math.test.js", expected: { status: "passed", reasons: [], exit: 0, junit: "ok", instrumented: true } },
   { name: "node --test: a failing test", project: "node", command: "NT_FAIL=1 node --test test/strings.test.mjs", expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "ok", instrumented: true } },
   { name: "node --test naming its own reporter is left as it is", project: "node", command: "node --test --test-reporter=tap sub/", expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
+  { name: "vitest: instrumented with its junit reporter beside the default one", project: "vitest", command: "npx vitest run", setup: linkNodeModules, expected: { status: "passed", reasons: [], exit: 0, junit: "ok", instrumented: true } },
+  { name: "vitest: a failing test", project: "vitest", command: "VT_FAIL=1 npx vitest run test/strings.test.ts", setup: linkNodeModules, expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "ok", instrumented: true } },
+  { name: "vitest naming its own reporter is left as it is", project: "vitest", command: "npx vitest run --reporter=verbose", setup: linkNodeModules, expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
   { name: "django: passing", project: "django", command: `${DJ} -v 2 basic`, expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
   { name: "django: failing", project: "django", command: `${DJ} -v 2 mixed`, expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "not_applicable", instrumented: false } },
   {
