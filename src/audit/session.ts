@@ -155,7 +155,11 @@ function combine(runs: readonly RunEvidence[]): { outcome: Outcome; reasons: str
   return { outcome: "unknown", reasons: [...new Set(runs.flatMap((run) => run.reasons))] };
 }
 
-const isPartial = (run: RunEvidence): boolean => run.filtered || run.targets.some((target) => /::|\.py$|_test\.go$|\.go$/.test(target) || /^[\w.]+\.tests?\b/.test(target));
+// A run of some of the suite: filtered, or a target that names one test (`::`), one file (a name with
+// an extension, in any runner's language: `test_a.py`, `calc_test.go`, `math.test.ts`, `lib.rs`) or
+// one Django test module (`app.tests`).
+const FILE_TARGET = /(?:^|\/)[^/]*[^/.]\.[A-Za-z][A-Za-z0-9]*$/;
+const isPartial = (run: RunEvidence): boolean => run.filtered || run.targets.some((target) => target.includes("::") || FILE_TARGET.test(target) || /^[\w.]+\.tests?\b/.test(target));
 
 // Agents rerun the same few commands: analysing a line once per process saves most of the parse time.
 const ANALYSIS_CACHE_SIZE = 2000;

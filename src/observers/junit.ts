@@ -15,7 +15,10 @@ export interface JunitCase {
   outcome: "passed" | "failed" | "skipped";
 }
 
-/** Totals as the suites' attributes state them (summed over `<testsuite>` elements). */
+/**
+ * Totals as the suites' attributes state them, summed over the outermost `<testsuite>` elements (a
+ * nested suite's counts are inside its parent's: node's junit reporter nests one per `describe`).
+ */
 export interface JunitTotals {
   tests: number;
   failures: number;
@@ -91,6 +94,9 @@ export function createJunitParser(timing: JunitTiming = {}): { push(chunk: strin
   const stale = isStaleReport(timing);
   let current: JunitCase | null = null;
   let suites = 0;
+  let depth = 0;
+  // Cases inside a suite: the ones the suites' attributes count (node puts top-level tests outside any).
+  const suitedIndex: boolean[] = [];
   let failure: string | null = null;
   let sawText = false;
 
@@ -98,7 +104,8 @@ export function createJunitParser(timing: JunitTiming = {}): { push(chunk: strin
     switch (tag.name) {
       case "testsuite":
         suites += 1;
-        for (const key of ["tests", "failures", "errors", "skipped"] as const) totals[key] += Number(attr(tag, key) ?? 0) || 0;
+        depth += 1;
+        if (depth === 1) for (const key of ["tests", "failures", "errors", "skipped"] as const) totals[key] += Number(attr(tag, key) ?? 0) || 0;
         return;
       case "testcase": {
         const classname = attr(tag, "classname") ?? "";
@@ -119,8 +126,10 @@ export function createJunitParser(timing: JunitTiming = {}): { push(chunk: strin
     }
   });
   parser.on("closetag", (tag) => {
+    if (tag.name === "testsuite") depth -= 1;
     if (tag.name === "testcase" && current !== null) {
       cases.push(current);
+      suitedIndex.push(depth > 0);
       current = null;
     }
   });
@@ -152,12 +161,16 @@ export function createJunitParser(timing: JunitTiming = {}): { push(chunk: strin
       }
       if (!sawText) return { status: "invalid", reason: "empty report", stale };
       if (failure !== null) return { status: "invalid", reason: `malformed XML: ${String(failure)}`, stale };
-      if (suites === 0) return { status: "invalid", reason: "no <testsuite> element", stale };
+      // node's junit reporter writes top-level tests straight under <testsuites>: cases count as a suite.
+      if (suites === 0 && cases.length === 0) return { status: "invalid", reason: "no <testsuite> element", stale };
       const passed = cases.filter((c) => c.outcome === "passed").map((c) => c.id);
       const failed = cases.filter((c) => c.outcome === "failed").map((c) => c.id);
       const skipped = cases.filter((c) => c.outcome === "skipped").map((c) => c.id);
+      const suited = cases.filter((_, i) => suitedIndex[i] === true);
       const countMismatch =
-        totals.tests !== cases.length || totals.failures + totals.errors !== failed.length || totals.skipped !== skipped.length;
+        totals.tests !== suited.length ||
+        totals.failures + totals.errors !== suited.filter((c) => c.outcome === "failed").length ||
+        totals.skipped !== suited.filter((c) => c.outcome === "skipped").length;
       return { status: "ok", cases, passed, failed, skipped, totals, countMismatch, stale };
     },
   };

@@ -126,9 +126,17 @@ export interface RunnerDefinition {
   /** Its runs report the runner's `rootdir` (pytest). */
   readonly reportsRootdir?: boolean;
   /**
-   * How `agent-evidence run` asks it for a JUnit XML report it then checks against the log: the
-   * argument to add, and where a configured report path is read (`pytest-addopts`: `--junitxml` in
-   * PYTEST_ADDOPTS or the ini file's `addopts`, which `run` reads instead of adding its own).
+   * How `agent-evidence run` asks it for a JUnit XML report it then checks against the log:
+   * `argument(path, args)` gives the text to add to a run with these arguments (or null when it
+   * cannot be added without changing what the run prints, e.g. the user chose the reporters);
+   * `at` says where it goes: after the run's last word (default) or right after the runner's own
+   * words (node reads its options only before the first file); `configuredIn` says where a
+   * configured report path is read (`pytest-addopts`: `--junitxml` in PYTEST_ADDOPTS or the ini
+   * file's `addopts`, which `run` reads instead of adding its own).
    */
-  readonly junitReport?: { argument(path: string): string; configuredIn?: "pytest-addopts" };
+  readonly junitReport?: {
+    argument(path: string, args: readonly string[]): string | null;
+    at?: "end" | "after-runner";
+    configuredIn?: "pytest-addopts";
+  };
 }

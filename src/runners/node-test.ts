@@ -115,4 +115,14 @@ export const nodeTestRunner: RunnerDefinition = {
   split: { by: "summary" },
   family: NODE_FAMILY,
   covers: nodeTestCovers,
+  // `run` adds node's junit reporter beside the one the run prints with. Naming any reporter drops
+  // node's default one, so both are named: spec on stdout (what a terminal shows) and junit to the
+  // file. A run that names its own reporters or destinations is left as it is.
+  junitReport: {
+    argument: (path, args) =>
+      args.some((arg) => /^--test-reporter(?:-destination)?(?:=|$)/.test(arg))
+        ? null
+        : `--test-reporter=spec --test-reporter-destination=stdout --test-reporter=junit --test-reporter-destination=${path}`,
+    at: "after-runner",
+  },
 };

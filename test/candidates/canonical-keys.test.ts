@@ -24,6 +24,9 @@ const createToolset = (dir: string) => evidenceTools(["bash", "file_write"], { c
 type Tools = ReturnType<typeof createToolset>["tools"];
 const call = (tools: Tools, name: string, input: unknown) => tools.find((tool) => tool.name === name)!.execute(input as never);
 
+// Six of these run at once, two candidates each: 43 s apiece on a loaded machine, near the 60 s default.
+const CONCURRENT_CANDIDATES_MS = 240_000;
+
 describe.concurrent("the fixer against the candidate that left the bug, each with its own command", () => {
   it.each([
     ["the same command", "python3 -m pytest -rA tests", "python3 -m pytest -rA tests"],
@@ -47,7 +50,7 @@ describe.concurrent("the fixer against the candidate that left the bug, each wit
     } finally {
       await Promise.all([a.workspace.dispose(), b.workspace.dispose()]);
     }
-  });
+  }, CONCURRENT_CANDIDATES_MS);
 
   it("a -k selection is its own key: a narrower pass does not beat the whole suite's failure", async () => {
     const narrow = async (tools: Tools): Promise<void> => {
@@ -64,5 +67,5 @@ describe.concurrent("the fixer against the candidate that left the bug, each wit
     } finally {
       await Promise.all([a.workspace.dispose(), b.workspace.dispose()]);
     }
-  });
+  }, CONCURRENT_CANDIDATES_MS);
 });

@@ -75,7 +75,8 @@ describe("runCandidate", () => {
       await Promise.all([a.workspace.dispose(), b.workspace.dispose()]);
     }
     expect(await worktreePaths(source)).toEqual([source]);
-  });
+    // Two candidates, five real pytest runs and two worktrees: over the 60 s default on a loaded machine.
+  }, 240_000);
 
   it("an agent that throws yields CandidateRunError with the worktree retained", async () => {
     const error = await runCandidate({

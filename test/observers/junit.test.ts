@@ -73,6 +73,41 @@ describe("reports that must not be trusted", () => {
   });
 });
 
+describe("node --test's junit reporter", () => {
+  // As node 20 writes it: top-level tests straight under <testsuites>, one nested <testsuite> per
+  // describe whose counts include its inner suites' tests.
+  const NODE_REPORT = [
+    "<testsuites>",
+    '<testcase name="adds" classname="test"/>',
+    '<testcase name="later" classname="test"><skipped type="todo" message="true"/></testcase>',
+    '<testsuite name="multiplication" tests="2" failures="0" errors="0" skipped="0">',
+    '<testcase name="multiplies" classname="test"/>',
+    '<testsuite name="by zero" tests="1" failures="0" errors="0" skipped="0"><testcase name="gives zero" classname="test"/></testsuite>',
+    "</testsuite>",
+    "</testsuites>",
+  ].join("\n");
+
+  it("reads top-level cases and counts nested suites once", () => {
+    const report = okReport(parseJunit(NODE_REPORT));
+    expect({ passed: report.passed, skipped: report.skipped, totals: report.totals, countMismatch: report.countMismatch }).toEqual({
+      passed: ["test::adds", "test::multiplies", "test::gives zero"],
+      skipped: ["test::later"],
+      totals: { tests: 2, failures: 0, errors: 0, skipped: 0 },
+      countMismatch: false,
+    });
+  });
+
+  it("an outer suite whose count leaves out a nested case is a mismatch", () => {
+    const report = okReport(parseJunit(NODE_REPORT.replace('name="multiplication" tests="2"', 'name="multiplication" tests="1"')));
+    expect(report.countMismatch).toBe(true);
+  });
+
+  it("a report of top-level cases only is readable; one with no case and no suite is not", () => {
+    expect(parseJunit('<testsuites><testcase name="a" classname="test"/></testsuites>').status).toEqual("ok");
+    expect(parseJunit("<testsuites></testsuites>")).toMatchObject({ status: "invalid", reason: "no <testsuite> element" });
+  });
+});
+
 describe("junitCaseId", () => {
   it.each([
     ["tests.test_a.TestC", "test_x[caf\\xe9]", "tests/test_a.py", "tests/test_a.py::TestC::test_x[caf\\xe9]"],

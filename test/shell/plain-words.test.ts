@@ -114,10 +114,12 @@ describe("parsePlainWords: the grammar's tree for plain words, without the gramm
       fc.property(line, (text) => {
         if (agrees(text)) accepted += 1;
       }),
-      { numRuns: 20_000 },
+      { numRuns: 8_000 },
     );
-    expect(accepted).toBeGreaterThan(1_000);
-  });
+    expect(accepted).toBeGreaterThan(400);
+    // Under a loaded machine (CI beside other work) 20,000 lines took over a minute: the count and
+    // the time limit are set so it stays green there.
+  }, 300_000);
 
   it("makes analyzeCommand's result the same as the grammar's", () => {
     for (const text of ACCEPTED) {

@@ -10,9 +10,9 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const GO_DIR = join(ROOT, "test/.captured/tmp");
 
 /** Which fixture project a case runs on. */
-export type VerdictProject = "py" | "go" | "django";
+export type VerdictProject = "py" | "go" | "django" | "node";
 
-const PROJECT_DIRS: Record<VerdictProject, string> = { py: "py-project", go: "go-project", django: "django-project" };
+const PROJECT_DIRS: Record<VerdictProject, string> = { py: "py-project", go: "go-project", django: "django-project", node: "node-test-project" };
 
 /** One `agent-evidence run` case and what its verdict must say. */
 export interface VerdictCase {
@@ -67,6 +67,10 @@ export const VERDICT_CASES: VerdictCase[] = [
   { name: "go: a passing -json run", project: "go", command: "go test -json ./calc", expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
   { name: "go: a build failure", project: "go", command: "go test ./broken", expected: { status: "failed", reasons: ["build-failure"], exit: 1, junit: "not_applicable", instrumented: false } },
   { name: "go: a -json stream cut short", project: "go", command: "go test -json ./calc | head -4", expected: { status: "incomplete", reasons: ["truncated"], exit: 2, junit: "not_applicable", instrumented: false } },
+  { name: "node --test: instrumented with a junit reporter beside spec", project: "node", command: "node --test sub/", expected: { status: "passed", reasons: [], exit: 0, junit: "ok", instrumented: true } },
+  { name: "node --test behind timeout, describe blocks nest suites", project: "node", command: "timeout 60 node --test test/math.test.js", expected: { status: "passed", reasons: [], exit: 0, junit: "ok", instrumented: true } },
+  { name: "node --test: a failing test", project: "node", command: "NT_FAIL=1 node --test test/strings.test.mjs", expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "ok", instrumented: true } },
+  { name: "node --test naming its own reporter is left as it is", project: "node", command: "node --test --test-reporter=tap sub/", expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
   { name: "django: passing", project: "django", command: `${DJ} -v 2 basic`, expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
   { name: "django: failing", project: "django", command: `${DJ} -v 2 mixed`, expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "not_applicable", instrumented: false } },
   {
