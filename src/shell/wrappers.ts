@@ -222,8 +222,8 @@ function stripNpmExec(words: readonly string[], at: number, into: StrippedWrappe
   let i = at;
   while (i < words.length) {
     const word = words[i]!;
-    if (word === "--") return i + 1;
-    if (!word.startsWith("-") || word === "-") return i;
+    if (word === "--") return execTarget(words, i + 1, into);
+    if (!word.startsWith("-") || word === "-") return execTarget(words, i, into);
     const eq = word.indexOf("=");
     const option = eq > 0 ? word.slice(0, eq) : word;
     if (option === "-p" || option === "--package") {
@@ -237,6 +237,15 @@ function stripNpmExec(words: readonly string[], at: number, into: StrippedWrappe
     else return -1;
   }
   return i;
+}
+
+// Programs no package is expected to provide: run through npx they are whatever node_modules/.bin holds under that name first.
+const INTERPRETERS = new Set(["node", "nodejs", "python", "python3", "go", "sh", "bash", "env", "timeout", "uv", "coverage"]);
+
+function execTarget(words: readonly string[], at: number, into: StrippedWrappers): number {
+  const name = basename(words[at] ?? "");
+  if (INTERPRETERS.has(name)) into.risks.push(`npx runs node_modules/.bin/${name} before the ${name} on PATH`);
+  return at;
 }
 
 /** A directory no analysis can resolve: the package root a manager finds by searching upward for package.json. */

@@ -19,6 +19,8 @@ export function instrumentRun(command: string, analysis: CommandAnalysis, report
   const single = singleReportingRun(analysis, runners);
   if (single === null || single.run.reportFiles.length > 0 || single.run.args.includes("--")) return null;
   const { run, definition } = single;
+  // A run inside a package script (`npm test`): its text is in package.json, not in the line.
+  if (run.script !== undefined) return null;
   const report = definition.junitReport!;
   const argument = report.argument(reportPath, run.args);
   if (argument === null) return null;

@@ -49,9 +49,10 @@ const CASES: NpmCase[] = [
   { name: "an unknown program first", command: "npm run prep-then-test", verdict: "unknown", reasons: ["script-unknown-program"] },
   { name: "a script that prints a forged summary", command: "npm run forged", verdict: "unknown", reasons: ["script-no-runner"] },
   { name: "a script that shadows the runner", command: "npm run shadow", verdict: "unknown", reasons: ["shadowed-runner"] },
-  { name: "npx node --test", command: "npx node --test test/", verdict: "passed" },
-  { name: "npm exec -- node --test", command: "npm exec -- node --test test/", verdict: "passed" },
-  { name: "npx --yes", command: "npx --yes node --test test/", verdict: "passed" },
+  // npx runs node_modules/.bin/node first, where a package (or the agent) may have put one.
+  { name: "npx node --test", command: "npx node --test test/", verdict: "unknown", reasons: ["shadowed-runner"] },
+  { name: "npm exec -- node --test", command: "npm exec -- node --test test/", verdict: "unknown", reasons: ["shadowed-runner"] },
+  { name: "npx --yes", command: "npx --yes node --test test/", verdict: "unknown", reasons: ["shadowed-runner"] },
   { name: "npm test || true", command: "npm test || true", env: { NPM_FIXTURE_FAIL: "1" }, verdict: "failed" },
   { name: "npm test && echo OK", command: "npm test && echo OK", verdict: "passed" },
   { name: "nothing matched", command: "npm run unit -- --test-name-pattern=nomatch", verdict: "unknown" },
@@ -199,7 +200,7 @@ const OTHER_MANAGERS: (NpmCase & { manager: "pnpm" | "yarn" })[] = [
   { manager: "pnpm", name: "pnpm test -- filter (pnpm drops the --)", command: "pnpm test -- --test-name-pattern=adds", verdict: "unknown", reasons: ["usage-error"] },
   { manager: "pnpm", name: "pnpm run unit -- filter (passed on with the --)", command: "pnpm run unit -- --test-name-pattern=adds", verdict: "unknown", reasons: ["usage-error"] },
   { manager: "pnpm", name: "pnpm run unit filter", command: "pnpm run unit --test-name-pattern=adds", verdict: "passed" },
-  { manager: "pnpm", name: "pnpm exec node --test", command: "pnpm exec node --test test/", verdict: "passed" },
+  { manager: "pnpm", name: "pnpm exec node --test", command: "pnpm exec node --test test/", verdict: "unknown", reasons: ["shadowed-runner"] },
   { manager: "pnpm", name: "pnpm -C sub test", command: "pnpm -C sub test", verdict: "passed" },
   { manager: "yarn", name: "yarn test", command: "yarn test", verdict: "passed" },
   { manager: "yarn", name: "yarn run test", command: "yarn run test", verdict: "passed" },
@@ -238,6 +239,9 @@ describe("other runners and the other consumers behind a script", () => {
     expect(result.runs.map((r) => [r.kind, r.outcome])).toEqual([["tally", capture.exitCode === 0 ? "passed" : "failed"]]);
     // Without the definition tally is a program of unknown effect in the script.
     expect(judge({ command: "npm test", output: capture.output, exitCode: capture.exitCode, cwd: dir, packageScripts: scripts })).toMatchObject({ verdict: "unknown", reasons: ["script-unknown-program"] });
+    // npx finds tally on PATH (no package provides it here): an exec form in front of the runner.
+    const npx = captureNpm("npx --no-install tally", dir, { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    expect(judge({ command: "npx --no-install tally", output: npx.output, exitCode: npx.exitCode, cwd: dir, runners: tallyRunners }).runs.map((r) => [r.kind, r.outcome])).toEqual([["tally", npx.exitCode === 0 ? "passed" : "failed"]]);
   }, 60_000);
 
   it("agent-evidence run follows npm test into its script and does not instrument it", async () => {

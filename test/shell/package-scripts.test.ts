@@ -57,6 +57,7 @@ describe("readScriptCommand", () => {
 describe("the exec forms are wrappers", () => {
   it.each([
     ["npx vitest run", 1, []],
+    ["npx tally --only x", 1, []],
     ["npx --yes vitest run", 2, []],
     ["npx -y vitest", 2, []],
     ["npx --no-install vitest", 2, []],
@@ -73,8 +74,8 @@ describe("the exec forms are wrappers", () => {
   });
 
   it("npx -p pkg X runs the package's X: an identity risk", () => {
-    expect(stripWrappers(words("npx -p evil-runner node --test"))).toMatchObject({ ok: true, start: 3, risks: ["npx --package evil-runner runs that package's program"] });
-    expect(analyzeCommand("npx --package=evil node --test").invocations[0]).toMatchObject({ kind: "node-test", shadowed: true });
+    expect(stripWrappers(words("npx -p evil-runner tally"))).toMatchObject({ ok: true, start: 3, risks: ["npx --package evil-runner runs that package's program"] });
+    expect(analyzeCommand("npx --package=evil node --test").invocations[0]).toMatchObject({ kind: "node-test", shadowed: true, shadowedBy: "npx --package evil runs that package's program" });
   });
 
   it.each(["npx -c 'node --test'", "npx --call x", "npm exec -w a -- node --test", "npx --unknown-flag node --test"])("%s is no runner", (line) => {
@@ -85,9 +86,13 @@ describe("the exec forms are wrappers", () => {
     expect(stripWrappers(words("npm test"))).toMatchObject({ ok: true, start: 0, wrappers: [] });
   });
 
-  it("npx node --test is node's run where the line is; pnpm exec's is the package root, unknown here", () => {
-    expect(analyzeCommand("cd sub && npx node --test", { cwd: "/r" }).invocations[0]).toMatchObject({ kind: "node-test", workspace: "/r/sub", programs: ["npx", "node"] });
-    expect(analyzeCommand("pnpm exec node --test", { cwd: "/r" }).invocations[0]).toMatchObject({ kind: "node-test", workspace: null });
+  it("npx X runs where the line is; pnpm exec's X in the package root, unknown here", () => {
+    expect(analyzeCommand("cd sub && npx python3 -m pytest", { cwd: "/r" }).invocations[0]).toMatchObject({ kind: "pytest", workspace: "/r/sub", programs: ["npx", "python3"] });
+    expect(analyzeCommand("pnpm exec go test ./...", { cwd: "/r" }).invocations[0]).toMatchObject({ kind: "go", workspace: null });
+  });
+
+  it.each(["npx node --test", "npm exec -- node --test", "pnpm exec node --test", "npx python3 -m pytest"])("%s: npx runs node_modules/.bin's program of that name first: shadowed-runner", (line) => {
+    expect(analyzeCommand(line).invocations[0]).toMatchObject({ shadowed: true });
   });
 });
 
