@@ -24,8 +24,6 @@ export function instrumentRun(command: string, analysis: CommandAnalysis, report
   const report = definition.junitReport!;
   const argument = report.argument(reportPath, run.args);
   if (argument === null) return null;
-  // A run inside a package script (`npm test`): its text is in package.json, not in the line.
-  if (run.script !== undefined) return null;
   const at = command.indexOf(run.text);
   if (at < 0 || command.indexOf(run.text, at + 1) >= 0) return null;
   const insert = report.at === "after-runner" ? afterRunnerWords(run) : run.text.length;

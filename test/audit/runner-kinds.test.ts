@@ -40,7 +40,7 @@ afterAll(() => project.cleanup());
 let line = 0;
 function shell(kind: string, command: string): ShellEvent {
   const cwd = join(project.dir, kind);
-  const env = { ...process.env, CI: "1", NO_COLOR: "1", CARGO_TERM_COLOR: "never", CARGO_TARGET_DIR: join(project.dir, "cargo-target") };
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: "1", NO_COLOR: "1", CARGO_TERM_COLOR: "never", CARGO_TARGET_DIR: join(project.dir, "cargo-target") };
   // Not under a coding agent's variables: vitest would pick its agent reporter.
   delete env.CLAUDECODE;
   // One stream in the order it was written, as an agent's shell tool shows it (cargo's headers go to stderr).
