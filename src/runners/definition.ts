@@ -1,6 +1,6 @@
 // RunnerDefinition: everything one test runner means to agent-evidence, in one object. The shell
 // analysis, the judge, the ledger and `agent-evidence run` ask a runner's definition; none of them
-// compares runner names. The built-ins (pytest, go, django, unittest, node-test) are definitions like any other.
+// compares runner names. The built-ins (pytest, go, django, unittest, node-test, vitest, jest, mocha, cargo) are definitions like any other.
 import type { OutputParser, ParsedRunOutput } from "../observers/types.js";
 
 /** The version of this spec a definition implements. */
@@ -92,7 +92,7 @@ export type IdentityScope = "any" | "python" | "go" | "node" | "cargo";
 /** One test runner. */
 export interface RunnerDefinition {
   readonly specVersion: typeof RUNNER_SPEC_VERSION;
-  /** Unique name (`pytest`, `go`, `django`, `unittest`, `node-test`, or your own): the `kind` of its runs and records. */
+  /** Unique name (`pytest`, `go`, `django`, `unittest`, `node-test`, `vitest`, `jest`, `mocha`, `cargo`, or your own): the `kind` of its runs and records. */
   readonly kind: string;
   /** Does this simple command run me, and where do my arguments begin? */
   recognize(command: RunnerWords): RunnerRecognition | null;

@@ -16,7 +16,7 @@ export const gateSchema = z.object({
 
 /** One judged runner invocation inside the verdict. */
 export const verdictRunSchema = z.object({
-  /** The runner: a built-in (`pytest`, `go`, `django`, `unittest`, `node-test`) or the kind of a runner definition passed in. */
+  /** The runner: a built-in (`pytest`, `go`, `django`, `unittest`, `node-test`, `vitest`, `jest`, `mocha`, `cargo`) or the kind of a runner definition passed in. */
   kind: z.string().min(1),
   runner: z.string(),
   outcome: z.enum(["passed", "failed", "unknown"]),
