@@ -89,6 +89,9 @@ export interface StartError {
 /** Which runs a risk reaches: every command, or the runners of one interpreter (Python's variables and paths, Go's). */
 export type IdentityScope = "any" | "python" | "go" | "node" | "cargo";
 
+/** The structured reports `agent-evidence run` reads: JUnit XML, or jest's `--json` results. */
+export type ReportFormat = "junit-xml" | "jest-json";
+
 /** One test runner. */
 export interface RunnerDefinition {
   readonly specVersion: typeof RUNNER_SPEC_VERSION;
@@ -132,7 +135,7 @@ export interface RunnerDefinition {
   /** Its runs report the runner's `rootdir` (pytest). */
   readonly reportsRootdir?: boolean;
   /**
-   * How `agent-evidence run` asks it for a JUnit XML report it then checks against the log:
+   * How `agent-evidence run` asks it for a structured report it then checks against the log:
    * `argument(path, args)` gives the text to add to a run with these arguments (or null when it
    * cannot be added without changing what the run prints, e.g. the user chose the reporters);
    * `at` says where it goes: after the run's last word (default) or right after the runner's own
@@ -140,7 +143,9 @@ export interface RunnerDefinition {
    * configured report path is read (`pytest-addopts`: `--junitxml` in PYTEST_ADDOPTS or the ini
    * file's `addopts`, which `run` reads instead of adding its own).
    */
-  readonly junitReport?: {
+  readonly report?: {
+    /** What the report is: JUnit XML (default) or jest's `--json` results. */
+    format?: ReportFormat;
     argument(path: string, args: readonly string[]): string | null;
     at?: "end" | "after-runner";
     configuredIn?: "pytest-addopts";

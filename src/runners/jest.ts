@@ -138,4 +138,11 @@ export const jestRunner: RunnerDefinition = {
   // Its targets are patterns over test file paths (`math` runs every file whose path holds it): any
   // but the whole workspace or a directory may leave files out.
   partialTarget: (target) => !isWholeWorkspaceTarget(target) && !target.endsWith("/"),
+  // `run` has jest write its `--json` results to a file (jest then prints `Test results written to:`
+  // after its summary, and nothing else changes); a run that asks for JSON or names the file itself
+  // is left as it is.
+  report: {
+    format: "jest-json",
+    argument: (path, args) => (args.some((arg) => /^--(?:json|outputFile)(?:=|$)/.test(arg)) ? null : `--json --outputFile=${path}`),
+  },
 };

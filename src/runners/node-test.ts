@@ -118,7 +118,7 @@ export const nodeTestRunner: RunnerDefinition = {
   // `run` adds node's junit reporter beside the one the run prints with. Naming any reporter drops
   // node's default one, so both are named: spec on stdout (what a terminal shows) and junit to the
   // file. A run that names its own reporters or destinations is left as it is.
-  junitReport: {
+  report: {
     argument: (path, args) =>
       args.some((arg) => /^--test-reporter(?:-destination)?(?:=|$)/.test(arg))
         ? null

@@ -94,5 +94,5 @@ export const pytestRunner: RunnerDefinition = {
   covers: pytestTargetCovers,
   targetSpellings: (target, { workspace, rootdir }) => pytestSpellings(target, workspace, rootdir),
   reportsRootdir: true,
-  junitReport: { argument: (path) => `--junitxml=${path}`, configuredIn: "pytest-addopts" },
+  report: { argument: (path) => `--junitxml=${path}`, configuredIn: "pytest-addopts" },
 };

@@ -126,7 +126,7 @@ export const vitestRunner: RunnerDefinition = {
   // `run` adds vitest's junit reporter beside the default one (naming a reporter drops the default,
   // so both are named; vitest then also prints `JUNIT report written to PATH`). A run that chose its
   // reporters or output files is left as it is.
-  junitReport: {
+  report: {
     argument: (path, args) => (args.some((arg) => /^--(?:reporter|outputFile)(?:[.=]|$)/.test(arg)) ? null : `--reporter=default --reporter=junit --outputFile.junit=${path}`),
   },
 };

@@ -7,7 +7,7 @@ import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 
 /** The line's one run of a runner that writes JUnit reports, when it has exactly one and it runs tests once. */
 export function singleReportingRun(analysis: CommandAnalysis, runners: RunnerRegistry = builtinRunners): { run: TestInvocation; definition: RunnerDefinition } | null {
-  const reporting = analysis.invocations.filter((inv) => runners.get(inv.kind)?.junitReport !== undefined);
+  const reporting = analysis.invocations.filter((inv) => runners.get(inv.kind)?.report !== undefined);
   const run = reporting[0];
   const definition = run === undefined ? undefined : runners.get(run.kind);
   return reporting.length === 1 && run !== undefined && definition !== undefined && !run.repeated && run.runsTests ? { run, definition } : null;
@@ -21,7 +21,7 @@ export function instrumentRun(command: string, analysis: CommandAnalysis, report
   const { run, definition } = single;
   // A run inside a package script (`npm test`): its text is in package.json, not in the line.
   if (run.script !== undefined) return null;
-  const report = definition.junitReport!;
+  const report = definition.report!;
   const argument = report.argument(reportPath, run.args);
   if (argument === null) return null;
   const at = command.indexOf(run.text);

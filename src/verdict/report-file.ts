@@ -4,7 +4,9 @@ import { createHash } from "node:crypto";
 import { rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { NamedFileError, readRegularFile } from "../io/named-files.js";
+import { parseJestJsonReport } from "../observers/jest-json.js";
 import { MAX_JUNIT_REPORT_BYTES, parseJunit, type JunitReport } from "../observers/junit.js";
+import type { ReportFormat } from "../runners/definition.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import { configuredJunitxml } from "./configured-report.js";
 import { instrumentRun, singleReportingRun } from "./instrument.js";
@@ -19,6 +21,10 @@ export interface ReportPlan {
   /** The report must exist after the run (named by `--junit`, by the command, or instrumented). */
   required: boolean;
   instrumented: boolean;
+  /** How to read it: JUnit XML, or jest's `--json` results (an instrumented jest run). */
+  format: ReportFormat;
+  /** The directory report paths are relative to (jest names its files absolute). */
+  root: string;
 }
 
 /** A report file's identity before the run: a file the run did not touch is stale. */
@@ -43,24 +49,27 @@ export interface ReportReading {
  * quoting); else `report.xml` in `cwd` when the run writes it.
  */
 export function planReport(options: { command: string; junit?: string | undefined; instrument?: boolean | undefined }, analysis: CommandAnalysis, cwd: string, tempDir: string, logPath: string, env: NodeJS.ProcessEnv = process.env): ReportPlan {
-  if (options.junit !== undefined) return { command: options.command, path: resolve(cwd, options.junit), required: true, instrumented: false };
+  const junit = { format: "junit-xml" as const, root: cwd };
+  if (options.junit !== undefined) return { command: options.command, path: resolve(cwd, options.junit), required: true, instrumented: false, ...junit };
   const written = analysis.invocations.flatMap((inv) => inv.reportFiles.map((file) => (isAbsolute(file) ? file : resolve(inv.workspace ?? cwd, file))));
-  if (written.length === 1 && written[0] !== undefined) return { command: options.command, path: written[0], required: true, instrumented: false };
+  if (written.length === 1 && written[0] !== undefined) return { command: options.command, path: written[0], required: true, instrumented: false, ...junit };
   const reporting = singleReportingRun(analysis);
-  const readsAddopts = reporting?.definition.junitReport?.configuredIn === "pytest-addopts";
+  const readsAddopts = reporting?.definition.report?.configuredIn === "pytest-addopts";
   const configured = reporting === null || !readsAddopts || written.length > 0 ? null : configuredJunitxml(reporting.run.workspace ?? cwd, env);
-  if (configured !== null) return { command: options.command, path: configured, required: true, instrumented: false };
+  if (configured !== null) return { command: options.command, path: configured, required: true, instrumented: false, ...junit };
   if (options.instrument !== false && !analysis.invocations.some((inv) => inv.shadowed)) {
-    const besideLog = `${logPath}.junit.xml`;
-    const target = /[\s'"\\$`]/.test(besideLog) ? join(tempDir, "junit.xml") : besideLog;
+    const format = reporting?.definition.report?.format ?? "junit-xml";
+    const name = format === "jest-json" ? "report.json" : "junit.xml";
+    const besideLog = `${logPath}.${name}`;
+    const target = /[\s'"\\$`]/.test(besideLog) ? join(tempDir, name) : besideLog;
     const instrumented = instrumentRun(options.command, analysis, target);
     if (instrumented !== null) {
       // A report left by an earlier run must not pass for this one.
       rmSync(target, { force: true });
-      return { command: instrumented, path: target, required: true, instrumented: true };
+      return { command: instrumented, path: target, required: true, instrumented: true, format, root: reporting?.run.workspace ?? cwd };
     }
   }
-  return { command: options.command, path: resolve(cwd, "report.xml"), required: false, instrumented: false };
+  return { command: options.command, path: resolve(cwd, "report.xml"), required: false, instrumented: false, ...junit };
 }
 
 /** The file's stamp, or null when it does not exist. */
@@ -95,7 +104,8 @@ export function readReportFile(plan: ReportPlan, before: FileStamp | null, start
   const sha = createHash("sha256").update(bytes).digest("hex");
   const untouched = before !== null && before.mtimeMs === after.mtimeMs && before.ino === after.ino && before.size === after.size;
   if (untouched || after.mtimeMs < Math.floor(startedMs / 1000) * 1000 - 1000) return { state: "stale_junit", report: null, sha };
-  const report = parseJunit(bytes.toString("utf8"));
+  const text = bytes.toString("utf8");
+  const report = plan.format === "jest-json" ? parseJestJsonReport(text, plan.root) : parseJunit(text);
   if (report.status === "invalid") return { state: report.reason.startsWith("no <testsuite>") ? "no_testsuite" : "malformed_junit", report, sha };
   if (report.cases.length === 0) return { state: "empty_suite", report, sha };
   return { state: "ok", report, sha };

@@ -10,9 +10,9 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const GO_DIR = join(ROOT, "test/.captured/tmp");
 
 /** Which fixture project a case runs on. */
-export type VerdictProject = "py" | "go" | "django" | "node" | "vitest";
+export type VerdictProject = "py" | "go" | "django" | "node" | "vitest" | "jest";
 
-const PROJECT_DIRS: Record<VerdictProject, string> = { py: "py-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project" };
+const PROJECT_DIRS: Record<VerdictProject, string> = { py: "py-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project", jest: "jest-project" };
 
 // A JavaScript project's own install: the repository's node_modules, linked into the copy.
 function linkNodeModules(dir: string): undefined {
@@ -80,6 +80,10 @@ export const VERDICT_CASES: VerdictCase[] = [
   { name: "vitest: instrumented with its junit reporter beside the default one", project: "vitest", command: "npx vitest run", setup: linkNodeModules, expected: { status: "passed", reasons: [], exit: 0, junit: "ok", instrumented: true } },
   { name: "vitest: a failing test", project: "vitest", command: "VT_FAIL=1 npx vitest run test/strings.test.ts", setup: linkNodeModules, expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "ok", instrumented: true } },
   { name: "vitest naming its own reporter is left as it is", project: "vitest", command: "npx vitest run --reporter=verbose", setup: linkNodeModules, expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
+  { name: "jest: instrumented with --json --outputFile, read as jest's results", project: "jest", command: "npx jest", setup: linkNodeModules, expected: { status: "passed", reasons: [], exit: 0, junit: "ok", instrumented: true } },
+  { name: "jest: a failing test", project: "jest", command: "JF_FAIL=1 npx jest test/strings.test.js", setup: linkNodeModules, expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "ok", instrumented: true } },
+  // jest --json prints its JSON on stdout and its summary on stderr still: the log proves the pass.
+  { name: "jest asking for JSON itself is left as it is", project: "jest", command: "npx jest --json", setup: linkNodeModules, expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
   { name: "django: passing", project: "django", command: `${DJ} -v 2 basic`, expected: { status: "passed", reasons: [], exit: 0, junit: "not_applicable", instrumented: false } },
   { name: "django: failing", project: "django", command: `${DJ} -v 2 mixed`, expected: { status: "failed", reasons: ["tests-failed"], exit: 1, junit: "not_applicable", instrumented: false } },
   {
