@@ -182,12 +182,12 @@ describe("BashEvidence and the CLI on npm test", () => {
   });
 });
 
-// pnpm and yarn through corepack, from its cache only (no download at test time): on a machine
-// whose corepack has not fetched pnpm 9.15.9 and yarn 1.22.22 these cases are skipped and say so.
-const MANAGERS = { pnpm: "pnpm@9.15.9", yarn: "yarn@1.22.22" } as const;
+// pnpm 9.15.9 and yarn 1.22.22 as the repository's devDependencies install them (npm ci), so every
+// clone has them; shims put them on PATH under their own names. A machine without them skips and says so.
+const MANAGERS = { pnpm: join(repoRoot, "node_modules", ".bin", "pnpm"), yarn: join(repoRoot, "node_modules", ".bin", "yarn") } as const;
 const shims = mkdtempSync(join(tmpdir(), "ae-pm-shims-"));
-for (const [name, spec] of Object.entries(MANAGERS)) {
-  writeFileSync(join(shims, name), `#!/bin/sh\nCOREPACK_ENABLE_NETWORK=0 COREPACK_ENABLE_DOWNLOAD_PROMPT=0 exec corepack ${spec} "$@"\n`);
+for (const [name, bin] of Object.entries(MANAGERS)) {
+  writeFileSync(join(shims, name), `#!/bin/sh\nexec "${bin}" "$@"\n`);
   chmodSync(join(shims, name), 0o755);
 }
 const shimPath = `${shims}:${process.env.PATH ?? ""}`;
@@ -210,7 +210,7 @@ const OTHER_MANAGERS: (NpmCase & { manager: "pnpm" | "yarn" })[] = [
   { manager: "yarn", name: "yarn run missing", command: "yarn run missing", verdict: "unknown", reasons: ["script-missing"] },
 ];
 
-describe.each(["pnpm", "yarn"] as const)("%s (corepack's cached copy) on the same project", (manager) => {
+describe.each(["pnpm", "yarn"] as const)("%s (the repository's devDependency) on the same project", (manager) => {
   const present = available(manager);
   const cases = OTHER_MANAGERS.filter((c) => c.manager === manager);
   it.skipIf(!present).each(cases)("$name", (c) => {
