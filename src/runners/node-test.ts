@@ -6,7 +6,7 @@ import { createNodeTestParser } from "../observers/node-test.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
 import { hasOption, optionValues, type OptionTable, type ScannedArgs } from "./option-scanner.js";
-import { NODE_FAMILY } from "./target-families.js";
+import { NODE_FAMILY, pathGlob } from "./target-families.js";
 
 /** node's options that take a value (`--opt value` or `--opt=value`), the test runner's and the common others. */
 export const NODE_TEST_OPTIONS: OptionTable = {
@@ -52,23 +52,8 @@ function nodeTestCovers(target: string, id: string): boolean {
   if (at === -1) return false;
   const file = id.slice(0, at).replace(/^(?:\.\/)+/, "");
   const path = target.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
-  if (/[*?[{]/.test(path)) return globPattern(path).test(file);
+  if (/[*?[{]/.test(path)) return pathGlob(path).test(file);
   return file === path || file.startsWith(`${path}/`);
-}
-
-// A glob as node's file patterns read it: `**` any depth, `*` and `?` within one name.
-function globPattern(glob: string): RegExp {
-  let source = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*" && glob[i + 1] === "*") {
-      source += glob[i + 2] === "/" ? "(?:.*/)?" : ".*";
-      i += glob[i + 2] === "/" ? 2 : 1;
-    } else if (c === "*") source += "[^/]*";
-    else if (c === "?") source += "[^/]";
-    else source += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`);
 }
 
 // node's options that load code before the tests (a module of the agent's can print any result), and a

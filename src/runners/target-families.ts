@@ -156,12 +156,12 @@ export function mochaFileCovers(target: string, id: string): boolean {
   const file = id.slice(0, at).replace(/^(?:\.\/)+/, "");
   const path = target.replace(/^(?:\.\/)+/, "").replace(/\/+$/, "");
   if (path === "" || path === ".") return true;
-  if (MOCHA_GLOB_CHARS.test(path)) return mochaGlob(path).test(file);
+  if (MOCHA_GLOB_CHARS.test(path)) return pathGlob(path).test(file);
   return file === path || file.startsWith(`${path}/`);
 }
 
-// A glob as mocha's spec patterns read it: `**` any depth, `*` and `?` within one name, `{a,b}` either.
-function mochaGlob(glob: string): RegExp {
+/** A glob as mocha's and node's file patterns read it: `**` any depth, `*` and `?` within one name, `{a,b}` either. */
+export function pathGlob(glob: string): RegExp {
   let source = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;

@@ -521,106 +521,22 @@ describe("judge on real captured runs", () => {
   });
 });
 
-describe("node:test ids against the runner's own events", () => {
-  // Precision over every form; recall over the forms whose output shows every test (TAP and spec, whole).
-  it("precision 1.000 and recall >= 0.95", () => {
+// Per-test ids of the JavaScript and Rust runners against their own structured truth. Precision over
+// every form; recall over the forms whose output shows every test (TAP and spec, verbose, spec, the
+// headers and result lines: each case marked "all").
+describe.each([
+  ["node:test", "nt-", "its own events"],
+  ["vitest", "vt-", "its own task tree"],
+  ["jest", "jt-", "its own results"],
+  ["mocha", "mo-", "its own events"],
+  ["cargo test", "cg-", "libtest's own JSON events"],
+] as const)("%s ids against the runner's truth", (_runner, prefix, truthName) => {
+  it(`precision 1.000 and recall >= 0.95 (truth: ${truthName})`, () => {
     let reportedCount = 0;
     let correct = 0;
     let shown = 0;
     let found = 0;
-    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("nt-"))) {
-      const run = loadCapture(name);
-      const ids = reported(run, judgeCapture(run));
-      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
-      for (const key of ["passed", "failed", "skipped"] as const) {
-        reportedCount += ids[key].length;
-        correct += ids[key].filter((id) => truth[key].includes(id)).length;
-        if (relation !== "all") continue;
-        shown += truth[key].length;
-        found += truth[key].filter((id) => ids[key].includes(id)).length;
-      }
-    }
-    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
-  });
-});
-
-describe("vitest ids against the runner's own task tree", () => {
-  // Precision over every form; recall over the forms whose output shows every test (verbose, whole).
-  it("precision 1.000 and recall >= 0.95", () => {
-    let reportedCount = 0;
-    let correct = 0;
-    let shown = 0;
-    let found = 0;
-    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("vt-"))) {
-      const run = loadCapture(name);
-      const ids = reported(run, judgeCapture(run));
-      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
-      for (const key of ["passed", "failed", "skipped"] as const) {
-        reportedCount += ids[key].length;
-        correct += ids[key].filter((id) => truth[key].includes(id)).length;
-        if (relation !== "all") continue;
-        shown += truth[key].length;
-        found += truth[key].filter((id) => ids[key].includes(id)).length;
-      }
-    }
-    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
-  });
-});
-
-describe("jest ids against the runner's own results", () => {
-  // Precision over every form; recall over the forms whose output shows every test (verbose, whole).
-  it("precision 1.000 and recall >= 0.95", () => {
-    let reportedCount = 0;
-    let correct = 0;
-    let shown = 0;
-    let found = 0;
-    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("jt-"))) {
-      const run = loadCapture(name);
-      const ids = reported(run, judgeCapture(run));
-      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
-      for (const key of ["passed", "failed", "skipped"] as const) {
-        reportedCount += ids[key].length;
-        correct += ids[key].filter((id) => truth[key].includes(id)).length;
-        if (relation !== "all") continue;
-        shown += truth[key].length;
-        found += truth[key].filter((id) => ids[key].includes(id)).length;
-      }
-    }
-    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
-  });
-});
-
-describe("mocha ids against the runner's own events", () => {
-  // Precision over every form; recall over the forms whose output shows every test (spec, whole).
-  it("precision 1.000 and recall >= 0.95", () => {
-    let reportedCount = 0;
-    let correct = 0;
-    let shown = 0;
-    let found = 0;
-    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("mo-"))) {
-      const run = loadCapture(name);
-      const ids = reported(run, judgeCapture(run));
-      const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
-      for (const key of ["passed", "failed", "skipped"] as const) {
-        reportedCount += ids[key].length;
-        correct += ids[key].filter((id) => truth[key].includes(id)).length;
-        if (relation !== "all") continue;
-        shown += truth[key].length;
-        found += truth[key].filter((id) => ids[key].includes(id)).length;
-      }
-    }
-    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
-  });
-});
-
-describe("cargo test ids against libtest's own JSON events", () => {
-  // Precision over every form; recall over the forms whose output shows every test (headers and result lines, whole).
-  it("precision 1.000 and recall >= 0.95", () => {
-    let reportedCount = 0;
-    let correct = 0;
-    let shown = 0;
-    let found = 0;
-    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith("cg-"))) {
+    for (const [name, , relation] of EXPECTED.filter(([name]) => name.startsWith(prefix))) {
       const run = loadCapture(name);
       const ids = reported(run, judgeCapture(run));
       const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
