@@ -8,8 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 300_000,
     pool: "forks",
-    // Most of the suite waits on real runners, git and bubblewrap in child processes: two workers
+    // Most of the suite waits on real runners, git and bubblewrap in child processes: three workers
     // even on two cores (vitest's default there is one), more where there are more cores.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    maxWorkers: Math.max(3, availableParallelism() - 1),
   },
 });
