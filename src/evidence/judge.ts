@@ -57,7 +57,8 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
   const definitions = invocations.map((inv) => runners.get(inv.kind));
   const markerTexts = collectMarkerTexts(analysis);
   const templates = invocations.length === 0 ? [] : statusTemplates(analysis);
-  const startErrors = runners.runners.flatMap((runner) => runner.startErrors ?? []);
+  // The start errors of the runners this line runs (each line is searched for every needle).
+  const startErrors = [...new Set(definitions)].flatMap((definition) => definition?.startErrors ?? []);
   const scanner = createSignalScanner({ markerTexts, watchStash: invocations.some((inv) => inv.afterStash), statusPatterns: templates, startErrors });
   const router = createOutputRouter(
     invocations.map((invocation, i) => ({ invocation, split: definitions[i]?.split ?? { by: "summary" }, createParser: () => definitions[i]?.createParser() ?? createSilentParser(invocation.kind) })),
