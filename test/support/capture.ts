@@ -95,6 +95,14 @@ function runLine(line: string, cwd: string, env: NodeJS.ProcessEnv, outFile: str
   });
 }
 
+// The truth files a runner's shim (node, vitest, jest) or recorder (mocha) wrote for a case: one per
+// runner process the line started, named after the case's truth file, in the order they were written.
+function shimTruthTexts(caseName: string, runner: string): string[] {
+  const prefix = `${caseName}.truth.jsonl.${runner}-`;
+  const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
+  return files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8"));
+}
+
 function readIfExists(path: string): string | null {
   return existsSync(path) ? readFileSync(path, "utf8") : null;
 }
@@ -183,31 +191,19 @@ async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promis
       break;
     }
     case "node-events": {
-      // One file per `node --test` the line ran (the shim names them after the truth file).
-      const prefix = `${spec.name}.truth.jsonl.node-`;
-      const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
-      truth = readNodeTestTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
+      truth = readNodeTestTruth(shimTruthTexts(spec.name, "node"), projectRoot);
       break;
     }
     case "vitest-reporter": {
-      // One file per vitest run the line ran (the shim names them after the truth file).
-      const prefix = `${spec.name}.truth.jsonl.vitest-`;
-      const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
-      truth = readVitestTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")));
+      truth = readVitestTruth(shimTruthTexts(spec.name, "vitest"));
       break;
     }
     case "jest-results": {
-      // One file per `jest` the line ran (the shim names them after the truth file).
-      const prefix = `${spec.name}.truth.jsonl.jest-`;
-      const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
-      truth = readJestTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
+      truth = readJestTruth(shimTruthTexts(spec.name, "jest"), projectRoot);
       break;
     }
     case "mocha-events": {
-      // One file per mocha process the line ran (the recorder names them after the truth file).
-      const prefix = `${spec.name}.truth.jsonl.mocha-`;
-      const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
-      truth = readMochaTruth(files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8")), projectRoot);
+      truth = readMochaTruth(shimTruthTexts(spec.name, "mocha"), projectRoot);
       break;
     }
     case "cargo-json": {
