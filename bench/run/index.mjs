@@ -59,7 +59,7 @@ try {
   const rssFile = join(work, "rss.txt");
   writeFileSync(probe, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));\n`);
   const viaRun = await run(
-    [process.execPath, "--import", probe, cli, "run", "--cwd", work, "--log", join(work, "suite.log"), "--out", join(work, "verdict.json"), "--cmd", command],
+    [process.execPath, "--import", probe, cli, "run", "--cwd", work, "--log", join(work, "suite.log"), "--out", join(work, "out"), "--verdict", join(work, "verdict.json"), "--cmd", command],
     env,
     ["ignore", "ignore", "ignore"],
   );
