@@ -50,6 +50,13 @@ describe("writeJudgeJson", () => {
     for (const result of results) expect((await written(result, ids)).text).toBe(contract(result, ids));
   });
 
+  it("ids across many join batches, some with characters JSON escapes, give JSON.stringify's bytes", async () => {
+    const base = judge({ command: "python -m pytest -rA tests", output: pytestLog(1), exitCode: 0 });
+    const passed = Array.from({ length: 5000 }, (_, i) => (i === 1500 ? 't::q["x"]' : i === 2047 ? "t::\ud800" : i === 4999 ? "t::a\\b\n" : i === 3000 ? "" : `t::p[${i}]`));
+    const result: JudgeResult = { ...base, runs: base.runs.map((run) => ({ ...run, passed, failed: ['t::","injected'], skipped: [] })) };
+    expect((await written(result)).text).toBe(contract(result));
+  });
+
   it("any strings in ids, targets and reasons (quotes, control characters, lone surrogates, emoji) give JSON.stringify's bytes", async () => {
     const text = fc.string({ unit: "binary", maxLength: 40 });
     await fc.assert(

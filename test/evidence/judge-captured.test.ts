@@ -2,6 +2,8 @@
 // capture-cases.ts), each checked against independent truth: pytest's hook records, go's JSON events,
 // the unittest result hook. Plus clipped copies of every output, and streaming in odd chunk sizes.
 import { isAbsolute, posix, relative } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createJudgeStream, judge } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
@@ -586,5 +588,28 @@ describe("streaming", () => {
       return stream.end(run.exitCode);
     });
     expect(chunked).toEqual([whole, whole]);
+  });
+
+  // The CLI's path: the output's bytes cut anywhere (inside a UTF-8 character too), decoded as they
+  // come, pushed to the stream; against the one-shot judge of the whole text. Every field compared.
+  it.each(CAPTURE_CASES.map((c) => c.name))("%s: bytes cut at random places judge as the whole text does", (name) => {
+    const run = loadCapture(name);
+    const whole = judgeCapture(run);
+    const bytes = Buffer.from(run.output, "utf8");
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: bytes.length }), { maxLength: 24 }), (cuts) => {
+        const stream = createJudgeStream(analyzeCommand(run.line, { cwd: run.cwd }), { cwd: run.cwd });
+        const decoder = new StringDecoder("utf8");
+        let from = 0;
+        for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
+          stream.push(decoder.write(bytes.subarray(from, cut)));
+          from = cut;
+        }
+        stream.push(decoder.write(bytes.subarray(from)));
+        stream.push(decoder.end());
+        expect(stream.end(run.exitCode)).toEqual(whole);
+      }),
+      { numRuns: 6 },
+    );
   });
 });
