@@ -18,6 +18,7 @@ const BATCH_CHARS = 64 * 1024;
 /** Ids joined and checked for characters JSON escapes at once. */
 const BATCH_IDS = 1024;
 // What JSON.stringify escapes in a string: `"`, `\`, control characters, and (lone) surrogates.
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
