@@ -14,11 +14,15 @@
 // before: one copy of zod shared with the MCP SDK, and a missing optional SDK still fails its import.
 // The grammar is found from the bundle through a define (src/grammar/bash-grammar.ts, grammarPath).
 //
+// Then the library's entries (scripts/bundle-library.mjs): dist/index.js and the subpath entries,
+// bundled the same way for the same reason (the import of `agent-evidence/shell`, for one).
+//
 // Run by `npm run build` and `prepack` after tsc. Without esbuild (an install that skipped dev
-// dependencies) tsc's unbundled dist/cli/main.js stays, and works, only slower to start.
+// dependencies) tsc's unbundled dist/cli/main.js and entries stay, and work, only slower to start.
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundleLibrary } from "./bundle-library.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist", "cli");
@@ -71,8 +75,10 @@ await esbuild.build({
   chunkNames: "bundle-[name]-[hash]",
   sourcemap: true,
   plugins: [externalPackages, ownSourceMapsDropped],
-  define: { AGENT_EVIDENCE_CLI_BUNDLE: "true" },
+  define: { AGENT_EVIDENCE_PACKAGE_BUNDLE: JSON.stringify("dist/cli") },
   // The bundled CommonJS packages require node's built-in modules: give them a require.
   banner: { js: 'import { createRequire as __agentEvidenceCreateRequire } from "node:module";\nconst require = __agentEvidenceCreateRequire(import.meta.url);' },
   logLevel: "warning",
 });
+
+await bundleLibrary(esbuild, root);

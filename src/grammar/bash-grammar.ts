@@ -7,13 +7,11 @@
 // context whose microtasks run as soon as a script run in it returns (microtaskMode "afterEvaluate"),
 // with a WebAssembly object whose instantiate/compile finish synchronously: the one script that calls
 // Parser.init() and Language.load() returns with the parser built.
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+//
+// Node's modules that only the load needs (crypto, fs, url, util, v8, vm) are taken when it runs,
+// through process.getBuiltinModule (synchronous, Node 20.16+), not imported at the top: importing
+// them made up about a fifth of the import of `agent-evidence/shell`, which loads this module.
 import { basename, dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { format } from "node:util";
-import { setFlagsFromString } from "node:v8";
-import { createContext, Script } from "node:vm";
 import { EvidenceError } from "../errors.js";
 import type { BashParser } from "../shell/syntax-tree.js";
 
@@ -60,20 +58,25 @@ export function grammarPath(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env[GRAMMAR_ENV];
   if (explicit !== undefined && explicit !== "") return explicit;
   const here = moduleDirectory();
-  // This module is src/grammar/ or dist/grammar/ of the package, or inside the package's own CLI
-  // bundle in dist/cli/ (scripts/bundle-cli.mjs defines the marker): two levels under grammar/ either
-  // way. Another bundle is some other file, and its copy of the grammar sits beside it.
-  const inPackage = basename(here) === "grammar" || (typeof AGENT_EVIDENCE_CLI_BUNDLE === "boolean" && AGENT_EVIDENCE_CLI_BUNDLE);
+  // This module is src/grammar/ or dist/grammar/ of the package, or inside one of the package's own
+  // bundles, the CLI's in dist/cli/ or the library's in dist/chunks/: two levels under grammar/
+  // either way. The bundles name their folder (scripts/bundle-cli.mjs and scripts/bundle-library.mjs
+  // define the marker), and the module must still be there: an app that bundles the library again
+  // carries the marker into a file of its own, whose copy of the grammar sits beside it.
+  const bundleFolder = typeof AGENT_EVIDENCE_PACKAGE_BUNDLE === "string" ? AGENT_EVIDENCE_PACKAGE_BUNDLE : undefined;
+  const inBundleFolder = bundleFolder !== undefined && [basename(dirname(here)), basename(here)].join("/") === bundleFolder;
+  const inPackage = basename(here) === "grammar" || inBundleFolder;
   return inPackage ? join(here, "..", "..", "grammar", GRAMMAR_FILE) : join(here, GRAMMAR_FILE);
 }
 
-// Replaced by `true` in the package's CLI bundle (esbuild's define); undeclared anywhere else.
-declare const AGENT_EVIDENCE_CLI_BUNDLE: boolean | undefined;
+// The folder of the package's own bundle this module is in (`dist/cli`, `dist/chunks`), set by
+// esbuild's define in those bundles; undeclared anywhere else.
+declare const AGENT_EVIDENCE_PACKAGE_BUNDLE: string | undefined;
 
 function moduleDirectory(): string {
   // import.meta.url is empty in a CommonJS bundle (esbuild --format=cjs); __filename is the bundle there.
   const url = import.meta.url as string | undefined;
-  if (typeof url === "string" && url !== "") return dirname(fileURLToPath(url));
+  if (typeof url === "string" && url !== "") return dirname(process.getBuiltinModule("node:url").fileURLToPath(url));
   if (typeof __filename === "string") return dirname(__filename);
   return process.cwd();
 }
@@ -86,7 +89,7 @@ function moduleDirectory(): string {
  */
 export function readGrammarPack(bytes: Uint8Array, path: string, expectedSha256: string = GRAMMAR_SHA256): GrammarPack {
   const bad = (why: string): EvidenceError => new EvidenceError("E_GRAMMAR", `${path} is not this version's bash grammar: ${why}`);
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const sha256 = process.getBuiltinModule("node:crypto").createHash("sha256").update(bytes).digest("hex");
   if (sha256 !== expectedSha256) throw bad(`its SHA-256 is ${sha256}, not ${expectedSha256}`);
   const newline = bytes.indexOf(0x0a);
   const header = JSON.parse(Buffer.from(bytes.subarray(0, newline)).toString("utf8")) as { format: string; entries: { name: string; size: number }[] };
@@ -138,6 +141,9 @@ const INIT = `
 })().catch((error) => { grammarOutput.error = error; });`;
 
 function loadBashParser(path: string): BashParser {
+  const { existsSync, readFileSync } = process.getBuiltinModule("node:fs");
+  const { createContext, Script } = process.getBuiltinModule("node:vm");
+  const { pathToFileURL } = process.getBuiltinModule("node:url");
   if (!existsSync(path)) {
     throw new EvidenceError("E_GRAMMAR", `the bash grammar is not at ${path}: copy node_modules/agent-evidence/grammar/${GRAMMAR_FILE} beside the bundle, or set ${GRAMMAR_ENV} to its path`);
   }
@@ -192,7 +198,7 @@ function messageOf(error: unknown): string {
 }
 
 function toStderr(...args: unknown[]): void {
-  process.stderr.write(`${format(...args)}\n`);
+  process.stderr.write(`${process.getBuiltinModule("node:util").format(...args)}\n`);
 }
 
 // V8's optimising tier for the grammar's WebAssembly (TurboFan, compiled on background threads) cost
@@ -201,6 +207,7 @@ function toStderr(...args: unknown[]): void {
 // compiled, so it is set for the grammar's two modules only and put back afterwards, unless the
 // process was started with its own choice.
 function withLiftoffOnly(run: () => void): void {
+  const { setFlagsFromString } = process.getBuiltinModule("node:v8");
   const chosen = /--(no-)?liftoff-only\b/.test([...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" "));
   if (!chosen) setFlagsFromString("--liftoff-only");
   try {

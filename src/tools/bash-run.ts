@@ -4,7 +4,7 @@
 import { constants } from "node:os";
 import { pipeline } from "node:stream/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import { execa } from "execa";
+import { loadExeca } from "./load-execa.js";
 import type { OutputCapture } from "./output-capture.js";
 import { forgetGroup, groupAlive, signalGroup, trackGroup } from "./process-registry.js";
 
@@ -51,6 +51,7 @@ export function shellExitCode(code: number | null, signal: NodeJS.Signals | null
 
 /** Runs the request to completion; never rejects for the command's own failures. */
 export async function runProcessGroup(request: RunRequest): Promise<RunOutcome> {
+  const execa = await loadExeca();
   const started = Date.now();
   const child = execa(request.file, request.args, {
     cwd: request.cwd,

@@ -3,8 +3,9 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
-import { execa } from "execa";
+import type { execa as Execa } from "execa";
 import { isIgnored, parseGitignore, type IgnoreRule } from "./gitignore.js";
+import { loadExeca } from "./load-execa.js";
 import { errorMessage } from "./tool.js";
 
 /** The grep engines, in the default fallback order. */
@@ -47,7 +48,7 @@ function toPosix(path: string): string {
 
 /** Reads `path\0...` records from a child's stdout, stopping the child once the limit is passed. */
 async function collectLines(
-  child: ReturnType<typeof execa>,
+  child: ReturnType<typeof Execa>,
   query: GrepQuery,
   parse: (line: string) => GrepMatch | undefined,
 ): Promise<{ matches: GrepMatch[]; more: boolean }> {
@@ -76,6 +77,7 @@ export async function searchWithRipgrep(query: GrepQuery, rgPath: string | undef
   if (query.ignoreCase) args.push("--ignore-case");
   if (query.fixedStrings) args.push("--fixed-strings");
   args.push("--regexp", query.pattern, "--", query.scope);
+  const execa = await loadExeca();
   const child = execa(rgPath, args, { cwd: query.workspace, reject: false, buffer: { stdout: false, stderr: true }, timeout: query.timeoutMs, stdin: "ignore" });
   const collected = collectLines(child, query, (line) => {
     if (!line.startsWith('{"type":"match"')) return undefined;
@@ -92,6 +94,7 @@ export async function searchWithRipgrep(query: GrepQuery, rgPath: string | undef
 
 /** `git grep` over tracked and untracked (not ignored) files, with PCRE patterns. */
 export async function searchWithGitGrep(query: GrepQuery): Promise<EngineResult> {
+  const execa = await loadExeca();
   const inside = await execa("git", ["rev-parse", "--is-inside-work-tree"], { cwd: query.workspace, reject: false, stdin: "ignore" });
   if (inside.code === "ENOENT") return { status: "unavailable", reason: "git is not installed" };
   if (inside.exitCode !== 0 || String(inside.stdout).trim() !== "true") return { status: "unavailable", reason: "the workspace is not a git work tree" };

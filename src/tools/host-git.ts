@@ -5,11 +5,11 @@
 // workspace tools, a private "shadow" git directory in place of the repository's own. The shadow has
 // a fixed config, the commit HEAD names (resolved here by reading files, without git), the real
 // objects as an alternate, a private index and a copy of `info/exclude`, and nothing else.
-import { execa } from "execa";
 import { constants } from "node:fs";
 import { lstat, mkdir, mkdtemp, open, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { loadExeca } from "./load-execa.js";
 import { trackTempDir } from "./process-registry.js";
 
 /** Environment every host git call gets, on top of the inherited one minus every `GIT_*` variable. */
@@ -83,6 +83,7 @@ export function createHostGitEnvironment(extra: Readonly<Record<string, string>>
 /** Runs `git <args>` in `cwd` with the safe environment and settings; never rejects. */
 export async function runHostGit(cwd: string, args: readonly string[], options: HostGitOptions = {}): Promise<HostGitResult> {
   const config = [...SAFE_GIT_CONFIG, ...(options.config ?? [])];
+  const execa = await loadExeca();
   const result = await execa("git", [...config.flatMap((entry) => ["-c", entry]), ...args], {
     cwd,
     env: createHostGitEnvironment(options.env),

@@ -3,7 +3,7 @@
 // the sandbox also gets its own user namespace, so nothing in it holds a capability on the host.
 // Two levels say what the host file system shows: `strict` binds only the system directories (and
 // what the caller names), `workspace-only` binds the whole root read-only with secret places masked.
-import { execa } from "execa";
+import { loadExeca } from "./load-execa.js";
 import { errorMessage } from "./tool.js";
 
 /** How much of the host a sandboxed command sees; `false` (elsewhere) means no sandbox at all. */
@@ -148,6 +148,7 @@ export async function probeSandbox(layout: SandboxLayout): Promise<SandboxProbe>
   }
   try {
     const env = sandboxEnvironment(process.env, undefined);
+    const execa = await loadExeca();
     const result = await execa(layout.bwrapPath, bubblewrapArgs(layout, layout.workspace, ["true"], env), {
       reject: false,
       timeout: 15_000,
