@@ -29,6 +29,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
+import { copiesFor, decorate, findPython, generatePytest, splitPytestLog } from "../support/pytest-logs.mjs";
 import { Targets } from "../support/targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -136,14 +137,6 @@ function run(command, args, options) {
   return result;
 }
 
-function findPython() {
-  for (const python of ["python3", "/usr/bin/python3"]) {
-    const probe = spawnSync(python, ["-m", "pytest", "--version"], { encoding: "utf8" });
-    if (probe.status === 0) return { python, version: (probe.stdout || probe.stderr).trim() };
-  }
-  throw new Error("no python3 with pytest on this machine (run npm run bootstrap)");
-}
-
 // pytest -rA on the fixture project: every section a real -rA log has (errors, failures, passes, short summary).
 function capturePytest(work, fixture) {
   const { python, version } = findPython();
@@ -219,17 +212,6 @@ function generateCargo(text, out, copies) {
 }
 
 // Copies of the real output needed for the size: the bytes of 1 and 2 copies give the fixed and per-copy parts.
-function copiesFor(generate, targetBytes) {
-  const count = (copies) => {
-    let bytes = 0;
-    generate((text) => (bytes += Buffer.byteLength(text, "utf8")), copies);
-    return bytes;
-  };
-  const one = count(1);
-  const perCopy = count(2) - one;
-  return Math.max(1, Math.ceil((targetBytes - (one - perCopy)) / perCopy));
-}
-
 function writeInput(path, sizeMb, generate) {
   const copies = copiesFor(generate, sizeMb * MB);
   const meta = `${path}.json`;
@@ -256,78 +238,6 @@ function writeInput(path, sizeMb, generate) {
   const input = { path, bytes: statSync(path).size, written, expected };
   writeFileSync(meta, JSON.stringify(input));
   return input;
-}
-
-// ---- pytest -rA: header, progress, then each section repeated per copy, one summary with scaled counts.
-
-function splitPytestLog(text) {
-  const lines = text.replace(/\n$/, "").split("\n");
-  const summaryAt = lines.findLastIndex((line) => /^=+ .* in [\d.]+s(?:econds)? .*=+$|^=+ .* in [\d.]+s =+$/.test(line));
-  const collectedAt = lines.findIndex((line) => /^collected \d+ items?/.test(line));
-  if (summaryAt === -1 || collectedAt === -1) throw new Error("unexpected pytest -rA shape");
-  const header = lines.slice(0, collectedAt + 1);
-  let at = collectedAt + 1;
-  const progress = [];
-  for (; at < summaryAt && !/^=+ .* =+$/.test(lines[at]); at += 1) if (lines[at] !== "") progress.push(lines[at]);
-  const sections = [];
-  for (; at < summaryAt; at += 1) {
-    const line = lines[at];
-    if (/^=+ .* =+$/.test(line)) sections.push({ title: line, body: [] });
-    else sections.at(-1).body.push(line);
-  }
-  return { header, progress, sections, summary: lines[summaryAt] };
-}
-
-function decorate(title) {
-  // pytest's sep(): at least one `=` on each side, however long the title.
-  const side = Math.max(1, Math.floor((80 - title.length - 2) / 2));
-  return `${"=".repeat(side)} ${title} ${"=".repeat(side)}`;
-}
-
-function generatePytest(text, out, copies, cycle) {
-  const log = splitPytestLog(text);
-  const rename = (line, copy) => line.replace(/\btests\//g, `tests/b${copy % cycle}/`);
-  const perCopyTests = Number(/^collected (\d+)/.exec(log.header.at(-1))[1]);
-  const total = perCopyTests * copies;
-  for (const line of log.header.slice(0, -1)) out(`${line}\n`);
-  out(`collected ${total} items\n\n`);
-  let done = 0;
-  for (let copy = 0; copy < copies; copy += 1) {
-    for (const line of log.progress) {
-      const space = line.indexOf(" ");
-      const path = rename(line.slice(0, space), copy);
-      const marks = line.slice(space + 1).replace(/\s+\[\s*\d+%\]$/, "");
-      done += marks.length;
-      const left = `${path} ${marks}`;
-      out(`${left.length >= 73 ? `${left} ` : left.padEnd(73)}[${String(Math.floor((done * 100) / total)).padStart(3)}%]\n`);
-    }
-  }
-  out("\n");
-  for (const section of log.sections) {
-    out(`${section.title}\n`);
-    if (/short test summary info/.test(section.title)) {
-      // pytest groups the short summary by status: all PASSED lines, then SKIPPED, and so on.
-      const groups = new Map();
-      for (const line of section.body) {
-        const word = line.split(" ")[0];
-        if (!groups.has(word)) groups.set(word, []);
-        groups.get(word).push(line);
-      }
-      for (const group of groups.values()) for (let copy = 0; copy < copies; copy += 1) for (const line of group) out(`${rename(line, copy)}\n`);
-    } else {
-      for (let copy = 0; copy < copies; copy += 1) for (const line of section.body) out(`${rename(line, copy)}\n`);
-    }
-  }
-  const summary = /^=+ (.*?) =+$/.exec(log.summary)[1];
-  const counts = {};
-  const scaled = summary.replace(/(\d+) ([a-z]+)/g, (_, n, word) => {
-    counts[word] = Number(n) * copies;
-    return `${counts[word]} ${word}`;
-  });
-  out(`${decorate(scaled)}\n`);
-  const base = parsedCounts(log.sections);
-  const named = Math.min(copies, cycle);
-  return { copies, counts, passedIds: base.passed * named, failedIds: base.failed * named };
 }
 
 // Issue 18's id-heavy shape: the real run's header, a progress line per module of 1000 parametrised
@@ -359,21 +269,6 @@ function generatePytestParams(text, out, copies) {
   out(`FAILED ${id(0)} - assert 0 != 0\n`);
   out(`${decorate(`1 failed, ${total - 1} passed in 12.34s`)}\n`);
   return { copies, counts: { failed: 1, passed: total - 1 }, passedIds: total - 1, failedIds: 1 };
-}
-
-// Ids per copy the parser must report, from the short summary (an id with ERROR also printed PASSED fails).
-function parsedCounts(sections) {
-  const short = sections.find((s) => /short test summary info/.test(s.title));
-  const failed = new Set();
-  const passed = new Set();
-  for (const line of short.body) {
-    const [word, rest = ""] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1)];
-    const id = rest.split(" - ")[0];
-    if (word === "PASSED") passed.add(id);
-    if (word === "FAILED" || word === "ERROR") failed.add(id);
-  }
-  for (const id of failed) passed.delete(id);
-  return { passed: passed.size, failed: failed.size };
 }
 
 // ---- go test -json: each package's events (they end with its package pass/fail/skip) under a new path per copy.

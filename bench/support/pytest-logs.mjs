@@ -37,7 +37,8 @@ export function copyFixture(root, work, fixture) {
   return project;
 }
 
-function splitPytestLog(text) {
+/** A pytest -rA log cut into its header (to `collected N items`), progress lines, sections and final summary line. */
+export function splitPytestLog(text) {
   const lines = text.replace(/\n$/, "").split("\n");
   const summaryAt = lines.findLastIndex((line) => /^=+ .* in [\d.]+s(?:econds)? .*=+$|^=+ .* in [\d.]+s =+$/.test(line));
   const collectedAt = lines.findIndex((line) => /^collected \d+ items?/.test(line));
@@ -55,7 +56,8 @@ function splitPytestLog(text) {
   return { header, progress, sections, summary: lines[summaryAt] };
 }
 
-function decorate(title) {
+/** A pytest separator line around `title`, as pytest's sep() draws it at 80 columns. */
+export function decorate(title) {
   // pytest's sep(): at least one `=` on each side, however long the title.
   const side = Math.max(1, Math.floor((80 - title.length - 2) / 2));
   return `${"=".repeat(side)} ${title} ${"=".repeat(side)}`;
