@@ -44,6 +44,20 @@ export function mayAct(text: string, start: number, first: number, last: number,
       return first >= 48 && first <= 57 && (last === 115 || last === 41 || isJsWhitespace(last));
   }
 }
+// Before `collected N items` (all of a `-q` run's output, whose header pytest does not print), onLine acts
+// on rules, summaries, markers, result lines, `rootdir:`, `collect...`, xdist's `gw0 [..]`, and keeps
+// rule and progress widths. A line that starts with a digit or a lowercase letter none of those start
+// with, and ends in no character they end in, only has its progress marks counted (`01_test.py ..F`):
+// a test's log line such as `2024-05-01 12:00:00 INFO ...`.
+export function headerIgnores(first: number, last: number): boolean {
+  const digit = first >= 48 && first <= 57;
+  // Not c (collected), g (gw0), n (no tests ran), r (rootdir).
+  const lower = first >= 97 && first <= 122 && first !== 99 && first !== 103 && first !== 110 && first !== 114;
+  if (!digit && !lower) return false;
+  // Not s or ) (a summary), = - _ (a rule), ] (a progress line), whitespace (trimmed away).
+  return last !== 115 && last !== 41 && last !== 61 && last !== 45 && last !== 95 && last !== 93 && !isJsWhitespace(last);
+}
+
 // TEST_HEADER_RE (`^_{3,} .* _{3,}$`) on `text.slice(start, end)`, without the regex.
 export function isUnderscoreRule(text: string, start: number, end: number): boolean {
   let head = start;

@@ -3,7 +3,7 @@ import type { GateFinding } from "../types.js";
 import { IdTable } from "./id-table.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
 import { HeadLines } from "./line-start.js";
-import { idEndBeforeMessage, isJsWhitespace, isUnderscoreRule, mayAct, mayBeVerbose } from "./pytest-line-shapes.js";
+import { headerIgnores, idEndBeforeMessage, isJsWhitespace, isUnderscoreRule, mayAct, mayBeVerbose } from "./pytest-line-shapes.js";
 import { pytestRuleFill, pytestStart } from "./pytest-start.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -340,12 +340,12 @@ export function createPytestParser(): OutputParser {
       inCapture = false;
       return;
     }
-    if (section === "header" || mayAct(text, start, first, last, inCapture) || ((section === "progress" || inCapture) && (last === 93 ? mayBeVerbose(text, start, end) : isJsWhitespace(last)))) {
+    if ((section === "header" && !headerIgnores(first, last)) || mayAct(text, start, first, last, inCapture) || ((section === "progress" || inCapture) && (last === 93 ? mayBeVerbose(text, start, end) : isJsWhitespace(last)))) {
       onLine(text.slice(start, end));
       return;
     }
     lineNo += 1;
-    if (section === "progress") countMarks(text, start, end);
+    if (section === "progress" || section === "header") countMarks(text, start, end);
     // A progress line (`tests/test_x.py ..F.   [ 42%]`), skipped here: only its width is kept.
     if (last === 93 && lineNo > 1 && end - start > progressWidth && text.charCodeAt(end - 2) === 37 && !isJsWhitespace(text.charCodeAt(end - 1))) progressWidth = end - start;
   };

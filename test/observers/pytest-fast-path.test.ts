@@ -64,6 +64,27 @@ const LINES = [
   "3 passed in 0.50s",
   "",
   "   ",
+  // A test's own log lines, which -q prints before any `collected` line (the header section).
+  "2024-05-01 12:00:00,000 INFO worker.pool: processed item 0123456789 in 0.42 ms, queue depth 17",
+  "2024-05-01 12:00:01,000 DEBUG worker: 3 passed in 0.5s",
+  "2024-05-01 12:00:02 done (ok)",
+  "01_test.py ..F.s",
+  "01_test.py ..F.s ok",
+  "7 passed",
+  "12 items =",
+  "3 -",
+  "4 _",
+  "5 ]",
+  "processed 12 items in 3 batches",
+  "debug: rootdir: /elsewhere",
+  "info collected 3 items",
+  "worker gw0 [2]",
+  "zz\u00a0",
+  "no tests ran in 0.01s",
+  "rootdir: /work/other",
+  "collecting ... collected 3 items",
+  "gw0 [2] / gw1 [2]",
+  "[gw0] [ 50%] PASSED tests/test_b.py::test_x",
 ];
 
 function parse(lines: readonly string[], chunkSize: number, ansi: boolean): ParsedRunOutput {
@@ -89,6 +110,8 @@ describe("pytest parser: in-place reading agrees with the regexes", () => {
         expect(plain.markers).toEqual(slow.markers);
         expect(plain.forgeries).toEqual(slow.forgeries);
         expect(plain.lines).toEqual(slow.lines);
+        expect(plain.shownResults).toEqual(slow.shownResults);
+        expect(plain.start).toEqual(slow.start);
       }),
       { numRuns: 2000 },
     );
