@@ -12,7 +12,8 @@
 // tests compare with, and as the fallback of a targeted add that git refuses.
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
-import { runHostGit, type ShadowRepository } from "../tools/host-git.js";
+import type { ShadowRepository } from "../tools/host-git.js";
+import { createHostGitRunner } from "../tools/host-git-runner.js";
 import { isRunnerByproduct } from "./byproducts.js";
 import { parseGitIndex, type GitIndexEntry, type GitIndexListing } from "./git-index.js";
 import { differingKeys, fingerprints, MAX_IGNORED_FILES, staleEntries, statOfFingerprint } from "./snapshot-stat.js";
@@ -37,8 +38,11 @@ const STATUS_ARGS = ["status", "--porcelain", "-z", "--untracked-files=all", "--
 export function createGitSnapshotter(workspace: string, shadow: ShadowRepository, strategy: GitSnapshotStrategy = "status"): WorkspaceSnapshotter {
   const prefix = relative(shadow.location.top, workspace);
   const hashBytes = shadow.objectFormat === "sha256" ? 32 : 20;
+  // The snapshotter's git calls go through one helper process (host-git-runner.ts: a fork of a large
+  // process is slow).
+  const runner = createHostGitRunner();
   const git = async (args: string[], options: { input?: Buffer; env?: Record<string, string> } = {}): Promise<Buffer> => {
-    const result = await runHostGit(workspace, args, { env: { ...shadow.env, ...options.env }, config: SNAPSHOT_GIT_CONFIG, ...(options.input === undefined ? {} : { input: options.input }) });
+    const result = await runner.run(workspace, args, { env: { ...shadow.env, ...options.env }, config: SNAPSHOT_GIT_CONFIG, ...(options.input === undefined ? {} : { input: options.input }) });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
     return result.stdout;
   };
@@ -72,7 +76,10 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
         }
       }),
     changedPaths: (before, after) => queued(() => changedPaths(before, after)),
-    close: () => queued(() => shadow.close()).catch(() => undefined),
+    close: () =>
+      queued(() => shadow.close())
+        .catch(() => undefined)
+        .finally(() => runner.close()),
   };
 
   async function takeByStatus(): Promise<WorkspaceSnapshot> {

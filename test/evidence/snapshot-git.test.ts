@@ -107,7 +107,7 @@ const CHANGES: [string, (w: string) => void][] = [
 ];
 
 // What a snapshot says, for comparison: the tree, the ignored fingerprints and the stats.
-const view = (s: WorkspaceSnapshot): unknown => (s.kind === "git" ? { tree: s.tree, ignored: [...s.ignored].sort(), stats: [...s.stats].sort() } : s);
+const view = (s: WorkspaceSnapshot): Record<string, unknown> => (s.kind === "git" ? { tree: s.tree, ignored: [...s.ignored].sort(), stats: [...s.stats].sort() } : s);
 
 describe.each([
   ["the work tree's top", false],
@@ -166,7 +166,7 @@ describe("parseGitIndex against git ls-files --debug", () => {
     return p.dir;
   };
 
-  it.each([
+  it.each<[string, string[], string[]]>([
     ["version 2", [], []],
     ["version 3 (an intent-to-add entry has extended flags)", [], ["add-n"]],
     ["version 4 (prefix-compressed paths)", [], ["v4"]],
