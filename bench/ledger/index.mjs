@@ -38,7 +38,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SHORT_CALLS = Number(process.env.BENCH_SHORT_CALLS ?? 200);
 const SANDBOX_CALLS = Number(process.env.BENCH_SANDBOX_CALLS ?? 200);
 const TEST_RUNS = Number(process.env.BENCH_TEST_RUNS ?? 15);
-const LEDGER_CALLS = (process.env.BENCH_LEDGER_CALLS ?? "10,1000,10000").split(",").map(Number);
+const LEDGER_CALLS = (process.env.BENCH_LEDGER_CALLS ?? "10,1000,10000").split(",").map(Number).filter((n) => n > 0);
 const JOURNAL = process.env.BENCH_JOURNAL !== "0";
 // Every EVERY-th call of the scaling runs is a test run (500 in 10,000 calls).
 const EVERY = 20;
@@ -46,6 +46,19 @@ const EVERY = 20;
 const round = (value, digits = 2) => +value.toFixed(digits);
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const loadAverage = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+
+// Runs both measurements for every command, in turns: a then b, then b then a; `into` gets the times.
+async function pairs(commands, [a, b], [intoA, intoB]) {
+  for (const [i, command] of commands.entries()) {
+    if (i % 2 === 0) {
+      intoA.push(await a(command));
+      intoB.push(await b(command));
+    } else {
+      intoB.push(await b(command));
+      intoA.push(await a(command));
+    }
+  }
+}
 
 async function timeCall(tool, command) {
   const start = performance.now();
@@ -74,15 +87,14 @@ async function wrappingBench(repo, bash) {
   const persistent = new BashEvidence(bash(), { workspace: repo, shell: "persistent" });
   await Promise.all([wrapped.ready(), persistent.ready()]);
   const commands = Array.from({ length: SHORT_CALLS }, (_, i) => [`echo ${i}`, "true", "pwd", `printf '%s\\n' a${i} | wc -c`][i % 4]);
+  // Warm-up: the first calls compile the analysis (and the tool's own code).
+  for (const command of commands.slice(0, 8)) for (const tool of [raw, wrapped, persistent]) await tool.execute({ command });
   const times = { raw: [], wrapped: [], persistent: [] };
-  // The order turns with each command: whichever goes first pays for it (a cold cache, a GC).
-  const tools = [["raw", raw], ["wrapped", wrapped], ["persistent", persistent]];
-  for (const [i, command] of commands.entries()) {
-    for (let k = 0; k < tools.length; k += 1) {
-      const [name, tool] = tools[(k + i) % tools.length];
-      times[name].push(await timeCall(tool, command));
-    }
-  }
+  // Raw and wrapped in pairs whose order turns with each command (whichever goes first, or follows a
+  // heavier call, pays for it); then the persistent shell against raw the same way.
+  await pairs(commands, [(command) => timeCall(raw, command), (command) => timeCall(wrapped, command)], [times.raw, times.wrapped]);
+  const rawAgain = [];
+  await pairs(commands, [(command) => timeCall(raw, command), (command) => timeCall(persistent, command)], [rawAgain, times.persistent]);
   await wrapped.close();
   await persistent.close();
   return {
@@ -92,7 +104,7 @@ async function wrappingBench(repo, bash) {
     ratio: round(median(times.wrapped) / median(times.raw), 3),
     medianOverheadMs: round(median(times.raw.map((t, i) => times.wrapped[i] - t))),
     persistentShellMedianMs: round(median(times.persistent)),
-    persistentShellRatio: round(median(times.persistent) / median(times.raw), 3),
+    persistentShellRatio: round(median(times.persistent) / median(rawAgain), 3),
   };
 }
 
@@ -117,18 +129,14 @@ async function sandboxBench(repo, logs) {
   if (probe.data?.status !== "completed" || probe.data.sandbox !== "bubblewrap") return { skipped: probe.text.slice(0, 200) };
   const wrapped = new BashEvidence(bash(), { workspace: repo });
   await wrapped.ready();
-  await wrapped.execute({ command: "true" });
+  for (const command of ["true", "echo 1", "pwd", "printf '%s\\n' a | wc -c"]) for (const tool of [raw, wrapped]) await tool.execute({ command });
   let floor = true;
   await bareBwrap(repo, "true").catch(() => (floor = false));
   const commands = Array.from({ length: SANDBOX_CALLS }, (_, i) => [`echo ${i}`, "true", "pwd", `printf '%s\\n' a${i} | wc -c`][i % 4]);
   const times = { raw: [], wrapped: [], bare: [] };
-  const runs = [["raw", (command) => timeCall(raw, command)], ["wrapped", (command) => timeCall(wrapped, command)], ...(floor ? [["bare", (command) => bareBwrap(repo, command)]] : [])];
-  for (const [i, command] of commands.entries()) {
-    for (let k = 0; k < runs.length; k += 1) {
-      const [name, run] = runs[(k + i) % runs.length];
-      times[name].push(await run(command));
-    }
-  }
+  await pairs(commands, [(command) => timeCall(raw, command), (command) => timeCall(wrapped, command)], [times.raw, times.wrapped]);
+  const rawAgain = [];
+  if (floor) await pairs(commands, [(command) => timeCall(raw, command), (command) => bareBwrap(repo, command)], [rawAgain, times.bare]);
   await wrapped.close();
   const overhead = median(times.raw.map((t, i) => times.wrapped[i] - t));
   return {
@@ -139,6 +147,7 @@ async function sandboxBench(repo, logs) {
     medianOverheadMs: round(overhead),
     overheadShare: round(overhead / median(times.raw), 4),
     bareBwrapMedianMs: floor ? round(median(times.bare)) : null,
+    rawToBareBwrap: floor ? round(median(rawAgain) / median(times.bare)) : null,
   };
 }
 
@@ -352,7 +361,7 @@ async function main() {
     if (wrapping) console.log(`\nwrapping, sandbox off, ${wrapping.calls} short commands: raw ${wrapping.rawMedianMs} ms, wrapped ${wrapping.wrappedMedianMs} ms (median; ${wrapping.ratio}x), median overhead ${wrapping.medianOverheadMs} ms; as a persistent shell (every line measured: two snapshots of ${FILES} files) ${wrapping.persistentShellMedianMs} ms (${wrapping.persistentShellRatio}x)`);
     const sandbox = SANDBOX_CALLS > 0 ? await sandboxBench(repo, logs) : null;
     if (sandbox?.skipped !== undefined) console.log(`\nwrapping, bubblewrap: not measured (${sandbox.skipped})`);
-    else if (sandbox) console.log(`\nwrapping, bubblewrap (limits: pids ${sandbox.limits.pids}, memory ${sandbox.limits.memory}), ${sandbox.calls} short commands: raw sandboxed tool ${sandbox.rawMedianMs} ms, wrapped ${sandbox.wrappedMedianMs} ms, median overhead ${sandbox.medianOverheadMs} ms (${(sandbox.overheadShare * 100).toFixed(1)}% of the raw call); a bare bwrap around bash: ${sandbox.bareBwrapMedianMs ?? "not measured"} ms`);
+    else if (sandbox) console.log(`\nwrapping, bubblewrap (limits: pids ${sandbox.limits.pids}, memory ${sandbox.limits.memory}), ${sandbox.calls} short commands: raw sandboxed tool ${sandbox.rawMedianMs} ms, wrapped ${sandbox.wrappedMedianMs} ms, median overhead ${sandbox.medianOverheadMs} ms (${(sandbox.overheadShare * 100).toFixed(1)}% of the raw call); a bare bwrap around bash: ${sandbox.bareBwrapMedianMs === null ? "not measured" : `${sandbox.bareBwrapMedianMs} ms (the raw sandboxed tool ${sandbox.rawToBareBwrap}x that)`}`);
     const snapshot = SNAPSHOT_CALLS > 0 ? await snapshotBench(repo, bash) : null;
     if (snapshot) console.log(`\ninvalidation modes, ${snapshot.files}-file repository, ${snapshot.calls} mixed calls, median of ${snapshot.rounds} alternating rounds: raw ${snapshot.rawMsPerCall}, conservative ${snapshot.conservativeMsPerCall}, snapshot ${snapshot.snapshotMsPerCall} ms per call (snapshot ${snapshot.ratio}x conservative); one snapshot alone ${snapshot.oneSnapshotMedianMs} ms`);
     const testRun = TEST_RUNS > 0 ? await testRunBench(repo, bash) : null;

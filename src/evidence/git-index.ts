@@ -12,6 +12,11 @@ export interface GitIndexEntry {
   size: string;
   /** The seconds of `ctime`, as a number. */
   ctimeSeconds: number;
+  /**
+   * What a tree written from the index holds for the path: the octal mode and object id
+   * (`100644 <id>`), or null for an entry no tree holds (intent to add, a conflict stage).
+   */
+  blob?: string | null;
 }
 
 /** What {@link parseGitIndex} reads: every entry by path (the last stage wins), and the file's trailing checksum. */
@@ -48,10 +53,13 @@ export function parseGitIndex(bytes: Uint8Array, hashBytes: 20 | 32, prefix: str
     if ((mode & S_IFMT) === S_IFDIR) return null; // a sparse directory entry
     const flags = view.readUInt16BE(offset + 40 + hashBytes);
     offset += fixed;
+    let intentToAdd = false;
     if ((flags & 0x4000) !== 0) {
-      if (version < 3) return null;
+      if (version < 3 || offset + 2 > end) return null;
+      intentToAdd = (view.readUInt16BE(offset) & 0x2000) !== 0;
       offset += 2;
     }
+    const stage = (flags >> 12) & 3;
     let path: Buffer;
     if (version === 4) {
       const strip = readVarint(view, offset, end);
@@ -76,6 +84,7 @@ export function parseGitIndex(bytes: Uint8Array, hashBytes: 20 | 32, prefix: str
       mtime: `${view.readUInt32BE(start + 8)}:${view.readUInt32BE(start + 12)}`,
       size: String(view.readUInt32BE(start + 36)),
       ctimeSeconds: view.readUInt32BE(start),
+      blob: intentToAdd || stage !== 0 ? null : `${mode.toString(8)} ${view.toString("hex", start + 40, start + 40 + hashBytes)}`,
     });
   }
   if (offset > end) return null;

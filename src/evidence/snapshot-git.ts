@@ -41,8 +41,8 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   // The snapshotter's git calls go through one helper process (host-git-runner.ts: a fork of a large
   // process is slow).
   const runner = createHostGitRunner();
-  const git = async (args: string[], options: { input?: Buffer; env?: Record<string, string> } = {}): Promise<Buffer> => {
-    const result = await runner.run(workspace, args, { env: { ...shadow.env, ...options.env }, config: SNAPSHOT_GIT_CONFIG, ...(options.input === undefined ? {} : { input: options.input }) });
+  const git = async (args: string[], options: { input?: Buffer; env?: Record<string, string>; cwd?: string } = {}): Promise<Buffer> => {
+    const result = await runner.run(options.cwd ?? workspace, args, { env: { ...shadow.env, ...options.env }, config: SNAPSHOT_GIT_CONFIG, ...(options.input === undefined ? {} : { input: options.input }) });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
     return result.stdout;
   };
@@ -55,6 +55,9 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   let lastStats: { index: Map<string, GitIndexEntry>; ignored: Map<string, string>; stats: Map<string, string> } | null = null;
   // The last comparison (a call's effect and the stat resets ask for the same pair).
   let lastDiff: { before: string; after: string; paths: string[] } | null = null;
+  // The index each snapshot's tree was written from, when it was read in place: two of them compare
+  // without `git diff-tree`.
+  const indexOf = new WeakMap<WorkspaceSnapshot, Map<string, GitIndexEntry>>();
   // Git work runs one operation at a time (two would race for the shadow's index.lock), and close
   // waits for the last, or its writes into the shadow race the removal.
   let queue: Promise<unknown> = Promise.resolve();
@@ -128,13 +131,18 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
     if (paths.length > MAX_IGNORED_FILES) throw new Error(`more than ${MAX_IGNORED_FILES} ignored files`);
     const ignored = await fingerprints(workspace, paths);
     // The same index and the same ignored files: the same stats (snapshots are never changed).
-    if (lastStats !== null && lastStats.index === index && differingKeys(lastStats.ignored, ignored).length === 0) return { kind: "git", tree, ignored, stats: lastStats.stats };
-    // The private index holds every other file's stat as git just saw it.
-    const stats = new Map<string, string>();
-    for (const [path, entry] of index) stats.set(path, `${entry.mtime}:${entry.size}`);
-    for (const [path, fingerprint] of ignored) stats.set(path, statOfFingerprint(fingerprint));
-    lastStats = { index, ignored, stats };
-    return { kind: "git", tree, ignored, stats };
+    let stats: Map<string, string>;
+    if (lastStats !== null && lastStats.index === index && differingKeys(lastStats.ignored, ignored).length === 0) stats = lastStats.stats;
+    else {
+      // The private index holds every other file's stat as git just saw it.
+      stats = new Map<string, string>();
+      for (const [path, entry] of index) stats.set(path, `${entry.mtime}:${entry.size}`);
+      for (const [path, fingerprint] of ignored) stats.set(path, statOfFingerprint(fingerprint));
+      lastStats = { index, ignored, stats };
+    }
+    const snapshot: WorkspaceSnapshot = { kind: "git", tree, ignored, stats };
+    if (strategy === "status" && [...index.values()].every((entry) => entry.blob !== undefined)) indexOf.set(snapshot, index);
+    return snapshot;
   }
 
   // Adds the paths `git status` named; a path gone since (git refuses a pathspec that matches
@@ -148,16 +156,20 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   }
 
   // Takes entries out and adds them again, which hashes their content whatever their stat says.
+  // `git rm` from a subdirectory takes that directory for a pathspec and then refuses a pathspec
+  // file: it runs at the top, with the paths from there.
   async function readd(paths: string[]): Promise<void> {
-    await git(["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(paths), env: LITERAL_ENV });
+    const fromTop = prefix === "" ? paths : paths.map((path) => `${prefix}/${path}`);
+    await git(["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(fromTop), env: LITERAL_ENV, cwd: shadow.location.top });
     await addPaths(paths);
   }
 
   // The private index read in place; git lists it when the file is not one git-index.ts reads.
   async function readIndex(): Promise<Map<string, GitIndexEntry>> {
     const bytes = await readFile(shadow.indexFile);
+    // An index written with index.skipHash ends in zeros: no checksum to know it by.
     const checksum = bytes.length >= hashBytes ? bytes.toString("hex", bytes.length - hashBytes) : "";
-    if (lastIndex !== null && lastIndex.checksum === checksum && checksum !== "") return lastIndex.entries;
+    if (lastIndex !== null && lastIndex.checksum === checksum && /[^0]/.test(checksum)) return lastIndex.entries;
     const parsed = parseGitIndex(bytes, hashBytes, prefix);
     lastIndex = parsed;
     return parsed === null ? listIndexByGit() : parsed.entries;
@@ -170,7 +182,10 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   async function changedPaths(before: WorkspaceSnapshot, after: WorkspaceSnapshot): Promise<string[]> {
     if (before.kind !== "git" || after.kind !== "git") throw new Error("snapshots of different kinds");
     const paths = new Set(differingKeys(before.ignored, after.ignored));
-    if (before.tree !== after.tree) {
+    const indexes = [indexOf.get(before), indexOf.get(after)] as const;
+    if (before.tree !== after.tree && indexes[0] !== undefined && indexes[1] !== undefined) {
+      for (const path of differingBlobs(indexes[0], indexes[1])) paths.add(path);
+    } else if (before.tree !== after.tree) {
       if (lastDiff === null || lastDiff.before !== before.tree || lastDiff.after !== after.tree) {
         const out = (await git(["diff-tree", "-r", "-z", "--name-only", "--no-renames", before.tree, after.tree])).toString("utf8");
         const tree = out.split("\0").flatMap((path) => (path === "" ? [] : [prefix === "" ? path : relative(prefix, path)]));
@@ -180,6 +195,16 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
     }
     return [...paths].sort();
   }
+}
+
+// The paths whose mode or object differ between two indexes, as `git diff-tree -r` between the trees
+// written from them lists them (a tree holds no entry whose blob is null).
+function differingBlobs(before: Map<string, GitIndexEntry>, after: Map<string, GitIndexEntry>): string[] {
+  if (before === after) return [];
+  const paths: string[] = [];
+  for (const [path, entry] of before) if ((entry.blob ?? null) !== (after.get(path)?.blob ?? null)) paths.push(path);
+  for (const [path, entry] of after) if (!before.has(path) && (entry.blob ?? null) !== null) paths.push(path);
+  return paths;
 }
 
 // Entries whose ctime fell in the snapshot's second or the one before (the index keeps 32 bits of seconds).

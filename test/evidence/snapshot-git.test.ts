@@ -155,7 +155,18 @@ describe("parseGitIndex against git ls-files --debug", () => {
   const listing = (dir: string, cwd = dir): unknown => [...parseIndexListing(execFileSync("git", ["ls-files", "-z", "--debug", "--", "."], { cwd, env: GIT_ENV, encoding: "utf8" }))].sort();
   const parsed = (dir: string, hashBytes: 20 | 32, prefix = ""): unknown => {
     const result = parseGitIndex(readFileSync(join(dir, ".git/index")), hashBytes, prefix);
-    return result === null ? null : [...result.entries].sort();
+    return result === null ? null : [...result.entries].map(([path, { blob: _blob, ...stat }]) => [path, stat]).sort();
+  };
+  // What a tree written from the index holds per path (`git ls-files -s`), an intent-to-add entry none.
+  const blobs = (dir: string, hashBytes: 20 | 32, intentToAdd: string[]): unknown => {
+    const result = parseGitIndex(readFileSync(join(dir, ".git/index")), hashBytes, "");
+    const listed = execFileSync("git", ["ls-files", "-s", "-z"], { cwd: dir, env: GIT_ENV, encoding: "utf8" }).split("\0").filter((line) => line !== "");
+    const expected = listed.map((line) => {
+      const [mode, oid] = line.split(" ");
+      const path = line.slice(line.indexOf("\t") + 1);
+      return [path, intentToAdd.includes(path) ? null : `${mode} ${oid}`];
+    });
+    return [[...(result?.entries ?? [])].map(([path, entry]) => [path, entry.blob]).sort(), expected.sort()];
   };
   const project = (init: string[] = []): string => {
     const p = makeProject({ "a.py": "A\n", "dir/b.py": "B\n", "dir/sub/c.py": "C\n", [`${"long/".repeat(30)}d.py`]: "D\n", "é name.py": "E\n" });
@@ -182,6 +193,8 @@ describe("parseGitIndex against git ls-files --debug", () => {
     const hashBytes = init.length > 0 ? 32 : 20;
     expect(parsed(dir, hashBytes)).toEqual(listing(dir));
     expect(parsed(dir, hashBytes, "dir")).toEqual(listing(dir, join(dir, "dir")));
+    const [got, expected] = blobs(dir, hashBytes, steps.includes("add-n") ? ["dir/new.py"] : []) as [unknown, unknown];
+    expect(got).toEqual(expected);
   });
 
   it("a split index is left to git (null)", () => {
