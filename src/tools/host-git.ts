@@ -208,6 +208,8 @@ export interface ShadowRepository {
   location: RepositoryLocation;
   /** The commit HEAD named when the shadow was made; null when unborn. */
   head: string | null;
+  /** The repository's object format (the length of its object ids). */
+  objectFormat: "sha1" | "sha256";
   /** The private index (a copy of the real one, or absent when the repository had none). */
   indexFile: string;
   /** GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE for {@link runHostGit}. */
@@ -246,6 +248,7 @@ export async function createShadowRepository(dir: string, options: { copyIndex?:
     return {
       location,
       head,
+      objectFormat: format,
       indexFile,
       env: { GIT_DIR: gitDir, GIT_WORK_TREE: location.top, GIT_INDEX_FILE: indexFile },
       close: () => rm(shadow, { recursive: true, force: true, maxRetries: 3 }),

@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkspaceSnapshotter, mtimeResets } from "../../src/evidence/snapshot.js";
 import { makeProject, type TempProject } from "./ledger-helpers.js";
@@ -18,6 +18,18 @@ function gitProject(): TempProject {
   projects.push(p);
   const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
   const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: p.dir, stdio: "ignore", env });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "init");
+  return p;
+}
+
+// The workspace one directory below the top of the work tree (`git rm` there once refused the re-add).
+function gitSubdirectoryProject(): TempProject {
+  const p = makeProject({ "mod.py": "VALUE = 1\n" });
+  projects.push(p);
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
+  const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dirname(p.dir), stdio: "ignore", env });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-qm", "init");
@@ -40,6 +52,7 @@ function sameSizeEdit(p: TempProject, text: string): void {
 
 describe.each([
   ["git", gitProject, 8],
+  ["git, the workspace below the top of the work tree", gitSubdirectoryProject, 8],
   ["outside git", () => {
     const p = makeProject({ "mod.py": "VALUE = 1\n" });
     projects.push(p);
