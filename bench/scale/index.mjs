@@ -17,7 +17,9 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const dist = resolve(process.env.BENCH_DIST ?? new URL("../../dist", import.meta.url).pathname);
-const { analyzeCommand, attributeExit, judge } = await import(pathToFileURL(`${dist}/index.js`).href);
+const { judge } = await import(pathToFileURL(`${dist}/index.js`).href);
+// attributeExit is public through agent-evidence/shell (dist/entries/shell.js), not the root entry.
+const { analyzeCommand, attributeExit } = await import(pathToFileURL(`${dist}/entries/shell.js`).href);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SIZES = (process.env.BENCH_SIZES ?? "1000,10000").split(",").map(Number);
 const MAX_MS = Number(process.env.BENCH_MAX_SECONDS ?? 60) * 1000;
