@@ -492,9 +492,13 @@ describe("judge on real captured runs", () => {
       case "failed":
         expect({ failed: ids.failed, extraPasses: subset(ids.passed, truth.passed), extraSkips: subset(ids.skipped, truth.skipped) }).toEqual({ failed: [...truth.failed].sort(), extraPasses: [], extraSkips: [] });
         break;
-      case "some":
-        expect({ extra: [...subset(ids.passed, truth.passed), ...subset(ids.failed, truth.failed), ...subset(ids.skipped, truth.skipped)], any: ids.failed.length + ids.passed.length > 0 }).toEqual({ extra: [], any: true });
+      case "some": {
+        // At least one of the tests that ran is reported; when the run's own truth says none ran
+        // (`timeout 1` killed cargo before a test binary started, on a busy machine) there is none to report.
+        const noneRan = run.truth !== undefined && truth.passed.length + truth.failed.length === 0;
+        expect({ extra: [...subset(ids.passed, truth.passed), ...subset(ids.failed, truth.failed), ...subset(ids.skipped, truth.skipped)], any: noneRan || ids.failed.length + ids.passed.length > 0 }).toEqual({ extra: [], any: true });
         break;
+      }
       case "none":
         expect(ids).toEqual({ passed: [], failed: [], skipped: [] });
         break;
