@@ -38,6 +38,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SHORT_CALLS = Number(process.env.BENCH_SHORT_CALLS ?? 200);
 const SANDBOX_CALLS = Number(process.env.BENCH_SANDBOX_CALLS ?? 200);
 const TEST_RUNS = Number(process.env.BENCH_TEST_RUNS ?? 15);
+const BALLAST_MB = Number(process.env.BENCH_BALLAST_MB ?? 300);
 const LEDGER_CALLS = (process.env.BENCH_LEDGER_CALLS ?? "10,1000,10000").split(",").map(Number).filter((n) => n > 0);
 const JOURNAL = process.env.BENCH_JOURNAL !== "0";
 // Every EVERY-th call of the scaling runs is a test run (500 in 10,000 calls).
@@ -176,6 +177,15 @@ async function snapshotBench(repo, bash) {
     await snapshotter.take();
     takes.push(performance.now() - start);
   }
+  // The same in a process holding BALLAST_MB more (an agent's process is large, and a spawn forks it).
+  const ballast = Array.from({ length: BALLAST_MB }, () => Buffer.alloc(1024 * 1024, 1));
+  const heavyTakes = [];
+  for (let i = 0; i < (BALLAST_MB > 0 ? 10 : 0); i += 1) {
+    const start = performance.now();
+    await snapshotter.take();
+    heavyTakes.push(performance.now() - start);
+  }
+  ballast.length = 0;
   await snapshotter.close();
   const [raw, conservative, snapshot] = [median(perCall.raw), median(perCall.conservative), median(perCall.snapshot)];
   return {
@@ -188,6 +198,8 @@ async function snapshotBench(repo, bash) {
     ratio: round(snapshot / conservative),
     snapshotOverheadMsPerCall: round(snapshot - conservative, 1),
     oneSnapshotMedianMs: round(median(takes), 1),
+    oneSnapshotHeavyProcessMs: heavyTakes.length > 0 ? round(median(heavyTakes), 1) : null,
+    ballastMB: BALLAST_MB,
   };
 }
 
@@ -363,7 +375,7 @@ async function main() {
     if (sandbox?.skipped !== undefined) console.log(`\nwrapping, bubblewrap: not measured (${sandbox.skipped})`);
     else if (sandbox) console.log(`\nwrapping, bubblewrap (limits: pids ${sandbox.limits.pids}, memory ${sandbox.limits.memory}), ${sandbox.calls} short commands: raw sandboxed tool ${sandbox.rawMedianMs} ms, wrapped ${sandbox.wrappedMedianMs} ms, median overhead ${sandbox.medianOverheadMs} ms (${(sandbox.overheadShare * 100).toFixed(1)}% of the raw call); a bare bwrap around bash: ${sandbox.bareBwrapMedianMs === null ? "not measured" : `${sandbox.bareBwrapMedianMs} ms (the raw sandboxed tool ${sandbox.rawToBareBwrap}x that)`}`);
     const snapshot = SNAPSHOT_CALLS > 0 ? await snapshotBench(repo, bash) : null;
-    if (snapshot) console.log(`\ninvalidation modes, ${snapshot.files}-file repository, ${snapshot.calls} mixed calls, median of ${snapshot.rounds} alternating rounds: raw ${snapshot.rawMsPerCall}, conservative ${snapshot.conservativeMsPerCall}, snapshot ${snapshot.snapshotMsPerCall} ms per call (snapshot ${snapshot.ratio}x conservative); one snapshot alone ${snapshot.oneSnapshotMedianMs} ms`);
+    if (snapshot) console.log(`\ninvalidation modes, ${snapshot.files}-file repository, ${snapshot.calls} mixed calls, median of ${snapshot.rounds} alternating rounds: raw ${snapshot.rawMsPerCall}, conservative ${snapshot.conservativeMsPerCall}, snapshot ${snapshot.snapshotMsPerCall} ms per call (snapshot ${snapshot.ratio}x conservative); one snapshot alone ${snapshot.oneSnapshotMedianMs} ms${snapshot.oneSnapshotHeavyProcessMs === null ? "" : `, ${snapshot.oneSnapshotHeavyProcessMs} ms with ${snapshot.ballastMB} MB more in this process`}`);
     const testRun = TEST_RUNS > 0 ? await testRunBench(repo, bash) : null;
     if (testRun) console.log(`\na pytest run on the same repository, median of ${testRun.runs}: raw ${testRun.rawMedianMs}, conservative ${testRun.conservativeMedianMs} (${testRun.conservativeRatio}x), snapshot ${testRun.snapshotMedianMs} ms (${testRun.snapshotRatio}x)`);
 
