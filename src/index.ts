@@ -19,7 +19,8 @@ export { NamedFileError } from "./io/named-files.js";
 export { evidenceTools, EVIDENCE_TOOL_NAMES, defineTool } from "./tools/index.js";
 export type { EvidenceToolsOptions, EvidenceToolset, EvidenceToolName, EvidenceView, Tool, ToolContext, ToolResult } from "./tools/index.js";
 export { BashEvidence } from "./evidence/bash-evidence.js";
-export type { BashEvidenceOptions, BashLikeInput, ObservedToolContext, ResultExtractor } from "./evidence/bash-evidence.js";
+export type { BashEvidenceOptions, BashLikeInput, ResultExtractor } from "./evidence/bash-evidence.js";
+export type { ObservedToolContext } from "./host/tool.js";
 
 // Judging captured output
 export { judge, createJudgeStream } from "./evidence/judge.js";

@@ -5,7 +5,7 @@
  */
 export { EvidenceLedger } from "../evidence/ledger.js";
 export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LedgerState, LineJudge, VerifiedEntry, WorkspaceEffect } from "../evidence/ledger.js";
-export { START_HOOK, PER_CALL_SHELL } from "../evidence/bash-evidence.js";
+export { START_HOOK, PER_CALL_SHELL } from "../host/tool.js";
 export type { InvalidationMode } from "../evidence/bash-evidence.js";
 export { testView } from "../evidence/test-view.js";
 export type { TestView, TestViewEntry, TestState } from "../evidence/test-view.js";

@@ -18,7 +18,8 @@ import { createFileReadTool } from "./file-read.js";
 import { createFileWriteTool } from "./file-write.js";
 import { createGitDiffTool } from "./git-diff.js";
 import { createGrepTool } from "./grep.js";
-import { withExecute, type Tool, type ToolContext, type ToolResult } from "./tool.js";
+import { withExecute, type Tool, type ToolContext, type ToolResult } from "../host/tool.js";
+import { readEditReport } from "../host/reports.js";
 import { isInside, realpathOfPrefix } from "./workspace-path.js";
 import { defaultSealPath } from "../evidence/journal.js";
 import type { TestView } from "../evidence/test-view.js";
@@ -206,14 +207,13 @@ function isInertFile(path: string, workspace: string): boolean {
   return !affectsTests(absolute, workspace) && isPlainFileOnDisk(absolute, workspace);
 }
 
-// Reports completed edits to the ledger; the tool's result is returned unchanged.
+// Reports completed edits (an EditReport in `data`, src/host/reports.ts) to the ledger; the tool's result is returned unchanged.
 function observeEdits(tool: Tool<unknown, unknown>, ledger: EvidenceLedger): Tool<unknown, unknown> {
   return withExecute(tool, async (input: unknown, ctx?: ToolContext): Promise<ToolResult<unknown>> => {
     const result = await tool.execute(input, ctx);
-    const data = result.data as { completed?: unknown; changed?: unknown; path?: unknown; paths?: unknown; changedPaths?: unknown } | undefined;
-    if (data !== undefined && data.completed === true) {
-      const changed = data.changed === true ? true : data.changed === false ? false : null;
-      const paths = [...new Set([data.changedPaths, data.paths, data.path].flatMap((value) => (Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : typeof value === "string" ? [value] : [])))];
+    const edit = readEditReport(result.data);
+    if (edit !== null) {
+      const { changed, paths } = edit;
       // The path rule (test-inputs.ts), for files that are what their names say: an edit of README.md
       // changes no test's result, unless README.md is a link into the sources.
       const workspace = ledger.workspace;

@@ -1,6 +1,7 @@
 // The native agent tools: framework-free factories, their option, input and data types.
-export { defineTool, assertToolName, TOOL_NAME_PATTERN, withExecute } from "./tool.js";
-export type { Tool, ToolContext, ToolResult, ToolDefinition, ToolAnnotations, ToolProgress } from "./tool.js";
+export { defineTool, assertToolName, TOOL_NAME_PATTERN, withExecute } from "../host/tool.js";
+export type { Tool, ToolContext, ToolResult, ToolDefinition, ToolAnnotations, ToolProgress } from "../host/tool.js";
+export type { CommandReport, CommandRunReport, CommandNotRunReport, EditReport } from "../host/reports.js";
 export { createEvidenceStatusTool } from "./evidence-status.js";
 export type { EvidenceStatusData, EvidenceStatusSource } from "./evidence-status.js";
 export { createBashTool, readBashOutput, bashInputSchema } from "./bash.js";

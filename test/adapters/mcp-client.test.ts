@@ -12,7 +12,7 @@ import { inputSchemaFromJson } from "../../src/adapters/json-schema-input.js";
 import { createEvidenceMcpServer, fromCallToolResult, fromMcpTool } from "../../src/adapters/mcp.js";
 import { BashEvidence, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
 import { isEvidenceError } from "../../src/errors.js";
-import type { ToolProgress } from "../../src/tools/tool.js";
+import type { ToolProgress } from "../../src/host/tool.js";
 import { makeTempDir } from "../tools/helpers.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { gone, waitFor } from "./abort-fixture.js";

@@ -8,7 +8,7 @@ import { Agent, Runner, setTracingDisabled, type RunToolApprovalItem } from "@op
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/host/tool.js";
 import { GIT_ENV } from "../support/effect-fixture.js";
 import { makeTempDir } from "../tools/helpers.js";
 import { ScriptedModel, toolOutputsSeenByModel } from "./openai-agents-model.js";

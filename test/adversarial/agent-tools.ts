@@ -10,7 +10,7 @@ import { bashInputSchema, createBashTool, type BashToolOptions } from "../../src
 import { evidenceTools, type EvidenceToolsOptions } from "../../src/tools/evidence-tools.js";
 import { createSandboxLayout, describeHost } from "../../src/tools/sandbox-host.js";
 import { bubblewrapArgs, hostSpawnEnvironment, sandboxEnvironment } from "../../src/tools/sandbox.js";
-import type { Tool, ToolResult } from "../../src/tools/tool.js";
+import type { Tool, ToolResult } from "../../src/host/tool.js";
 import type { VerificationRecord } from "../../src/types.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { AGENT_PATH, cleanEnv, FAST_PYTEST, workerRoot, type AttackProject } from "./projects.js";

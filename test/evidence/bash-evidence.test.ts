@@ -2,7 +2,7 @@
 // isolation, and the go and Django runners.
 import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
-import type { Tool, ToolResult } from "../../src/tools/tool.js";
+import type { Tool, ToolResult } from "../../src/host/tool.js";
 import { bashInputSchema } from "../../src/tools/bash.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { copyFixture, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { EvidenceError } from "../../src/errors.js";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/host/tool.js";
 import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
 
 const projects: TempProject[] = [];

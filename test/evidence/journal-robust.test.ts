@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/evidence/bash-evidence.js";
 import { defaultSealPath, lineMac, openJournal, readJournal, replayJournal, type JournalState } from "../../src/evidence/journal.js";
 import type { LineJudge } from "../../src/evidence/ledger.js";
-import type { Tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/host/tool.js";
 import type { RunEvidence } from "../../src/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ae-journal-"));

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isRunnerByproduct } from "../../src/evidence/byproducts.js";
 import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/host/tool.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
 
