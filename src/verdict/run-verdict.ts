@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { analyzeWithPackageScripts } from "../evidence/package-scripts.js";
+import { analyzeWithPackageScripts } from "../observation/package-scripts.js";
 import { createJudgeStream } from "../evidence/judge.js";
 import { createClippingScanner } from "../evidence/clipping.js";
 import { checkOutputFile, NamedFileError, writeFileReplacing } from "../io/named-files.js";

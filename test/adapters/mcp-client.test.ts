@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { inputSchemaFromJson } from "../../src/adapters/json-schema-input.js";
 import { createEvidenceMcpServer, fromCallToolResult, fromMcpTool } from "../../src/adapters/mcp.js";
-import { BashEvidence, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { isEvidenceError } from "../../src/errors.js";
 import type { ToolProgress } from "../../src/host/tool.js";
 import { makeTempDir } from "../tools/helpers.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Agent, Runner, setTracingDisabled, type RunToolApprovalItem } from "@openai/agents";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
 import { GIT_ENV } from "../support/effect-fixture.js";
 import { makeTempDir } from "../tools/helpers.js";

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { PER_CALL_SHELL } from "../../src/host/tool.js";
 import { isPlantablePathEntry, ShellSession } from "../../src/evidence/shell-session.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLIPPING_NOTES, createClippingScanner } from "../../src/evidence/clipping.js";
 import { createJudgeStream } from "../../src/evidence/judge.js";
-import { analyzeWithPackageScripts } from "../../src/evidence/package-scripts.js";
+import { analyzeWithPackageScripts } from "../../src/observation/package-scripts.js";
 import { createProgressCounter } from "../../src/verdict/progress.js";
 import { decodeInPieces, runSuiteProcess, TEXT_PIECE } from "../../src/verdict/run-process.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";

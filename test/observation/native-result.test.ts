@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { extractNativeResult, extractTextResult } from "../../src/evidence/native-result.js";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { extractNativeResult, extractTextResult } from "../../src/observation/native-result.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { defineTool } from "../../src/host/tool.js";
 import { z } from "zod/v4";
 

@@ -3,7 +3,7 @@ import type { PackageScriptResolver } from "./package-scripts.js";
 import type { RunnerRegistry } from "../runners/registry.js";
 import type { ToolResult } from "../host/tool.js";
 import { EvidenceError } from "../errors.js";
-import type { CommandResult, LineJudge } from "./ledger.js";
+import type { CommandResult, LineJudge } from "../evidence/ledger.js";
 
 /** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
 export type InvalidationMode = "conservative" | "snapshot";

@@ -8,7 +8,7 @@ import { numberSimpleCommands } from "../shell/flatten.js";
 import { isLogFileName } from "../shell/read-only.js";
 import type { CommandAnalysis, SimpleCommand } from "../shell/types.js";
 import { isInside } from "../tools/workspace-path.js";
-import type { WorkspaceEffect } from "./ledger.js";
+import type { WorkspaceEffect } from "../evidence/ledger.js";
 
 const WRITES = new Set([">", ">>", "&>", "&>>", ">|"]);
 // A path the shell takes as written: no expansion, glob or substitution.
