@@ -107,10 +107,10 @@ describe("BashEvidence with the real bash tool", () => {
     const p = project(copyFixture("go-project"));
     const bash = observedBash(p, { timeoutMs: 300_000 });
     await bash.execute({ command: "go test -json ./calc" });
-    expect(bash.verifiedTargets.filter((t) => !t.includes("::"))).toEqual(["../evidence/calc"]);
+    expect(bash.verifiedTargets.filter((t) => !t.includes("::"))).toEqual(["./calc"]);
     await bash.execute({ command: "go test -json ./..." });
     expect(bash.verifiedTargets).toEqual([]);
-    expect(bash.verificationRecords.map((r) => [r.target, r.verified])).toEqual([["../evidence/calc", true], ["../evidence/...", false]]);
+    expect(bash.verificationRecords.map((r) => [r.target, r.verified])).toEqual([["./calc", true], ["./...", false]]);
   }, 300_000);
 
   it("Django: python tests/runtests.py -v 2 label verifies the label", async () => {
