@@ -4,6 +4,7 @@
 // errexit (`set -e` is ignored left of `&&`/`||` and under `!`), subshells, groups, `exit` and `bash -c`.
 // The stretches of the line that hold no runner are shared between the runs of one line (sim-memo.ts).
 import { factsOf } from "./command-facts.js";
+import { SKIP, walkCommands } from "./flatten.js";
 import { detectNestedShell, type NestedShell } from "./nested-shell.js";
 import { addMarker, chargeWork, charge, remember, runSequence, stateKey, TooComplexError, type Budget, type SimMemo } from "./sim-memo.js";
 import type { CommandNode, Pipeline, Redirect, SimpleCommand, Statement } from "./types.js";
@@ -186,13 +187,14 @@ function runOpaqueCompound(isFunction: boolean, body: readonly Statement[], stat
   if (isFunction) return states.map((s) => ({ ...s, status: 0, fromRunner: false }));
   const names = remember(ctx.memo, body, () => {
     const found = new Set<string>();
-    const collect = (statements: readonly Statement[]): void => {
-      for (const statement of statements) for (const p of statement.list.pipelines) for (const c of p.commands) {
-        if (c.type === "simple") found.add(c.words[0] ?? "");
-        else collect(c.body);
-      }
-    };
-    collect(body);
+    // A simple command's own name; what a `bash -c` runs is another shell's.
+    walkCommands(body, null, {
+      enter(node) {
+        if (node.type !== "simple") return null;
+        found.add(node.words[0] ?? "");
+        return SKIP;
+      },
+    });
     return found;
   });
   const setsOptions = names.has("set");

@@ -1,6 +1,7 @@
 // Decides whether a simple command only reads or filters (changes no file). Anything unknown is not read-only.
-import type { CommandAnalysis, CommandNode, Redirect, SimpleCommand, Statement } from "./types.js";
+import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
 import { ALWAYS_READ_ONLY_FACTS, writtenOperands } from "./command-facts.js";
+import { walkCommands } from "./flatten.js";
 import { basename } from "./wrappers.js";
 
 // Read-only whatever their arguments: the rows of command-facts.ts that say so, and these.
@@ -123,16 +124,12 @@ export function changesNoFile(analysis: CommandAnalysis): boolean {
   if (analysis.opaque || analysis.commands.length === 0) return false;
   if (!analysis.commands.every((c) => c.readOnly && c.invocation === undefined && c.name !== "git" && writtenOperands(c.name, c.words.slice(1)).every(isDevice))) return false;
   let writes = false;
-  const visit = (statements: readonly Statement[]): void => {
-    for (const statement of statements) for (const pipeline of statement.list.pipelines) for (const node of pipeline.commands) visitWrites(node);
-  };
-  const visitWrites = (node: CommandNode): void => {
-    writes ||= node.redirects.some((r) => r.op.includes(">") && !(r.op === ">&" ? isStdioDup(r.target) : DEVICES.test(r.target)));
-    if (node.type === "simple") {
-      if (node.nested !== undefined) visit(node.nested.statements);
-    } else visit(node.body);
-  };
-  visit(analysis.parsed.statements);
+  walkCommands(analysis.parsed.statements, null, {
+    enter(node) {
+      writes ||= node.redirects.some((r) => r.op.includes(">") && !(r.op === ">&" ? isStdioDup(r.target) : DEVICES.test(r.target)));
+      return null;
+    },
+  });
   return !writes;
 }
 
