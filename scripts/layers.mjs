@@ -7,7 +7,7 @@ const SHAPES = ["types.ts", "errors.ts"];
 const PURE_CORE = [...SHAPES, "observers", "runners", "shell", "patches", "host", "evidence"];
 // The I/O every outer part may build on: files a user names, the state directory, the grammar, the
 // native tools, and the observation of a live tool with the ledger.
-const IO_BASE = ["io", "state-home.ts", "grammar", "tools", "observation"];
+const IO_BASE = ["io", "process", "state-home.ts", "grammar", "tools", "observation"];
 const FEATURES = ["verdict", "audit", "candidates"];
 
 /** @type {Record<string, { pure: boolean; imports: string[]; route: string }>} */
@@ -26,9 +26,10 @@ export const LAYERS = {
   },
   io: { pure: false, imports: [], route: "io is a leaf the I/O parts share: it imports nothing of the project" },
   "state-home.ts": { pure: false, imports: [], route: "state-home.ts imports nothing of the project" },
+  process: { pure: false, imports: [], route: "process is a leaf (the one process-group runner) the I/O parts share: it imports nothing of the project" },
   grammar: { pure: false, imports: [...SHAPES, "observers", "runners", "shell"], route: "the grammar seam loads the parser and hands it to the pure shell analysis" },
-  tools: { pure: false, imports: [...SHAPES, "host", "observers", "runners", "shell", "patches", "io", "state-home.ts"], route: "the native tools implement the host seam (src/host); composing them with the ledger is src/observation/evidence-tools.ts" },
-  observation: { pure: false, imports: [...PURE_CORE, "io", "state-home.ts", "grammar", "tools"], route: "the observation layer (BashEvidence, journal, snapshots, watcher, evidenceTools) imports the core and the tools; verdict, audit, candidates, adapters and cli import it" },
+  tools: { pure: false, imports: [...SHAPES, "host", "observers", "runners", "shell", "patches", "io", "process", "state-home.ts"], route: "the native tools implement the host seam (src/host); composing them with the ledger is src/observation/evidence-tools.ts" },
+  observation: { pure: false, imports: [...PURE_CORE, "io", "process", "state-home.ts", "grammar", "tools"], route: "the observation layer (BashEvidence, journal, snapshots, watcher, evidenceTools) imports the core and the tools; verdict, audit, candidates, adapters and cli import it" },
   verdict: { pure: false, imports: [...PURE_CORE, ...IO_BASE], route: "a feature imports the core and the I/O base (io, grammar, tools, observation), never another feature or the cli" },
   audit: { pure: false, imports: [...PURE_CORE, ...IO_BASE], route: "a feature imports the core and the I/O base (io, grammar, tools, observation), never another feature or the cli" },
   candidates: { pure: false, imports: [...PURE_CORE, ...IO_BASE], route: "a feature imports the core and the I/O base (io, grammar, tools, observation), never another feature or the cli" },

@@ -1,6 +1,7 @@
 // Every git call of the candidate backend goes through here, on top of the library's host git runner
-// (src/tools/host-git.ts: no system or global config, no fsmonitor, hooks, pagers or external diffs).
-import { runHostGit } from "../tools/host-git.js";
+// (src/tools/host-git.ts: no system or global config, no home, no fsmonitor, hooks, pagers or
+// external diffs, no transport but the local one asked for).
+import { runHostGit, type HostGitIdentity } from "../tools/host-git.js";
 import { EvidenceError } from "../errors.js";
 
 /** Options for one {@link runGit} call. */
@@ -30,32 +31,19 @@ export interface GitRunResult {
 }
 
 // The identity every candidate git call commits with, whatever the user's ~/.gitconfig holds.
-const FIXED_ENV: Readonly<Record<string, string>> = {
-  GIT_AUTHOR_NAME: "agent-evidence",
-  GIT_AUTHOR_EMAIL: "agent-evidence@localhost",
-  GIT_COMMITTER_NAME: "agent-evidence",
-  GIT_COMMITTER_EMAIL: "agent-evidence@localhost",
-};
+const IDENTITY: HostGitIdentity = { name: "agent-evidence", email: "agent-evidence@localhost" };
 
-// Settings that change what a diff, an add or a checkout means, pinned for reproducibility.
-const FIXED_CONFIG: readonly string[] = [
-  "core.quotePath=false",
-  "core.filemode=true",
-  "core.hooksPath=/dev/null",
-  "core.fsmonitor=false",
-  "gc.auto=0",
-  "maintenance.auto=false",
-  "advice.detachedHead=false",
-  "protocol.allow=never",
-];
+// Settings that change what a diff, an add or a checkout means, pinned for reproducibility (the
+// runner's own fixed settings come first).
+const FIXED_CONFIG: readonly string[] = ["core.quotePath=false", "core.filemode=true", "advice.detachedHead=false"];
 
 /** Runs `git <args>` in `cwd` through the library's one host git runner; throws `E_IO` on a non-zero exit unless allowed. */
 export async function runGit(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<GitRunResult> {
-  const config = [...FIXED_CONFIG, ...(options.allowFileProtocol === true ? ["protocol.file.allow=always"] : []), ...(options.config ?? [])];
   const result = await runHostGit(cwd, args, {
-    config,
+    config: [...FIXED_CONFIG, ...(options.config ?? [])],
+    identity: IDENTITY,
+    allowFileProtocol: options.allowFileProtocol === true,
     env: {
-      ...FIXED_ENV,
       ...(options.indexFile === undefined ? {} : { GIT_INDEX_FILE: options.indexFile }),
       ...(options.gitDir === undefined ? {} : { GIT_DIR: options.gitDir, GIT_WORK_TREE: cwd }),
     },

@@ -41,7 +41,7 @@ export function registerRunCommand(program: Command): void {
       }
       if (flags.cwd !== undefined && !isDirectory(flags.cwd)) throw new UsageError(`--cwd ${flags.cwd} is not a directory`);
       // Loaded when the command runs: the CLI starts without every command's modules (memory, hook latency).
-      const [{ runVerdict }, { verdictExitCode }, { signalNumber }] = await Promise.all([import("../verdict/run-verdict.js"), import("../verdict/schema.js"), import("../verdict/run-process.js")]);
+      const [{ runVerdict }, { verdictExitCode }, { shellExitCode }] = await Promise.all([import("../verdict/run-verdict.js"), import("../verdict/schema.js"), import("../process/process-group.js")]);
       // SIGINT, SIGTERM and SIGHUP stop the suite's group and leave an `incomplete` verdict; the exit
       // status is then the signal's (128 + N), as a shell reports a killed command.
       const controller = new AbortController();
@@ -71,7 +71,7 @@ export function registerRunCommand(program: Command): void {
         for (const signal of signals) process.off(signal, onSignal);
       });
       process.stdout.write(JSON.stringify(verdict) + "\n");
-      process.exitCode = caught === null ? verdictExitCode(verdict) : 128 + signalNumber(caught);
+      process.exitCode = caught === null ? verdictExitCode(verdict) : shellExitCode(null, caught);
     });
 }
 

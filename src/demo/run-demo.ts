@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { execFileSync } from "node:child_process";
+import { runHostGit } from "../tools/host-git.js";
 import { probeSandbox } from "../tools/sandbox.js";
 import { createSandboxLayout } from "../tools/sandbox-host.js";
 import { evidenceTools } from "../observation/evidence-tools.js";
@@ -64,12 +64,13 @@ export async function runDemo(print: (line: string) => void, options: { keep?: b
   const workspace = mkdtempSync(join(tmpdir(), "agent-evidence-demo-"));
   try {
     cpSync(sampleDirectory(), workspace, { recursive: true });
-    const git = (...args: string[]): void => {
-      execFileSync("git", ["-c", "user.name=demo", "-c", "user.email=demo@example.invalid", "-c", "init.defaultBranch=main", ...args], { cwd: workspace, stdio: "ignore", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" } });
+    const git = async (...args: string[]): Promise<void> => {
+      const result = await runHostGit(workspace, args, { identity: { name: "demo", email: "demo@example.invalid" }, config: ["init.defaultBranch=main"] });
+      if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed in ${workspace}: ${result.stderr.trim() || result.errorCode || `exit ${result.exitCode}`}`);
     };
-    git("init", "-q");
-    git("add", "-A");
-    git("commit", "-q", "-m", "sample");
+    await git("init", "-q");
+    await git("add", "-A");
+    await git("commit", "-q", "-m", "sample");
     const probe = await probeSandbox(createSandboxLayout({ workspace, tempDir: tmpdir() }));
     const headless = probe.available;
     print(`agent-evidence demo: sample copied to ${workspace}`);

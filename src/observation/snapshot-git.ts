@@ -12,7 +12,7 @@
 // tests compare with, and as the fallback of a targeted add that git refuses.
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
-import type { ShadowRepository } from "../tools/host-git.js";
+import type { HostGitSettings, ShadowRepository } from "../tools/host-git.js";
 import { createHostGitRunner } from "../tools/host-git-runner.js";
 import { isRunnerByproduct } from "../evidence/byproducts.js";
 import { parseGitIndex, type GitIndexEntry, type GitIndexListing } from "./git-index.js";
@@ -29,8 +29,8 @@ const SNAPSHOT_GIT_CONFIG = ["core.quotePath=false", "core.checkStat=default", "
 
 // `git status` may write the stat data it refreshed into the private index (as `git add -A` does for
 // a file touched without a change); paths handed to git are literal, never patterns.
-const STATUS_ENV = { GIT_OPTIONAL_LOCKS: "1" };
-const LITERAL_ENV = { GIT_LITERAL_PATHSPECS: "1" };
+const STATUS_SETTINGS: HostGitSettings = { optionalLocks: true };
+const LITERAL_SETTINGS: HostGitSettings = { literalPathspecs: true };
 
 const STATUS_ARGS = ["status", "--porcelain", "-z", "--untracked-files=all", "--ignored=traditional", "--no-renames", "--ignore-submodules=dirty", "--", "."];
 
@@ -41,8 +41,8 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   // The snapshotter's git calls go through one helper process (host-git-runner.ts: a fork of a large
   // process is slow).
   const runner = createHostGitRunner();
-  const git = async (args: string[], options: { input?: Buffer; env?: Record<string, string>; cwd?: string } = {}): Promise<Buffer> => {
-    const result = await runner.run(options.cwd ?? workspace, args, { env: { ...shadow.env, ...options.env }, config: SNAPSHOT_GIT_CONFIG, ...(options.input === undefined ? {} : { input: options.input }) });
+  const git = async (args: string[], options: { input?: Buffer; settings?: HostGitSettings; cwd?: string } = {}): Promise<Buffer> => {
+    const result = await runner.run(options.cwd ?? workspace, args, { ...options.settings, env: shadow.env, config: SNAPSHOT_GIT_CONFIG, ...(options.input === undefined ? {} : { input: options.input }) });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
     return result.stdout;
   };
@@ -87,7 +87,7 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
 
   async function takeByStatus(): Promise<WorkspaceSnapshot> {
     const started = Math.floor(Date.now() / 1000);
-    const status = parseStatus((await git(STATUS_ARGS, { env: STATUS_ENV })).toString("utf8"), prefix);
+    const status = parseStatus((await git(STATUS_ARGS, { settings: STATUS_SETTINGS })).toString("utf8"), prefix);
     let wrote = false;
     if (status.changed.length > 0) {
       await addPaths(status.changed);
@@ -149,7 +149,7 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   // nothing) sends the snapshot back to adding everything.
   async function addPaths(paths: string[]): Promise<void> {
     try {
-      await git(["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(paths), env: LITERAL_ENV });
+      await git(["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(paths), settings: LITERAL_SETTINGS });
     } catch {
       await git(["add", "-A", "--ignore-errors", "--", "."]);
     }
@@ -160,7 +160,7 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   // file: it runs at the top, with the paths from there.
   async function readd(paths: string[]): Promise<void> {
     const fromTop = prefix === "" ? paths : paths.map((path) => `${prefix}/${path}`);
-    await git(["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(fromTop), env: LITERAL_ENV, cwd: shadow.location.top });
+    await git(["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(fromTop), settings: LITERAL_SETTINGS, cwd: shadow.location.top });
     await addPaths(paths);
   }
 

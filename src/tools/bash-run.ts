@@ -1,12 +1,13 @@
-// Runs one argv in its own process group with execa, streaming both outputs into captures. A timeout
-// or an abort kills the whole group (SIGTERM, then SIGKILL after a grace period); when the shell exits,
-// whatever it left running in its group is reaped the same way, so the call always returns.
-import { constants } from "node:os";
+// Runs one argv in its own process group (src/process/process-group.ts), streaming both outputs into
+// captures. A timeout or an abort kills the whole group (SIGTERM, then SIGKILL after a grace period);
+// when the shell exits, whatever it left running in its group is reaped the same way, so the call
+// always returns.
+import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import { setTimeout as delay } from "node:timers/promises";
-import { loadExeca } from "./load-execa.js";
+import { groupAlive, reapGroup, spawnProcessGroup } from "../process/process-group.js";
 import type { OutputCapture } from "./output-capture.js";
-import { forgetGroup, groupAlive, signalGroup, trackGroup } from "./process-registry.js";
+import { forgetGroup, trackGroup } from "./process-registry.js";
 
 /** What {@link runProcessGroup} needs. */
 export interface RunRequest {
@@ -40,39 +41,23 @@ export type RunOutcome =
 // How long the pipes may stay open once the group is gone (a process that left the group with
 // setsid can hold them forever; its later output is not part of this call).
 const DRAIN_MS = 1_000;
-const POLL_MS = 20;
-
-/** Exit code in the shell's convention: the code itself, or 128 + the signal number. */
-export function shellExitCode(code: number | null, signal: NodeJS.Signals | null): number {
-  if (code !== null) return code;
-  const number = signal === null ? undefined : constants.signals[signal];
-  return 128 + (number ?? 0);
-}
 
 /** Runs the request to completion; never rejects for the command's own failures. */
 export async function runProcessGroup(request: RunRequest): Promise<RunOutcome> {
-  const execa = await loadExeca();
   const started = Date.now();
-  const child = execa(request.file, request.args, {
-    cwd: request.cwd,
-    env: request.env,
-    extendEnv: request.extendEnv ?? true,
-    detached: true,
-    cleanup: false,
-    stdin: "ignore",
-    buffer: false,
-    reject: false,
-  });
-  // execa's own result is not used: its promise waits for the pipes, which a stray process can hold.
-  const settled = child.then(
-    (result) => result,
-    (error: unknown) => error,
-  );
+  const env = request.extendEnv === false ? (request.env ?? {}) : { ...process.env, ...request.env };
+  let child;
+  try {
+    child = spawnProcessGroup(request.file, request.args, { cwd: request.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    return { started: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  // A start failure comes as `error` (awaited below); none is expected later, but one must not throw.
+  child.on("error", () => undefined);
   const pid = child.pid;
   if (pid === undefined) {
-    const result = await settled;
-    const message = result instanceof Error ? result.message : (result as { shortMessage?: string }).shortMessage;
-    return { started: false, error: message ?? "the process did not start" };
+    const [error] = (await once(child, "error")) as [Error];
+    return { started: false, error: error.message };
   }
   trackGroup(pid);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -117,20 +102,5 @@ export async function runProcessGroup(request: RunRequest): Promise<RunOutcome> 
     child.stderr.destroy();
     await Promise.all([request.stdout.closeLog(), request.stderr.closeLog()]);
   }
-  await settled;
   return { started: true, pid, code: exit.code, signal: exit.signal, timedOut, aborted, durationMs };
-}
-
-/** SIGTERM to the group, then SIGKILL once `graceMs` passed with any member still alive. */
-async function reapGroup(pgid: number, graceMs: number): Promise<void> {
-  if (!signalGroup(pgid, "SIGTERM")) return;
-  const deadline = Date.now() + graceMs;
-  // Short first waits: most processes die at once, and a call should not pay a full poll interval.
-  for (let wait = 1; Date.now() < deadline; wait = Math.min(wait * 2, POLL_MS)) {
-    await delay(wait);
-    if (!groupAlive(pgid)) return;
-  }
-  signalGroup(pgid, "SIGKILL");
-  // SIGKILL is not instant: wait (bounded) until no member is left running.
-  for (let i = 0; i < 250 && groupAlive(pgid); i += 1) await delay(POLL_MS);
 }

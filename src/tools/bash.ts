@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { z } from "zod/v4";
 import { checkCommandPolicy, type BlockRule, type ConfirmRule } from "./bash-policy.js";
 import { renderBashText, renderStream, timeoutNote } from "./bash-render.js";
-import { runProcessGroup, shellExitCode } from "./bash-run.js";
+import { shellExitCode, TIMEOUT_EXIT } from "../process/process-group.js";
+import { runProcessGroup } from "./bash-run.js";
 import { OutputCapture, type StreamFacts } from "./output-capture.js";
 import { EvidenceError } from "../errors.js";
 import {
@@ -318,7 +319,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         return notRun(command, "spawn-failed", null, `Error: the command could not start (${outcome.error}).`);
       }
       await retire(dir);
-      const exitCode = outcome.timedOut ? 124 : outcome.aborted ? 130 : shellExitCode(outcome.code, outcome.signal);
+      const exitCode = outcome.timedOut ? TIMEOUT_EXIT : outcome.aborted ? 130 : shellExitCode(outcome.code, outcome.signal);
       const stdoutFacts = stdout.facts();
       const stderrFacts = stderr.facts();
       const truncated = stdoutFacts.truncated || stderrFacts.truncated;

@@ -5,6 +5,7 @@ import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
 import type { execa as Execa } from "execa";
 import { isIgnored, parseGitignore, type IgnoreRule } from "./gitignore.js";
+import { runHostGit, startHostGit } from "./host-git.js";
 import { loadExeca } from "./load-execa.js";
 import { errorMessage } from "../host/tool.js";
 
@@ -92,17 +93,16 @@ export async function searchWithRipgrep(query: GrepQuery, rgPath: string | undef
   return { status: "ok", matches, more };
 }
 
-/** `git grep` over tracked and untracked (not ignored) files, with PCRE patterns. */
+/** `git grep` over tracked and untracked (not ignored) files, with PCRE patterns, through the host git runner. */
 export async function searchWithGitGrep(query: GrepQuery): Promise<EngineResult> {
-  const execa = await loadExeca();
-  const inside = await execa("git", ["rev-parse", "--is-inside-work-tree"], { cwd: query.workspace, reject: false, stdin: "ignore" });
-  if (inside.code === "ENOENT") return { status: "unavailable", reason: "git is not installed" };
-  if (inside.exitCode !== 0 || String(inside.stdout).trim() !== "true") return { status: "unavailable", reason: "the workspace is not a git work tree" };
-  const args = ["-c", "core.quotePath=false", "-c", "grep.fallbackToNoIndex=false", "grep", "--no-color", "-n", "-z", "-I", "--untracked", "--full-name", "--no-column"];
+  const inside = await runHostGit(query.workspace, ["rev-parse", "--is-inside-work-tree"]);
+  if (inside.errorCode === "ENOENT") return { status: "unavailable", reason: "git is not installed" };
+  if (inside.exitCode !== 0 || inside.stdout.toString("utf8").trim() !== "true") return { status: "unavailable", reason: "the workspace is not a git work tree" };
+  const args = ["grep", "--no-color", "-n", "-z", "-I", "--untracked", "--full-name", "--no-column"];
   if (query.ignoreCase) args.push("-i");
   args.push(query.fixedStrings ? "-F" : "-P", "-e", query.pattern, "--", query.scope);
-  const prefix = toPosix(relative(String((await execa("git", ["rev-parse", "--show-toplevel"], { cwd: query.workspace, reject: false })).stdout).trim(), query.workspace));
-  const child = execa("git", args, { cwd: query.workspace, reject: false, buffer: { stdout: false, stderr: true }, timeout: query.timeoutMs, stdin: "ignore" });
+  const prefix = toPosix(relative((await runHostGit(query.workspace, ["rev-parse", "--show-toplevel"])).stdout.toString("utf8").trim(), query.workspace));
+  const { child } = await startHostGit(query.workspace, args, { config: ["core.quotePath=false", "grep.fallbackToNoIndex=false"], hostLocale: true, timeoutMs: query.timeoutMs });
   const collected = collectLines(child, query, (line) => {
     const [file, number, ...rest] = line.split("\0");
     if (file === undefined || number === undefined) return undefined;

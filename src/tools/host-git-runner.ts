@@ -2,12 +2,12 @@
 // and a fork costs in proportion to the parent's memory: measured here, spawn() blocked the event loop
 // 1.3 ms in a 51 MB process, 27 ms at 261 MB and 82 ms at 892 MB. An agent's process is large; a
 // snapshot makes a git call or more per bash call. The helper is a bare `node -e` (about 45 MB) that
-// spawns each git for us, with exactly the arguments, environment, directory and input of
-// {@link runHostGit}; the results come back whole. If the helper cannot start, dies, or answers
+// spawns each git for us, with exactly the invocation (createHostGitInvocation), directory and input
+// of {@link runHostGit}; the results come back whole. If the helper cannot start, dies, or answers
 // what it should not, the call and every later one run through runHostGit directly.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { createHostGitEnvironment, runHostGit, SAFE_GIT_CONFIG, type HostGitOptions, type HostGitResult } from "./host-git.js";
+import { createHostGitInvocation, runHostGit, type HostGitOptions, type HostGitResult } from "./host-git.js";
 
 /** Runs host git calls as {@link runHostGit} does, through one helper process; see the file comment. */
 export interface HostGitRunner {
@@ -145,14 +145,11 @@ export function createHostGitRunner(options: HostGitRunnerOptions = {}): HostGit
   const viaHelper = (cwd: string, args: readonly string[], options: HostGitOptions): Promise<Reply> => {
     helper ??= start();
     const id = (nextId += 1);
-    const config = [...SAFE_GIT_CONFIG, ...(options.config ?? [])];
     const input = options.input === undefined ? null : Buffer.from(options.input).toString("base64");
     const request = {
       id,
-      file: "git",
-      args: [...config.flatMap((entry) => ["-c", entry]), ...args],
+      ...createHostGitInvocation(args, options),
       cwd,
-      env: createHostGitEnvironment(options.env),
       input,
       timeoutMs: options.timeoutMs ?? null,
       maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024,

@@ -1,8 +1,11 @@
-// The one way the library runs git on the host. The agent can write everything in the workspace,
-// `.git/config`, `.gitattributes` and hooks included, and git runs what its configuration names
-// (core.fsmonitor, filter.<x>.clean/smudge, diff.external, textconv, hooks, pagers). So host git never
-// reads configuration the agent could have written: no system or global config, and, for the
-// workspace tools, a private "shadow" git directory in place of the repository's own. The shadow has
+// The one way the library runs git on the host: every git the library starts is built by
+// createHostGitInvocation (run here, streamed here for git grep, or run by the helper process of
+// host-git-runner.ts). The agent can write everything in the workspace, `.git/config`,
+// `.gitattributes` and hooks included, and, without a sandbox, the user's home; git runs what its
+// configuration names (core.fsmonitor, filter.<x>.clean/smudge, diff.external, textconv, hooks,
+// pagers) and skips what the global excludes file names. So host git never reads configuration the
+// agent could have written: no system or global config, no home, and, for the workspace tools, a
+// private "shadow" git directory in place of the repository's own. The shadow has
 // a fixed config, the commit HEAD names (resolved here by reading files, without git), the real
 // objects as an alternate, a private index and a copy of `info/exclude`, and nothing else.
 import { constants } from "node:fs";
@@ -14,6 +17,9 @@ import { trackTempDir } from "./process-registry.js";
 
 /** Environment every host git call gets, on top of the inherited one minus every `GIT_*` variable. */
 export const SAFE_GIT_ENV: Readonly<Record<string, string>> = {
+  // No home: git would read the excludes and attributes files under it (`~/.config/git/ignore`).
+  HOME: "/dev/null",
+  XDG_CONFIG_HOME: "/dev/null",
   GIT_CONFIG_NOSYSTEM: "1",
   GIT_CONFIG_GLOBAL: "/dev/null",
   GIT_ATTR_NOSYSTEM: "1",
@@ -49,16 +55,53 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   "status.submoduleSummary=false",
 ];
 
-/** Options of one {@link runHostGit} call. */
-export interface HostGitOptions {
-  /** Variables on top of the safe environment (GIT_DIR, GIT_INDEX_FILE, ...). */
-  env?: Readonly<Record<string, string>>;
+/** Where a host git call finds its repository: the only variables a caller sets. */
+export interface HostGitLocation {
+  GIT_DIR?: string;
+  GIT_WORK_TREE?: string;
+  GIT_INDEX_FILE?: string;
+  GIT_CEILING_DIRECTORIES?: string;
+}
+
+/** Author and committer of the commits a host git call makes. */
+export interface HostGitIdentity {
+  name: string;
+  email: string;
+}
+
+/** What a host git call may set beyond the fixed environment and settings (see {@link createHostGitInvocation}). */
+export interface HostGitSettings {
+  /** The repository, work tree, index and ceiling (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_CEILING_DIRECTORIES). */
+  env?: Readonly<HostGitLocation>;
   /** Extra `-c key=value` settings, after the fixed ones. */
   config?: readonly string[];
+  /** Author and committer of any commit the call makes (GIT_AUTHOR_* and GIT_COMMITTER_*). */
+  identity?: HostGitIdentity;
+  /** Allow local `file://` and path transports (`protocol.allow=never` otherwise): submodule clones from a checkout. */
+  allowFileProtocol?: boolean;
+  /** The host's locale instead of `LC_ALL=C` (git grep's `-P` and `-i` read non-ASCII text by it). */
+  hostLocale?: boolean;
+  /** Let a read-only command write the stat data it refreshed into the index (`GIT_OPTIONAL_LOCKS=1`). */
+  optionalLocks?: boolean;
+  /** Every pathspec is a literal path, never a pattern (`GIT_LITERAL_PATHSPECS=1`). */
+  literalPathspecs?: boolean;
+}
+
+const LOCATION_VARIABLES = ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_CEILING_DIRECTORIES"] as const;
+
+/** Options of one {@link runHostGit} call. */
+export interface HostGitOptions extends HostGitSettings {
   /** Bytes or text written to git's stdin. */
   input?: string | Uint8Array;
   timeoutMs?: number;
   maxBuffer?: number;
+}
+
+/** The program, arguments and whole environment of one host git call. */
+export interface HostGitInvocation {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
 }
 
 /** The result of one host git call; stdout is raw bytes so binary patches and odd names survive. */
@@ -71,22 +114,40 @@ export interface HostGitResult {
   errorCode: string | undefined;
 }
 
-/** The environment of a host git call: inherited variables minus every `GIT_*`, the safe ones, then `extra`. */
-export function createHostGitEnvironment(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+/**
+ * `git <args>` as every host git call runs it: the inherited environment minus every `GIT_*`
+ * variable, then {@link SAFE_GIT_ENV}, then what `settings` names; {@link SAFE_GIT_CONFIG} and then
+ * the caller's settings as `-c` options.
+ */
+export function createHostGitInvocation(args: readonly string[], settings: HostGitSettings = {}): HostGitInvocation {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && !name.startsWith("GIT_")) env[name] = value;
   }
-  return Object.assign(env, SAFE_GIT_ENV, extra);
+  Object.assign(env, SAFE_GIT_ENV);
+  if (settings.hostLocale === true) {
+    if (process.env.LC_ALL === undefined) delete env.LC_ALL;
+    else env.LC_ALL = process.env.LC_ALL;
+  }
+  const { identity } = settings;
+  if (identity !== undefined) Object.assign(env, { GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email, GIT_COMMITTER_NAME: identity.name, GIT_COMMITTER_EMAIL: identity.email });
+  if (settings.optionalLocks === true) env.GIT_OPTIONAL_LOCKS = "1";
+  if (settings.literalPathspecs === true) env.GIT_LITERAL_PATHSPECS = "1";
+  for (const name of LOCATION_VARIABLES) {
+    const value = settings.env?.[name];
+    if (value !== undefined) env[name] = value;
+  }
+  const config = [...SAFE_GIT_CONFIG, ...(settings.allowFileProtocol === true ? ["protocol.file.allow=always"] : []), ...(settings.config ?? [])];
+  return { file: "git", args: [...config.flatMap((entry) => ["-c", entry]), ...args], env };
 }
 
 /** Runs `git <args>` in `cwd` with the safe environment and settings; never rejects. */
 export async function runHostGit(cwd: string, args: readonly string[], options: HostGitOptions = {}): Promise<HostGitResult> {
-  const config = [...SAFE_GIT_CONFIG, ...(options.config ?? [])];
+  const git = createHostGitInvocation(args, options);
   const execa = await loadExeca();
-  const result = await execa("git", [...config.flatMap((entry) => ["-c", entry]), ...args], {
+  const result = await execa(git.file, git.args, {
     cwd,
-    env: createHostGitEnvironment(options.env),
+    env: git.env,
     extendEnv: false,
     reject: false,
     encoding: "buffer",
@@ -101,6 +162,23 @@ export async function runHostGit(cwd: string, args: readonly string[], options: 
     stderr: Buffer.from(result.stderr ?? new Uint8Array()).toString("utf8"),
     errorCode: (result as { code?: string }).code,
   };
+}
+
+/** Options of one {@link startHostGit} call. */
+export interface HostGitStreamOptions extends HostGitSettings {
+  /** Kills git after this many ms. */
+  timeoutMs: number;
+}
+
+/**
+ * Starts `git <args>` in `cwd` as {@link runHostGit} runs it, with stdout as a stream (git grep's
+ * matches are read as they come and git is killed past the limit) and stderr kept; `child` never rejects.
+ */
+export async function startHostGit(cwd: string, args: readonly string[], options: HostGitStreamOptions) {
+  const git = createHostGitInvocation(args, options);
+  const execa = await loadExeca();
+  // Wrapped: the subprocess is itself a promise, which an async function would wait for.
+  return { child: execa(git.file, git.args, { cwd, env: git.env, extendEnv: false, reject: false, buffer: { stdout: false, stderr: true }, timeout: options.timeoutMs, stdin: "ignore" }) };
 }
 
 /** Where a work tree's repository lives, read from `.git` without running git. */
@@ -213,7 +291,7 @@ export interface ShadowRepository {
   /** The private index (a copy of the real one, or absent when the repository had none). */
   indexFile: string;
   /** GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE for {@link runHostGit}. */
-  env: Readonly<Record<string, string>>;
+  env: Readonly<HostGitLocation>;
   /** Removes the shadow. */
   close(): Promise<void>;
 }

@@ -3,7 +3,8 @@
 // us), the cgroups removed and the temp directories deleted. Node's default for those signals skips
 // `exit` handlers, so they are handled here too; when ours is the only handler the signal is raised
 // again afterwards, so the process still dies of it.
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
+import { signalGroup } from "../process/process-group.js";
 
 const liveGroups = new Set<number>();
 const tempDirs = new Set<string>();
@@ -35,17 +36,6 @@ function hook(): void {
   for (const signal of HOST_SIGNALS) process.on(signal, onSignal);
 }
 
-/** Sends `signal` to every process of group `pgid`; false when the group no longer exists. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch (error) {
-    // EPERM means a member exists but belongs to someone else: the group is still alive.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Remembers a live process group until {@link forgetGroup}. */
 export function trackGroup(pgid: number): void {
   hook();
@@ -72,37 +62,4 @@ export function trackCgroup(dir: string, remove: (dir: string) => void): void {
 /** Forgets a cgroup once it is removed. */
 export function untrackCgroup(dir: string): void {
   cgroups.delete(dir);
-}
-
-
-/**
- * True while group `pgid` has a member that is not a zombie. `kill(-pgid, 0)` alone also counts
- * zombies and exiting processes, which linger until an init process (slow, or absent in a container,
- * or a sandbox's pid namespace being torn down) reaps them; /proc tells them apart (Linux only;
- * elsewhere every member counts).
- */
-export function groupAlive(pgid: number): boolean {
-  if (!signalGroup(pgid, 0)) return false;
-  if (process.platform !== "linux") return true;
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return true;
-  }
-  // Synchronous on purpose: ~100 small reads take a few ms, far less than a round trip through the
-  // libuv thread pool for each of them on a busy machine.
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // Fields after the parenthesised command name: state, ppid, pgrp, ...
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) === pgid && fields[0] !== "Z" && fields[0] !== "X") return true;
-  }
-  return false;
 }

@@ -2,12 +2,12 @@
 // complete and uncapped, to the log file and to listeners. A timeout kills the whole group. Each
 // chunk is handled once, as it is read: queued for the log's write, hashed, handed to `onBytes` (the
 // echo), and decoded once for `onOutput` (the judge and the clipping scan).
-import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { createHash } from "node:crypto";
 import { finished } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { NamedFileError, openOutputFile } from "../io/named-files.js";
+import { reapGroup, shellExitCode, signalGroup, spawnProcessGroup, startGroupWatchdog, TIMEOUT_EXIT } from "../process/process-group.js";
 
 /** Options of {@link runSuiteProcess}. */
 export interface SuiteProcessOptions {
@@ -63,9 +63,6 @@ export function decodeInPieces(decoder: StringDecoder, chunk: Buffer, onText: (t
   }
 }
 
-/** Exit status reported for a run killed by the timeout (as `timeout(1)` does). */
-export const TIMEOUT_EXIT = 124;
-
 /**
  * Runs the command; resolves when the process group leader exits and the log is flushed. A log that
  * cannot be created throws before the command starts, one that fails mid-run (disk full) rejects
@@ -90,29 +87,19 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
   let bytes = 0;
   let timedOut = false;
   // The watchdog first, so it is there before any suite process exists (no watchdog, no suite).
-  const watchdog = startWatchdog();
+  const watchdog = startGroupWatchdog();
   // The outer bash merges stderr into stdout on one pipe (order kept), then execs the inner
   // `bash -c COMMAND` so the command runs exactly as given.
-  const child = spawn("bash", ["-c", 'exec bash -c "$1" 2>&1', "bash", options.command], {
+  const child = spawnProcessGroup("bash", ["-c", 'exec bash -c "$1" 2>&1', "bash", options.command], {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    detached: true,
     stdio: ["ignore", "pipe", "inherit"],
   });
-  const killGroup = (signal: NodeJS.Signals): void => {
-    if (child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      // The group is already gone.
-    }
-  };
   if (child.pid !== undefined) watchdog.arm(child.pid);
   let timer: NodeJS.Timeout | undefined;
-  let killTimer: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
   const stop = (): void => {
-    killGroup("SIGTERM");
-    killTimer ??= setTimeout(() => killGroup("SIGKILL"), options.killGraceMs ?? 2000);
+    if (child.pid !== undefined) stopping ??= reapGroup(child.pid, options.killGraceMs ?? 2000);
   };
   if (options.timeoutSeconds !== undefined && options.timeoutSeconds > 0) {
     timer = setTimeout(() => {
@@ -140,7 +127,6 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
   return new Promise((resolve, reject) => {
     const settle = (): void => {
       clearTimeout(timer);
-      clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
       watchdog.release();
     };
@@ -150,7 +136,9 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
       reject(error);
     });
     // When the leader exits, no member of its group may outlive it or hold the pipe open.
-    child.on("exit", () => killGroup("SIGKILL"));
+    child.on("exit", () => {
+      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+    });
     child.on("close", (code, signal) => {
       settle();
       const rest = decoder.end();
@@ -168,7 +156,7 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
           return;
         }
         resolve({
-          exitCode: timedOut ? TIMEOUT_EXIT : code ?? (signal === null ? null : 128 + signalNumber(signal)),
+          exitCode: timedOut ? TIMEOUT_EXIT : code === null && signal === null ? null : shellExitCode(code, signal),
           signal,
           timedOut,
           aborted,
@@ -179,35 +167,4 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
       });
     });
   });
-}
-
-/**
- * Ties the suite's life to this process's, even through a SIGKILL that runs no handler: a tiny shell in
- * a group of its own waits on a pipe from us. `arm` tells it the suite's group; when this process dies
- * the pipe ends (EOF, `read` fails) and the shell kills that whole group; `release` sends a line
- * instead, and it just exits. Started before the suite: a watchdog that cannot start is an error, and
- * no suite runs unwatched.
- */
-function startWatchdog(): { arm(group: number): void; release(): void } {
-  const dog = spawn("sh", ["-c", 'read -r g || exit 0; read -r _ || kill -9 "-$g" 2>/dev/null'], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
-  dog.on("error", () => undefined);
-  if (dog.pid === undefined) throw new Error("cannot start the watchdog that ends the suite if agent-evidence run dies (sh)");
-  dog.stdin.on("error", () => undefined);
-  dog.unref();
-  let armed = false;
-  return {
-    arm(group: number): void {
-      armed = true;
-      dog.stdin.write(`${group}\n`);
-    },
-    release(): void {
-      dog.stdin.end(armed ? "\n" : "\n\n");
-    },
-  };
-}
-
-/** The number of a signal (for the 128 + N exit status). */
-export function signalNumber(signal: NodeJS.Signals): number {
-  const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15, SIGSEGV: 11, SIGABRT: 6, SIGPIPE: 13 };
-  return numbers[signal] ?? 0;
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createGitDiffTool } from "../../src/tools/git-diff.js";
+import { createGrepTool } from "../../src/tools/grep.js";
 import type { Tool } from "../../src/host/tool.js";
 import { makeTempDir } from "./helpers.js";
 
@@ -90,6 +91,15 @@ describe.each(ATTACKS)("git configuration attack: %s", (_name, plant) => {
     const result = await createApplyPatchTool({ cwd: dir }).execute({ patch });
     expect(existsSync(marker)).toBe(false);
     expect(result.text).toBe("Applied the patch: changed a.txt.");
+  });
+
+  it("grep's git grep engine runs none of it and still finds the line", async () => {
+    const { dir, marker, git } = repo();
+    plant(dir, marker, git);
+    writeFileSync(join(dir, "b.txt"), "needle\n");
+    const result = await createGrepTool({ cwd: dir, engines: ["git-grep"] }).execute({ pattern: "needle" });
+    expect(existsSync(marker)).toBe(false);
+    expect(result.data?.status === "ok" ? result.data.matches.map((m) => m.path) : result.text).toEqual(["b.txt"]);
   });
 
   it("snapshot mode runs none of it", async () => {
