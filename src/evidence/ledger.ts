@@ -1,5 +1,6 @@
 // The evidence ledger: records, applicability and verified targets. Pure state transitions;
 // judging, path resolution and the journal are injected so this file does no I/O of its own.
+import type { RecordReasonCode } from "../reasons.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import { affectsTests } from "./test-inputs.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
@@ -244,9 +245,9 @@ export class EvidenceLedger {
           passed: [...(run?.passed ?? [])],
           failed: [...(run?.failed ?? [])],
           reasons: [
-            ...(run?.reasons ?? ["not-judged"]),
-            ...(placed || run === undefined ? [] : ["workspace-unknown"]),
-            ...(run?.unprovenTargets?.includes(target) === true ? ["target-not-proven"] : []),
+            ...(run?.reasons ?? (["not-judged"] satisfies RecordReasonCode[])),
+            ...(placed || run === undefined ? [] : (["workspace-unknown"] satisfies RecordReasonCode[])),
+            ...(run?.unprovenTargets?.includes(target) === true ? (["target-not-proven"] satisfies RecordReasonCode[]) : []),
           ],
           truncated: result.truncated,
           filtered,

@@ -7,6 +7,7 @@ import { analyzeWithPackageScripts } from "../evidence/package-scripts.js";
 import { createJudgeStream } from "../evidence/judge.js";
 import { createClippingScanner } from "../evidence/clipping.js";
 import { checkOutputFile, NamedFileError, writeFileReplacing } from "../io/named-files.js";
+import type { ReasonCode } from "../reasons.js";
 import { stateHome } from "../state-home.js";
 import { decideVerdict } from "./decide.js";
 import { createProgressCounter, createProgressLine, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
@@ -121,7 +122,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
     writeVerdictFile(outPath, verdictSchema.parse({
       schemaVersion: 1,
       status: "incomplete",
-      reasons: ["run-not-finished"],
+      reasons: ["run-not-finished"] satisfies ReasonCode[],
       runnerExit: null,
       truncatedLog: false,
       junit: "not_applicable",
