@@ -83,7 +83,7 @@ export const REASON_DEFINITIONS = {
   "junit-no-passed-tests": { scope: "verdict", meaning: "the report shows no passed test", example: "a report whose only case is skipped" },
   "missing-junit": { scope: "verdict", meaning: "the report the run should have written is missing", example: "--junit report.xml that the suite never wrote" },
   "malformed-junit": { scope: "verdict", meaning: "the report is not valid XML", example: "a report cut mid-element" },
-  "no-testsuite": { scope: "verdict", meaning: "the report has no <testsuite>", example: "<testsuites/>" },
+  "no-testsuite": { scope: "verdict", meaning: "the report has no `<testsuite>`", example: "<testsuites/>" },
   "empty-suite": { scope: "verdict", meaning: "the report's suites hold no test case", example: '<testsuite tests="0"/>' },
   "stale-junit": { scope: "verdict", meaning: "the report is older than the run", example: "a report left from an earlier run" },
   "no-exit-status": { scope: "verdict", meaning: "the suite ended with no exit status (killed by a signal)", example: "a suite killed by SIGKILL" },
