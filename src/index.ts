@@ -16,10 +16,13 @@ export type { EvidenceErrorCode } from "./errors.js";
 export { NamedFileError } from "./io/named-files.js";
 
 // The evidence tools for an agent, and BashEvidence around a bash tool of your own
-export { evidenceTools, EVIDENCE_TOOL_NAMES, defineTool } from "./tools/index.js";
-export type { EvidenceToolsOptions, EvidenceToolset, EvidenceToolName, EvidenceView, Tool, ToolContext, ToolResult } from "./tools/index.js";
-export { BashEvidence } from "./evidence/bash-evidence.js";
-export type { BashEvidenceOptions, BashLikeInput, ObservedToolContext, ResultExtractor } from "./evidence/bash-evidence.js";
+export { evidenceTools, EVIDENCE_TOOL_NAMES } from "./observation/evidence-tools.js";
+export type { EvidenceToolsOptions, EvidenceToolset, EvidenceToolName, EvidenceView } from "./observation/evidence-tools.js";
+export { defineTool } from "./host/tool.js";
+export type { Tool, ToolContext, ToolResult } from "./host/tool.js";
+export { BashEvidence } from "./observation/bash-evidence.js";
+export type { BashEvidenceOptions, BashLikeInput, ResultExtractor } from "./observation/bash-evidence.js";
+export type { ObservedToolContext } from "./host/tool.js";
 
 // Judging captured output
 export { judge, createJudgeStream } from "./evidence/judge.js";

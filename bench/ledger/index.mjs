@@ -27,10 +27,10 @@ import { median, Targets, worstGrowth } from "../support/targets.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dist = resolve(process.env.BENCH_DIST ?? join(root, "dist"));
-const { BashEvidence } = await import(join(dist, "evidence/bash-evidence.js"));
+const { BashEvidence } = await import(join(dist, "observation/bash-evidence.js"));
 const { createBashTool } = await import(join(dist, "tools/bash.js"));
-const { readJournal } = await import(join(dist, "evidence/journal.js"));
-const { createWorkspaceSnapshotter } = await import(join(dist, "evidence/snapshot.js"));
+const { readJournal } = await import(join(dist, "observation/journal.js"));
+const { createWorkspaceSnapshotter } = await import(join(dist, "observation/snapshot.js"));
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const SNAPSHOT_CALLS = Number(process.env.BENCH_SNAPSHOT_CALLS ?? 30);

@@ -2,7 +2,7 @@
 // reads the whole result object, `data` included, from the step's tool results.
 import { tool as aiTool, type ModelMessage, type ToolExecutionOptions, type ToolSet } from "ai";
 import { z } from "zod/v4";
-import { assertToolName, errorMessage, type Tool, type ToolResult } from "../tools/tool.js";
+import { assertToolName, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 import { zodObjectSchema } from "./json-schema-input.js";
 

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { isBaseMessage, ToolMessage, type MessageContent } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v4";
-import { assertToolName, errorMessage, invalidInputResult, type Tool, type ToolContext, type ToolResult } from "../tools/tool.js";
+import { assertToolName, errorMessage, invalidInputResult, type Tool, type ToolContext, type ToolResult } from "../host/tool.js";
 import { zodObjectSchema } from "./json-schema-input.js";
 
 /**

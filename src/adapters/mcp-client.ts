@@ -3,7 +3,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
 import { EvidenceError } from "../errors.js";
-import { assertToolName, errorMessage, type Tool, type ToolAnnotations, type ToolContext, type ToolResult } from "../tools/tool.js";
+import { assertToolName, errorMessage, type Tool, type ToolAnnotations, type ToolContext, type ToolResult } from "../host/tool.js";
 import { inputSchemaFromJson, type InputSchemaKind } from "./json-schema-input.js";
 
 /** Options of {@link fromMcpTool}. */

@@ -7,9 +7,9 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { z } from "zod/v4";
 import { judge } from "../evidence/judge.js";
 import type { JudgeInput, JudgeResult } from "../evidence/judge-types.js";
-import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceToolsOptions, type EvidenceView } from "../tools/evidence-tools.js";
+import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceToolsOptions, type EvidenceView } from "../observation/evidence-tools.js";
 import type { SandboxLevel } from "../tools/sandbox.js";
-import { defineTool } from "../tools/tool.js";
+import { defineTool } from "../host/tool.js";
 import { registerMcpTools, type McpTool } from "./mcp-tools.js";
 import { createMessageLines } from "./stdin-messages.js";
 

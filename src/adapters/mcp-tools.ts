@@ -3,7 +3,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod/v4";
-import type { Tool, ToolProgress, ToolResult } from "../tools/tool.js";
+import type { Tool, ToolProgress, ToolResult } from "../host/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 
 /** A tool for {@link registerMcpTools}: any {@link Tool} (one with an `outputSchema` returns its data as structuredContent). */

@@ -2,7 +2,7 @@
 // the run item's `customData` (RunToolCallOutputItem), attached by the SDK's customDataExtractor.
 import { tool as agentTool, type FunctionTool } from "@openai/agents";
 import type { z } from "zod/v4";
-import type { Tool, ToolResult } from "../tools/tool.js";
+import type { Tool, ToolResult } from "../host/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 
 /** What each tool-call output item of a run carries as `customData`. */

@@ -1,6 +1,6 @@
 // Every framework keys tools by name, so a duplicate would silently shadow a tool.
 import { EvidenceError } from "../errors.js";
-import type { Tool } from "../tools/tool.js";
+import type { Tool } from "../host/tool.js";
 
 /** Throws an {@link EvidenceError} `E_DUPLICATE_TOOL` when two tools share a name. */
 export function assertUniqueToolNames(adapter: string, tools: readonly Tool<unknown, unknown>[]): void {

@@ -2,7 +2,7 @@
 // (`isError: true`), never as exceptions thrown into the agent loop.
 import { z } from "zod/v4";
 import { EvidenceError } from "../errors.js";
-import { defineTool, type Tool } from "../tools/tool.js";
+import { defineTool, type Tool } from "../host/tool.js";
 import { parsePytestLog, type PytestLogTriageResult } from "./parse-pytest-log.js";
 
 /** Input of the `parse_pytest_log` tool. */

@@ -4,7 +4,7 @@
 // recorded on; otherwise the candidate's records count as unknown, with the reason.
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { verifyEvidenceBundle } from "../evidence/bundle.js";
+import { verifyEvidenceBundle } from "../observation/bundle.js";
 import { readRegularFile } from "../io/named-files.js";
 import type { VerificationRecord } from "../types.js";
 import { rankCandidates } from "./rank.js";

@@ -1,6 +1,6 @@
 // runCandidate(): one agent, one fresh worktree, one fresh toolset; evidence and patch come back together.
 import { dirname, join } from "node:path";
-import { exportEvidenceBundle, type EvidenceBundle } from "../evidence/bundle.js";
+import { exportEvidenceBundle, type EvidenceBundle } from "../observation/bundle.js";
 import { testView, type TestView } from "../evidence/test-view.js";
 import { patchPaths } from "../patches/index.js";
 import type { VerificationRecord } from "../types.js";

@@ -50,7 +50,7 @@ export function registerCandidatesCommand(program: Command): void {
 // rankWorktrees with a fresh sandboxed, observed bash tool per worktree; its failures are usage errors.
 async function verifyAndRank(worktrees: string[], options: { verify: string; base?: string; timeout?: number }): Promise<RankedWorktree[]> {
   const { rankWorktrees } = await import("../candidates/rank-worktrees.js");
-  const { evidenceTools } = await import("../tools/evidence-tools.js");
+  const { evidenceTools } = await import("../observation/evidence-tools.js");
   try {
     return await rankWorktrees({
       worktrees,

@@ -57,7 +57,7 @@ export function registerJudgeCommand(program: Command): void {
       const reports: JudgeReport[] = options.junit === undefined ? [] : [await readJunit(options.junit, startedAt)];
       // Opened before the judge loads: a bad --output fails at once. Only a regular file (stdin takes pipes).
       const output = options.output === undefined ? null : openRegularFile(options.output, `--output ${options.output}`);
-      const [{ analyzeWithPackageScripts }, { createJudgeStream }] = await Promise.all([import("../evidence/package-scripts.js"), import("../evidence/judge.js")]);
+      const [{ analyzeWithPackageScripts }, { createJudgeStream }] = await Promise.all([import("../observation/package-scripts.js"), import("../evidence/judge.js")]);
       // A script run (`npm test`) is followed into its script only from a --cwd that exists here: its package.json is read now.
       const cwdExists = options.cwd !== undefined && isDirectory(options.cwd);
       const analysis = analyzeWithPackageScripts(options.command, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), resolveScripts: cwdExists ? undefined : false });

@@ -7,8 +7,8 @@ import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
 import { probeSandbox } from "../tools/sandbox.js";
 import { createSandboxLayout } from "../tools/sandbox-host.js";
-import { evidenceTools } from "../tools/evidence-tools.js";
-import type { Tool } from "../tools/tool.js";
+import { evidenceTools } from "../observation/evidence-tools.js";
+import type { Tool } from "../host/tool.js";
 import type { VerificationRecord } from "../types.js";
 
 /** One scripted agent step: a tool call and why the agent makes it. */

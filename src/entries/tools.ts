@@ -1,6 +1,7 @@
 /**
  * agent-evidence/tools: the native agent tools one by one (the root's `evidenceTools` builds the
- * set), the bash command policy, and their option, input and data types.
+ * set), the bash command policy, their option, input and data types, and the reports
+ * (`CommandReport`, `EditReport`) a tool returns in `data` to be observed.
  */
 export {
   createBashTool,
@@ -16,6 +17,10 @@ export {
 } from "../tools/index.js";
 export type {
   ToolDefinition,
+  CommandReport,
+  CommandRunReport,
+  CommandNotRunReport,
+  EditReport,
   ToolAnnotations,
   ToolProgress,
   EvidenceStatusData,

@@ -1,6 +1,7 @@
 // The one clipping rule. A tool host that cuts a tool result inserts a note where it cut; output with
-// such a note is not the runner's whole output and never proves a pass. `judge`, `agent-evidence run`
-// and the transcript readers all read this table. Each note names the host and where its wording
+// such a note is not the runner's whole output and never proves a pass. The judge stream reads every
+// line of an output against it (`judge-signals.ts`, in the same pass as its other signals; `agent-evidence
+// run` asks the judge stream), and the transcript readers read whole tool results (`containsClippingNote`). Each note names the host and where its wording
 // comes from (public sources, read for this table; see docs/runners.md).
 
 /** One note a tool host inserts when it clips output. */
@@ -77,50 +78,4 @@ export function containsClippingNote(text: string): boolean {
   if (!NEEDLE_RE.test(text)) return false;
   for (const line of text.split("\n")) if (isClippingNoteLine(line.replace(/\r$/, ""))) return true;
   return false;
-}
-
-/** Scans text in chunks for clipping notes; feed chunks, then read `clipped`. Memory stays flat. */
-export function createClippingScanner(): { push(chunk: string): void; end(): void; readonly clipped: boolean; readonly endsWithNewline: boolean; readonly sawAny: boolean } {
-  let carry = "";
-  let clipped = false;
-  let last = "";
-  let sawAny = false;
-  const scan = (line: string): void => {
-    if (!clipped && isClippingNoteLine(line.replace(/\r$/, ""))) clipped = true;
-  };
-  return {
-    push(chunk: string): void {
-      if (chunk.length === 0) return;
-      sawAny = true;
-      last = chunk;
-      const text = carry + chunk;
-      // Most chunks hold no needle at all: skip splitting them into lines (no garbage per line).
-      if (clipped || !NEEDLE_RE.test(text)) {
-        const cut = text.lastIndexOf("\n");
-        carry = cut === -1 ? text.slice(-4096) : text.slice(cut + 1).slice(-4096);
-        return;
-      }
-      const lines = text.split("\n");
-      carry = lines.pop() ?? "";
-      // Keep memory flat: an endless line is scanned in windows.
-      if (carry.length > 1 << 20) {
-        scan(carry);
-        carry = carry.slice(-4096);
-      }
-      for (const line of lines) scan(line);
-    },
-    end(): void {
-      if (carry !== "") scan(carry);
-      carry = "";
-    },
-    get clipped(): boolean {
-      return clipped;
-    },
-    get endsWithNewline(): boolean {
-      return last.endsWith("\n");
-    },
-    get sawAny(): boolean {
-      return sawAny;
-    },
-  };
 }

@@ -27,8 +27,14 @@ const MANAGER_LINE = [
   /^warning From Yarn 1\.0 onwards, scripts don't require "--"/,
 ];
 
-/** A filter for the output of a line whose script runs are `runs` (only expanded runs are read); null when none is. */
-export function createNoiseFilter(runs: readonly PackageScriptRun[]): NoiseFilter | null {
+/** A line longer than this is never a manager's: it is handed on as it comes, not held whole. */
+const MAX_MANAGER_LINE = 64 * 1024;
+
+/**
+ * A filter for the output of a line whose script runs are `runs` (only expanded runs are read); null when
+ * none is. `onDropped` gets each line the filter drops (the judge still reads it for a host's clipping note).
+ */
+export function createNoiseFilter(runs: readonly PackageScriptRun[], onDropped: (line: string) => void = () => {}): NoiseFilter | null {
   const followed = runs.filter((run) => run.expanded);
   if (followed.length === 0) return null;
   // `> pkg@1.0.0 test` (npm) or `> pkg@1.0.0 test /dir` (pnpm): the command lines that follow it.
@@ -42,10 +48,13 @@ export function createNoiseFilter(runs: readonly PackageScriptRun[]): NoiseFilte
     }
   }
   let held = "";
+  // Inside a line too long to be a manager's: its text passes until its end.
+  let passing = false;
   let awaiting: string | null = null;
   let mismatch = false;
 
   const keep = (raw: string): boolean => {
+    if (raw.length > MAX_MANAGER_LINE) return true;
     const line = stripAnsi(raw).replace(/\r$/, "").trimEnd();
     if (awaiting !== null) {
       if (line.startsWith("> ")) {
@@ -65,24 +74,50 @@ export function createNoiseFilter(runs: readonly PackageScriptRun[]): NoiseFilte
     if (line.startsWith("$ ") && scripts.some((script) => line.slice(2).startsWith(script))) return false;
     return !MANAGER_LINE.some((pattern) => pattern.test(line));
   };
+  const kept = (raw: string): boolean => {
+    if (keep(raw)) return true;
+    onDropped(raw);
+    return false;
+  };
 
   return {
     push(chunk: string): string {
-      const text = held + chunk;
+      let passed = "";
+      let rest = chunk;
+      if (passing) {
+        const newline = chunk.indexOf("\n");
+        if (newline === -1) return chunk;
+        passed = chunk.slice(0, newline + 1);
+        rest = chunk.slice(newline + 1);
+        passing = false;
+      }
+      const text = held + rest;
       const last = text.lastIndexOf("\n");
       if (last === -1) {
         held = text;
-        return "";
+        if (held.length <= MAX_MANAGER_LINE) return passed;
+        // Memory stays flat on an endless line: it is not a manager's, so it passes as it comes.
+        held = "";
+        passing = true;
+        return passed + text;
       }
       held = text.slice(last + 1);
       const out: string[] = [];
-      for (const line of text.slice(0, last).split("\n")) if (keep(line)) out.push(line);
-      return out.length === 0 ? "" : `${out.join("\n")}\n`;
+      for (const line of text.slice(0, last).split("\n")) if (kept(line)) out.push(line);
+      const lines = out.length === 0 ? "" : `${out.join("\n")}\n`;
+      if (held.length > MAX_MANAGER_LINE) {
+        const long = held;
+        held = "";
+        passing = true;
+        return passed + lines + long;
+      }
+      return passed + lines;
     },
     end(): string {
       const rest = held;
       held = "";
-      return rest === "" || keep(rest) ? rest : "";
+      passing = false;
+      return rest === "" || kept(rest) ? rest : "";
     },
     get mismatch() {
       return mismatch;

@@ -9,6 +9,8 @@ import type { SignalScanner } from "./judge-signals.js";
 
 /** A held partial line is handed on once it grows past this (no runner's status line is this long). */
 const MAX_HELD_LINE = 64 * 1024;
+/** What the clipping check of an over-long line's pieces reads twice, so a note cut between two pieces is seen (a note is far shorter). */
+const WINDOW_OVERLAP = 4096;
 /** Lines of a unit (a go package) held back while their owner is not known yet. */
 const MAX_PENDING_UNIT = 8 * 1024 * 1024;
 
@@ -126,7 +128,11 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
   };
 
   const onLine = (line: string, complete: boolean): void => {
-    if (parser === null) return;
+    // No run reads this output: its line-level signals (a host's clipping note) still count.
+    if (parser === null) {
+      scanner.scanWindow(line);
+      return;
+    }
     const split = slots[current]!.split;
     if (!complete || midLine || split.by !== "unit" || !splits()) {
       flushPending();
@@ -146,20 +152,26 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
     settled.add(unit);
   };
 
+  // The end of the last piece of an over-long line handed on: read again with the next piece's start.
+  let pieceEnd = "";
   const pushLines = (chunk: string): void => {
     let start = 0;
     for (let newline = chunk.indexOf("\n"); newline !== -1; newline = chunk.indexOf("\n", start)) {
       const piece = chunk.slice(start, newline);
       const line = held === "" ? piece : held + piece;
       held = "";
+      if (midLine) scanner.scanWindow(pieceEnd + line.slice(0, WINDOW_OVERLAP));
       onLine(line, true);
       midLine = false;
+      pieceEnd = "";
       start = newline + 1;
     }
     held += chunk.slice(start);
     if (held.length > MAX_HELD_LINE) {
       // A huge line: hand its start to the current parser and keep reading it there.
+      if (midLine) scanner.scanWindow(pieceEnd + held.slice(0, WINDOW_OVERLAP));
       onLine(held, false);
+      pieceEnd = held.slice(-WINDOW_OVERLAP);
       held = "";
       midLine = true;
     }
@@ -169,10 +181,11 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
   // The chunk is scanned in place: joining it to the carried partial line would copy it.
   let carry = "";
   const pushFast = (chunk: string): void => {
-    if (parser === null) return;
-    parser.push(chunk);
+    parser?.push(chunk);
     const last = chunk.lastIndexOf("\n");
     if (last === -1) {
+      // The line goes on: what keepEnd drops is checked for a clipping note first, with the kept end as overlap.
+      if (carry.length + chunk.length > MAX_HELD_LINE) scanner.scanWindow(carry + chunk);
       carry = keepEnd(carry, chunk);
       return;
     }
@@ -191,7 +204,10 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
       if (found !== null) lastLine = found;
     }
     carry = chunk.slice(last + 1);
-    if (carry.length > MAX_HELD_LINE) carry = carry.slice(-MAX_HELD_LINE);
+    if (carry.length > MAX_HELD_LINE) {
+      scanner.scanWindow(carry);
+      carry = carry.slice(-MAX_HELD_LINE);
+    }
   };
 
   return {
@@ -204,7 +220,8 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
       if (lineMode && held !== "") onLine(held, false);
       flushPending();
       if (!lineMode && carry !== "") {
-        scanner.scan(carry, current);
+        if (parser === null) scanner.scanWindow(carry);
+        else scanner.scan(carry, current);
         if (carry.trim() !== "") lastLine = carry.trimEnd().slice(0, 256);
       }
       held = "";

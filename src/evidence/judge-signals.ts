@@ -2,7 +2,7 @@
 // `git stash` messages, a runner that never started, and `echo` markers. Found by substring search
 // so a gigabyte log costs one indexOf pass per needle, not a regex per line.
 import { stripAnsi } from "../observers/lines.js";
-import { CLIPPING_NEEDLES, isClippingNoteLine } from "./clipping.js";
+import { CLIPPING_NEEDLES, containsClippingNote, isClippingNoteLine } from "./clipping.js";
 import type { StartError } from "../runners/definition.js";
 import type { CommandAnalysis } from "../shell/types.js";
 
@@ -51,6 +51,11 @@ export interface SignalScanner {
   scan(block: string, runIndex: number): void;
   /** Scans the complete lines `text.slice(start, end)` (`end` at a `\n` or the end of `text`) without copying them. */
   scanRange(text: string, start: number, end: number, runIndex: number): void;
+  /**
+   * Checks text whose line ends are not known (a piece of a line too long to hold, a line no run reads)
+   * for the line-level signal that needs no line: a clipping note. Nothing else is read from it.
+   */
+  scanWindow(text: string): void;
   /** Stops reading stash messages (the first stashed run has its summary). */
   closeStashWindow(): void;
 }
@@ -169,6 +174,9 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
       scanRange(block, 0, block.length, runIndex);
     },
     scanRange,
+    scanWindow(text: string): void {
+      if (!line.clipped && containsClippingNote(stripAnsi(text))) line.clipped = true;
+    },
     closeStashWindow(): void {
       stashOpen = false;
     },

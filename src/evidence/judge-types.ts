@@ -60,4 +60,10 @@ export interface JudgeStream {
   push(chunk: string): void;
   /** Finishes and judges; an exit status given here wins over the one given at creation. */
   end(exitCode?: number | null): JudgeResult;
+  /**
+   * A tool host's clipping note was in the output read so far (`src/evidence/clipping.ts`, the one
+   * clipping rule; every line is read for it, whether a run reads the line or not). Not the
+   * `outputTruncated` option: only what the output itself shows.
+   */
+  readonly clippingNoteSeen: boolean;
 }

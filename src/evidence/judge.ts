@@ -66,7 +66,7 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
     scanner,
   );
   // A package manager's own lines are read here, never by a runner's parser.
-  const noise = analysis.opaque ? null : createNoiseFilter(analysis.packageRuns ?? []);
+  const noise = analysis.opaque ? null : createNoiseFilter(analysis.packageRuns ?? [], (dropped) => scanner.scanWindow(dropped));
   let ended: JudgeResult | null = null;
   return {
     push(chunk: string): void {
@@ -84,6 +84,9 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
       });
       ended = withScriptProblems(finish(analysis, { routed, attributions, definitions, scanner, options }), analysis, noise?.mismatch === true);
       return ended;
+    },
+    get clippingNoteSeen(): boolean {
+      return scanner.line.clipped;
     },
   };
 }

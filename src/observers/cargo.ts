@@ -6,7 +6,8 @@
 // `Doc-tests calc`) go to stderr: they name the binaries when the output merges both streams.
 import { IdTable } from "./id-table.js";
 import { HeadLines, startsWithCutLiteral } from "./line-start.js";
-import { createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createLineParser } from "./line-parser.js";
+import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins a test binary's name and a test's path in an id (`calc::tests::adds`, `api::adds_through_the_api`). */
@@ -253,18 +254,11 @@ export function createCargoParser(): OutputParser {
     onBlockLine(block, line);
   };
 
-  const splitter = createLineSplitter((line) => {
-    head.note(line, 0, line.length);
-    onLine(line);
-  });
-
-  return {
-    push(text: string): void {
-      splitter.push(text);
-      ids.endChunk(text.length);
-    },
+  return createLineParser({
+    head,
+    ids,
+    onLine,
     end(): ParsedRunOutput {
-      splitter.end();
       // A binary still running, or announced and never started, when the output ended: cut or killed.
       if (block !== null) findings.mark("incomplete", lineNo, `a test binary${block.binary === null ? "" : ` (${block.binary})`} printed no \`test result:\` line`);
       if (headerPending && !binaryUsageError) findings.mark("incomplete", lineNo, `no \`running N tests\` after the header of ${announced ?? "a binary"}`);
@@ -278,23 +272,14 @@ export function createCargoParser(): OutputParser {
         ...lists,
         summary,
         summaryCount,
-        markers: findings.markers,
-        forgeries: findings.forgeries,
-        gates: [],
-        rootdir: null,
-        lines: lineNo,
-        distinctIds: true,
+        ...findings.runFields(lineNo),
         shownResults,
         start: { cut: cargoStartCut(head.first), headMissing, summaryMismatch: null },
       };
     },
-    get summaryCount() {
-      return summaryCount;
-    },
-    get lineCount() {
-      return lineNo;
-    },
-  };
+    summaryCount: () => summaryCount,
+    lineCount: () => lineNo,
+  });
 }
 
 // cargo right-aligns its status word at column 12 (`    Finished`, `     Running`, `   Doc-tests`).

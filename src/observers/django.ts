@@ -202,12 +202,7 @@ export function createDjangoParser(kind: Extract<RunnerKind, "django" | "unittes
         ...ids,
         summary: finalSummary,
         summaryCount,
-        markers: findings.markers,
-        forgeries: findings.forgeries,
-        gates: [],
-        rootdir: null,
-        lines: lineNo,
-        distinctIds: true,
+        ...findings.runFields(lineNo),
         start: unittestStart(head.first, head.second, ran?.count ?? null),
       };
     },

@@ -345,12 +345,7 @@ export function createGoTestParser(): OutputParser {
         ...lists,
         summary,
         summaryCount,
-        markers: findings.markers,
-        forgeries: findings.forgeries,
-        gates: [],
-        rootdir: null,
-        lines: lineNo,
-        distinctIds: true,
+        ...findings.runFields(lineNo),
         packages: packageResults,
         start: { cut: goStartCut(head.first, head.second, sawJson), headMissing: textHeadMissing, summaryMismatch: null },
       };

@@ -4,7 +4,8 @@
 // two spaces per level); a failure is a `  ● describe › test` block.
 import { IdTable } from "./id-table.js";
 import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
-import { createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createLineParser } from "./line-parser.js";
+import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins a test's file and its names (`test/a.test.js::math > adds`). */
@@ -315,18 +316,11 @@ export function createJestParser(): OutputParser {
     onTreeLine(indent, tree[2]!);
   };
 
-  const splitter = createLineSplitter((line) => {
-    head.note(line, 0, line.length);
-    onLine(line);
-  });
-
-  return {
-    push(text: string): void {
-      splitter.push(text);
-      ids.endChunk(text.length);
-    },
+  return createLineParser({
+    head,
+    ids,
+    onLine,
     end(): ParsedRunOutput {
-      splitter.end();
       closeSuite();
       // A summary cut off by the end of the output is no summary (a clipped copy), and no forgery either.
       block = null;
@@ -347,25 +341,16 @@ export function createJestParser(): OutputParser {
         ...(exited || summaryCount > 1 || findings.forgeries.some((f) => f.kind === "ids-exceed-summary" || f.kind === "result-without-run") ? { passed: [] } : {}),
         summary: final,
         summaryCount,
-        markers: findings.markers,
-        forgeries: findings.forgeries,
-        gates: [],
-        rootdir: null,
-        lines: lineNo,
-        distinctIds: true,
+        ...findings.runFields(lineNo),
         // Verbose output shows every test that passed (a skipped one only when its suite ran): a whole
         // output with fewer passes than its summary counts ends with a summary a test printed.
         ...(final !== null && passHeadersWithTree > 0 ? { shownResults: shownPasses + (final.counts.skipped ?? 0) } : {}),
         start: { cut: jestStartCut(head.first), headMissing, summaryMismatch: null },
       };
     },
-    get summaryCount() {
-      return summaryCount;
-    },
-    get lineCount() {
-      return lineNo;
-    },
-  };
+    summaryCount: () => summaryCount,
+    lineCount: () => lineNo,
+  });
 }
 
 /**

@@ -4,7 +4,8 @@
 // so ids name a test by its path of titles only. The dot reporter's marks are counted, not named.
 import { IdTable } from "./id-table.js";
 import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
-import { createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createLineParser } from "./line-parser.js";
+import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins the titles of a test's suites and its own in its id (`math > by zero > gives zero`). */
@@ -232,18 +233,11 @@ export function createMochaParser(): OutputParser {
     if (indent >= 2 && indent % 2 === 0) onSuiteCandidate(indent, line.slice(indent));
   };
 
-  const splitter = createLineSplitter((line) => {
-    head.note(line, 0, line.length);
-    onLine(line);
-  });
-
-  return {
-    push(text: string): void {
-      splitter.push(text);
-      ids.endChunk(text.length);
-    },
+  return createLineParser({
+    head,
+    ids,
+    onLine,
     end(): ParsedRunOutput {
-      splitter.end();
       // An epilogue without its closing blank line (a host that trims the end of an output, or a cut) may
       // have lost its `failing` line. It stands only in an output seen from mocha's first line that shows a
       // result for every test it counts and no failure among them (mocha reports each failure inline first).
@@ -263,23 +257,14 @@ export function createMochaParser(): OutputParser {
         ...lists,
         summary: final,
         summaryCount,
-        markers: findings.markers,
-        forgeries: findings.forgeries,
-        gates: [],
-        rootdir: null,
-        lines: lineNo,
-        distinctIds: true,
+        ...findings.runFields(lineNo),
         shownResults,
         start: { cut: startsBlank ? null : (mochaStartCut(head.first) ?? indentCut), headMissing, summaryMismatch: null },
       };
     },
-    get summaryCount() {
-      return summaryCount;
-    },
-    get lineCount() {
-      return lineNo;
-    },
-  };
+    summaryCount: () => summaryCount,
+    lineCount: () => lineNo,
+  });
 }
 
 /**

@@ -3,7 +3,8 @@
 // Node prints no file for a passing test, so ids name the test by its path of names only.
 import { IdTable } from "./id-table.js";
 import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
-import { createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createLineParser } from "./line-parser.js";
+import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins the names of a nested test's suites and parent tests in its id (`math > by zero > gives zero`). */
@@ -275,18 +276,11 @@ export function createNodeTestParser(): OutputParser {
     onSpecLine(line, indent);
   };
 
-  const splitter = createLineSplitter((line) => {
-    head.note(line, 0, line.length);
-    onLine(line);
-  });
-
-  return {
-    push(text: string): void {
-      splitter.push(text);
-      ids.endChunk(text.length);
-    },
+  return createLineParser({
+    head,
+    ids,
+    onLine,
     end(): ParsedRunOutput {
-      splitter.end();
       // Node prints a YAML block right after each result: a pass on the very last line may be the
       // head of a longer line cut off there (`ok 4 - sub add` of `ok 4 - sub adds`).
       if (yamlStart !== null && pending !== null && pending.bits === PASS) pending = null;
@@ -305,23 +299,14 @@ export function createNodeTestParser(): OutputParser {
         ...lists,
         summary: final,
         summaryCount,
-        markers: findings.markers,
-        forgeries: findings.forgeries,
-        gates: [],
-        rootdir: null,
-        lines: lineNo,
-        distinctIds: true,
+        ...findings.runFields(lineNo),
         shownResults,
         start: { cut: nodeTestStartCut(head.first, sawSpec), headMissing, summaryMismatch: null },
       };
     },
-    get summaryCount() {
-      return summaryCount;
-    },
-    get lineCount() {
-      return lineNo;
-    },
-  };
+    summaryCount: () => summaryCount,
+    lineCount: () => lineNo,
+  });
 }
 
 /** Why the first line of a `node --test` output is a piece of one of the runner's lines, or null. */

@@ -5,7 +5,8 @@
 // the dot, minimal and agent reporters none: their runs prove through the summary alone.
 import { IdTable } from "./id-table.js";
 import { HeadLines, startsWithCutLiteral } from "./line-start.js";
-import { createLineSplitter, FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createLineParser } from "./line-parser.js";
+import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins a test's file, suites and name in its id, as vitest prints it (`test/a.test.ts > math > adds`). */
@@ -237,18 +238,11 @@ export function createVitestParser(): OutputParser {
     ids.add(ownString(id), bits);
   };
 
-  const splitter = createLineSplitter((line) => {
-    head.note(line, 0, line.length);
-    onLine(line);
-  });
-
-  return {
-    push(text: string): void {
-      splitter.push(text);
-      ids.endChunk(text.length);
-    },
+  return createLineParser({
+    head,
+    ids,
+    onLine,
     end(): ParsedRunOutput {
-      splitter.end();
       // A summary cut off by the end of the output is no summary (a clipped copy), and no forgery either.
       block = null;
       let lists = ids.classify();
@@ -270,23 +264,14 @@ export function createVitestParser(): OutputParser {
         ...lists,
         summary: final,
         summaryCount,
-        markers: findings.markers,
-        forgeries: findings.forgeries,
-        gates: [],
-        rootdir: null,
-        lines: lineNo,
-        distinctIds: true,
+        ...findings.runFields(lineNo),
         ...(testLines > 0 ? { shownResults: testLines } : {}),
         start: { cut: vitestStartCut(head.first), headMissing, summaryMismatch: null },
       };
     },
-    get summaryCount() {
-      return summaryCount;
-    },
-    get lineCount() {
-      return lineNo;
-    },
-  };
+    summaryCount: () => summaryCount,
+    lineCount: () => lineNo,
+  });
 }
 
 // The summary's titles cut inside their text (a cut inside the leading spaces leaves a line vitest prints).

@@ -25,7 +25,7 @@ export interface AnalyzeOptions {
   runners?: RunnerRegistry;
   /**
    * What package.json says where the line's script runs (`npm test`) start: data the caller read
-   * (src/evidence/package-scripts.ts). Without it a script run proves nothing (`script-not-resolved`).
+   * (src/observation/package-scripts.ts). Without it a script run proves nothing (`script-not-resolved`).
    */
   packageScripts?: PackageScripts;
 }

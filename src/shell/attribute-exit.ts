@@ -1,7 +1,7 @@
 // Says, for each invocation in an analysed line, what the line's exit status tells about that runner.
 import type { ExitAttributionReason } from "../reasons.js";
 import { simulate, TooComplexError, writesStdoutToFile, type SimContext, type SimState } from "./exit-simulation.js";
-import { numberSimpleCommands } from "./flatten.js";
+import { numberSimpleCommands, SKIP, walkCommands } from "./flatten.js";
 import { createSimMemo, markerIds, type SimMemo } from "./sim-memo.js";
 import type { CommandAnalysis, CommandNode, ExitAttribution, SimpleCommand, Statement, TestInvocation } from "./types.js";
 
@@ -222,48 +222,36 @@ function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>, lastOr: (conn
 function findPaths(statements: readonly Statement[], targets: ReadonlySet<SimpleCommand>): Map<SimpleCommand, Frame[]> {
   const paths = new Map<SimpleCommand, Frame[]>();
   const stack: Frame[] = [];
-  const visit = (list: readonly Statement[], owner: CommandNode | undefined): void => {
-    for (let s = 0; s < list.length; s++) {
-      const pipelines = list[s]!.list.pipelines;
-      for (let p = 0; p < pipelines.length; p++) {
-        const commands = pipelines[p]!.commands;
-        for (let c = 0; c < commands.length; c++) {
-          const node = commands[c]!;
-          stack.push({ statements: list, statementIndex: s, pipelineIndex: p, stageIndex: c, owner });
-          if (node.type === "simple") {
-            if (targets.has(node) && !paths.has(node)) paths.set(node, [...stack].reverse());
-            if (node.nested !== undefined) visit(node.nested.statements, undefined);
-          } else visit(node.body, node);
-          stack.pop();
-        }
-      }
-    }
-  };
-  visit(statements, undefined);
+  // The context handed down is the compound node that owns the list (none for a nested script).
+  walkCommands<CommandNode | undefined>(statements, undefined, {
+    enter(node, owner, place) {
+      stack.push({ statements: place.statements, statementIndex: place.statementIndex, pipelineIndex: place.pipelineIndex, stageIndex: place.stageIndex, owner });
+      if (node.type !== "simple") return node;
+      if (targets.has(node) && !paths.has(node)) paths.set(node, [...stack].reverse());
+      return undefined;
+    },
+    leave() {
+      stack.pop();
+    },
+  });
   return paths;
 }
 
 // Markers are `echo`/`printf` of literal text whose output reaches the line's output.
 function findMarkers(statements: readonly Statement[]): Map<SimpleCommand, Marker> {
   const markers = new Map<SimpleCommand, Marker>();
-  const visit = (list: readonly Statement[], visible: boolean): void => {
-    for (const statement of list) {
-      for (const pipeline of statement.list.pipelines) {
-        const shown = visible && !statement.background && pipeline.commands.length === 1;
-        for (const node of pipeline.commands) {
-          if (node.type === "compound") continue;
-          if (node.type !== "simple") {
-            visit(node.body, shown && !writesStdoutToFile(node.redirects));
-            continue;
-          }
-          if (node.nested !== undefined) visit(node.nested.statements, shown && !writesStdoutToFile(node.redirects));
-          const text = markerText(node);
-          if (text !== null && shown) markers.set(node, { id: markers.size, text });
-        }
+  // The context handed down: whether what the commands print reaches the line's output.
+  walkCommands(statements, true, {
+    enter(node, visible, { statement, pipeline }) {
+      if (node.type === "compound") return SKIP;
+      const shown = visible && !statement.background && pipeline.commands.length === 1;
+      if (node.type === "simple") {
+        const text = markerText(node);
+        if (text !== null && shown) markers.set(node, { id: markers.size, text });
       }
-    }
-  };
-  visit(statements, true);
+      return shown && !writesStdoutToFile(node.redirects);
+    },
+  });
   return markers;
 }
 

@@ -3,7 +3,8 @@
 // cannot measure, and trusts the table). Pure: a parsed command in, its effect out. The effect algebra
 // and the argument readers are in effect.ts, git's rows in git-effect.ts.
 import { isDevice, isLiteralPath, isNoBuildVcs, isPlainSedScript, isReadOnlyCommand, readSedArguments, isSafeAssignment, isStdioDup, isSystemProgram, spellsSubstitution } from "./read-only.js";
-import { combineEffects, has, isOption, literalPaths, NONE, operands, patchBodyEffect, unknown, valueOf, type CommandEffect } from "./effect.js";
+import { isOption, operands, writtenOperands } from "./command-facts.js";
+import { combineEffects, has, literalPaths, NONE, patchBodyEffect, unknown, valueOf, type CommandEffect } from "./effect.js";
 import { gitEffect, gitReadEffect, GIT_METADATA_EFFECT } from "./git-effect.js";
 import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
 import { basename } from "./wrappers.js";
@@ -31,7 +32,7 @@ export function commandEffect(command: SimpleCommand, nameIndex: number): Comman
   const name = basename(command.words[nameIndex] ?? "");
   const args = command.words.slice(nameIndex + 1);
   // A read-only tee still writes its files (a log, a file under /tmp): they are named, for the path rule.
-  const readOnly = isReadOnlyCommand(bare, nameIndex) && !(name === "tee" && operands(args).some((a) => !isDevice(a)));
+  const readOnly = isReadOnlyCommand(bare, nameIndex) && writtenOperands(name, args).every(isDevice);
   const own = readOnly ? (name === "git" ? gitReadEffect(args) : NONE) : programEffect(name, args, command.redirects, command.words[nameIndex] ?? "");
   return combineEffects(own, redirects);
 }
@@ -163,7 +164,7 @@ const PROGRAMS: Record<string, ProgramRule> = {
   pip3: (args) => (["list", "show", "freeze", "check", "--version", "-V", "help"].includes(args[0] ?? "") ? NONE : unknown(`pip ${args[0] ?? ""}`.trim())),
   npm: (args) => (["ls", "list", "view", "info", "outdated", "--version", "-v", "help", "config", "prefix", "root", "bin"].includes(args[0] ?? "") && !(args[0] === "config" && args[1] !== "get" && args[1] !== "list") ? NONE : unknown(`npm ${args[0] ?? ""}`.trim())),
   node: (args) => (isVersionOrHelp(args) || (args.length === 2 && (args[0] === "--check" || args[0] === "-c")) ? NONE : unknown("node runs a program")),
-  tee: (args) => literalPaths(operands(args).filter((a) => !isDevice(a)), "tee"),
+  tee: (args) => literalPaths(writtenOperands("tee", args).filter((a) => !isDevice(a)), "tee"),
   sed: (args) => sedEffect(args),
   cp: (args) => {
     if (makesBackups(args)) return unknown("cp makes backups of the files it replaces");

@@ -61,13 +61,8 @@ function strongest(a: EffectDependency | undefined, b: EffectDependency | undefi
   return DEPENDENCY_RANK[a] >= DEPENDENCY_RANK[b] ? a : b;
 }
 
-export const isOption = (a: string): boolean => a.startsWith("-") && a !== "-";
 export const has = (args: readonly string[], ...options: string[]): boolean =>
   args.some((a) => options.some((o) => a === o || (o.startsWith("--") && a.startsWith(`${o}=`))));
-export const operands = (args: readonly string[]): string[] => {
-  const dash = args.indexOf("--");
-  return dash === -1 ? args.filter((a) => !isOption(a)) : [...args.slice(0, dash).filter((a) => !isOption(a)), ...args.slice(dash + 1)];
-};
 export const literalPaths = (paths: readonly string[], what: string): CommandEffect =>
   paths.length === 0 ? unknown(`${what} names no file`) : paths.every(isLiteralPath) ? { kind: "paths", paths: [...paths] } : unknown(`${what} a path that is not literal`);
 

@@ -3,6 +3,8 @@
 // whether the runner ran, which echo markers printed), honouring `&&`, `||`, `!`, pipes, pipefail,
 // errexit (`set -e` is ignored left of `&&`/`||` and under `!`), subshells, groups, `exit` and `bash -c`.
 // The stretches of the line that hold no runner are shared between the runs of one line (sim-memo.ts).
+import { factsOf } from "./command-facts.js";
+import { SKIP, walkCommands } from "./flatten.js";
 import { detectNestedShell, type NestedShell } from "./nested-shell.js";
 import { addMarker, chargeWork, charge, remember, runSequence, stateKey, TooComplexError, type Budget, type SimMemo } from "./sim-memo.js";
 import type { CommandNode, Pipeline, Redirect, SimpleCommand, Statement } from "./types.js";
@@ -40,7 +42,7 @@ export interface SimContext {
 interface Flow {
   markersVisible: boolean;
   suppressErrexit: boolean;
-  /** Reading a pipe: plain filters (tail, tee, ...) cannot fail there. */
+  /** Reading a pipe: the programs whose row in command-facts.ts says so cannot fail there. */
   readsPipe: boolean;
 }
 
@@ -54,8 +56,6 @@ type SimpleEffect =
   | { kind: "other"; neverFails: boolean; neverFailsInPipe: boolean };
 
 const MAX_STATES = 4096;
-const PIPE_FILTERS = new Set(["tail", "head", "tee", "cat", "wc", "sort", "uniq", "cut", "tr", "nl", "column", "fold", "less", "more", "fmt"]);
-const NEVER_FAIL = new Set(["true", ":", "echo", "printf", "export", "local", "declare", "typeset", "readonly", "alias", "unalias", "shopt", "unset"]);
 const ROOT: Flow = { markersVisible: true, suppressErrexit: false, readsPipe: false };
 
 /** Simulates `statements` from `start`. */
@@ -187,13 +187,14 @@ function runOpaqueCompound(isFunction: boolean, body: readonly Statement[], stat
   if (isFunction) return states.map((s) => ({ ...s, status: 0, fromRunner: false }));
   const names = remember(ctx.memo, body, () => {
     const found = new Set<string>();
-    const collect = (statements: readonly Statement[]): void => {
-      for (const statement of statements) for (const p of statement.list.pipelines) for (const c of p.commands) {
-        if (c.type === "simple") found.add(c.words[0] ?? "");
-        else collect(c.body);
-      }
-    };
-    collect(body);
+    // A simple command's own name; what a `bash -c` runs is another shell's.
+    walkCommands(body, null, {
+      enter(node) {
+        if (node.type !== "simple") return null;
+        found.add(node.words[0] ?? "");
+        return SKIP;
+      },
+    });
     return found;
   });
   const setsOptions = names.has("set");
@@ -221,7 +222,9 @@ function effectOf(command: SimpleCommand): SimpleEffect {
   if (name === "exit" && stripped.start === 0) return { kind: "exit", args: words.slice(1) };
   if (name === "false") return { kind: "false" };
   const quiet = command.redirects.every(isStreamRedirect) && !command.hasSubstitution;
-  return { kind: "other", neverFails: quiet && NEVER_FAIL.has(name), neverFailsInPipe: quiet && (NEVER_FAIL.has(name) || PIPE_FILTERS.has(name)) };
+  const facts = factsOf(name);
+  const neverFails = facts?.neverFails === true;
+  return { kind: "other", neverFails: quiet && neverFails, neverFailsInPipe: quiet && (neverFails || facts?.neverFailsInPipe === true) };
 }
 
 function runSimple(command: SimpleCommand, states: SimState[], ctx: SimContext, flow: Flow): SimState[] {

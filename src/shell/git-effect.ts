@@ -1,6 +1,7 @@
 // What a git command changes: the repository's metadata, named files, or the tree (one program's
 // rows of the command-effect table, docs/shell.md).
-import { combineEffects, has, isOption, literalPaths, operands, patchBodyEffect, unknown, valueOf, type CommandEffect } from "./effect.js";
+import { isOption, operands } from "./command-facts.js";
+import { combineEffects, has, literalPaths, patchBodyEffect, unknown, valueOf, type CommandEffect } from "./effect.js";
 import type { Redirect } from "./types.js";
 
 export const GIT_METADATA_EFFECT: CommandEffect = { kind: "vcs-metadata", dependsOn: "repository-config" };

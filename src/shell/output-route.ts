@@ -2,6 +2,7 @@
 // `tail` or `grep`), into a file that a later command of the line prints, through a command that can
 // rewrite text (`sed`, `awk`, `python -c`), or nowhere the output shows (`> /dev/null`, `> log`).
 // Only the first two let the captured output stand for what the runner printed. Pure.
+import { factsOf, writtenOperands } from "./command-facts.js";
 import { numberSimpleCommands } from "./flatten.js";
 import type { CommandNode, ParsedLine, Redirect, SimpleCommand, Statement } from "./types.js";
 import { basename } from "./wrappers.js";
@@ -282,7 +283,7 @@ function resolvePipe(sink: Extract<Sink, { kind: "pipe" }>, resolvedSinks: Map<S
   const stage = sink.stage;
   if (stage.type !== "simple" || !keepsLines(stage)) return { route: "transformed", files: [] };
   const resolved = resolve(applyRedirects({ out: sink.next, err: sink.after.err }, stage.redirects).out, resolvedSinks);
-  const teed = basename(stage.words[0] ?? "") === "tee" ? stage.words.slice(1).filter((w) => !w.startsWith("-") && isStatic(w)) : [];
+  const teed = writtenOperands(basename(stage.words[0] ?? ""), stage.words.slice(1)).filter(isStatic);
   // A file tee wrote holds every line, whatever the later stages drop from the output.
   const route = resolved.route === "direct" && dropsLines(stage) ? "filtered" : resolved.route;
   const window = combineWindows(windowOf(stage), resolved.window);
@@ -295,35 +296,14 @@ function resolvePipe(sink: Extract<Sink, { kind: "pipe" }>, resolvedSinks: Map<S
 function keepsLines(command: SimpleCommand): boolean {
   if (command.assignments.length > 0 && command.words.length === 0) return false;
   const [first, ...args] = command.words;
-  const name = basename(first ?? "");
-  const options = args.filter((a) => a.startsWith("-") && a !== "-");
-  switch (name) {
-    case "tail":
-    case "head":
-      // Line counts only: `-c N` / `--bytes` cut inside a line.
-      return options.every((o) => /^-(?:\d+|n\d*|q|v|f|F)$/.test(o) || /^--(?:lines(?:=\S+)?|quiet|silent|verbose|follow(?:=\S+)?)$/.test(o));
-    case "grep":
-    case "egrep":
-    case "fgrep":
-      // `-o` prints parts of lines, `-c`/`-l`/`-L` print counts and names, `-n`/`-b`/`-H` prefix lines.
-      return options.every((o) => !/^-[^-]*[oclLnbHZz]/.test(o) && !/^--(?:only-matching|count|files-with(?:out)?-match(?:es)?|line-number|byte-offset|with-filename|null|label)/.test(o));
-    case "tee":
-    case "less":
-    case "more":
-      return true;
-    case "cat":
-      // `-n`, `-b`, `-v`, `-A`, `-e`, `-t`, `-E`, `-T`, `-s` change or drop what is printed.
-      return options.every((o) => o === "-u");
-    default:
-      return false;
-  }
+  const facts = factsOf(basename(first ?? ""));
+  return facts?.output !== undefined && facts.keepsLinesWith !== undefined && facts.keepsLinesWith(args.filter((a) => a.startsWith("-") && a !== "-"));
 }
 
 // `tail`/`head` with a line count: the window they show (default 10 lines); undefined for other commands.
 function windowOf(command: SimpleCommand): OutputWindow | undefined {
   const [first, ...args] = command.words;
-  const name = basename(first ?? "");
-  if (name !== "tail" && name !== "head") return undefined;
+  if (factsOf(basename(first ?? ""))?.output !== "window") return undefined;
   let count = "10";
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -346,24 +326,23 @@ function combineWindows(a: OutputWindow | undefined, b: OutputWindow | undefined
 
 // Line filters: every line they print is whole, but which lines are missing depends on their text.
 function dropsLines(command: SimpleCommand): boolean {
-  const name = basename(command.words[0] ?? "");
-  return name === "grep" || name === "egrep" || name === "fgrep";
+  return factsOf(basename(command.words[0] ?? ""))?.output === "filter";
 }
 
 // `cat F`, `tail [-n N] F`, `head F`, `grep PATTERN F`, `less F`: the one file a reader prints, or null.
 function printedFile(command: SimpleCommand): string | null {
   if (!keepsLines(command)) return null;
   const [first, ...args] = command.words;
-  const name = basename(first ?? "");
-  if (name === "tee") return null;
+  const facts = factsOf(basename(first ?? ""));
+  if (facts?.writesOperands === true) return null;
   const operands: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    if (arg === "-n" && (name === "tail" || name === "head")) i += 1;
+    if (arg === "-n" && facts?.output === "window") i += 1;
     else if (!arg.startsWith("-") || arg === "-") operands.push(arg);
   }
   // grep's first operand is its pattern; with -e or -f the pattern is an option's value: not read here.
-  const grep = name === "grep" || name === "egrep" || name === "fgrep";
+  const grep = facts?.output === "filter";
   if (grep && args.some((a) => a === "-e" || a === "-f" || a.startsWith("--regexp") || a.startsWith("--file"))) return null;
   const files = grep ? operands.slice(1) : operands;
   return files.length === 1 && isStatic(files[0]!) ? files[0]! : null;

@@ -1,6 +1,6 @@
 // Reads a package manager's command line (`npm test`, `npm run test -- -t x`, `pnpm -C sub test`,
 // `yarn test`): which script it runs, from which directory, with which arguments. Pure: the script's
-// text comes from package.json, which the caller reads (src/evidence/package-scripts.ts).
+// text comes from package.json, which the caller reads (src/observation/package-scripts.ts).
 import type { ScriptReasonCode } from "../reasons.js";
 import { basename } from "./wrappers.js";
 

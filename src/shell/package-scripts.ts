@@ -1,5 +1,5 @@
 // Package-manager scripts (`npm test`, `pnpm run test`, `yarn test`) as data: what package.json said
-// (read by the caller, src/evidence/package-scripts.ts), and what one script run of a line runs. The
+// (read by the caller, src/observation/package-scripts.ts), and what one script run of a line runs. The
 // analysis follows a resolved script as the `sh -c` line the manager really starts. Pure.
 import type { ScriptReasonCode } from "../reasons.js";
 import { numberSimpleCommands } from "./flatten.js";

@@ -1,12 +1,16 @@
 // Decides whether a simple command only reads or filters (changes no file). Anything unknown is not read-only.
-import type { CommandAnalysis, CommandNode, Redirect, SimpleCommand, Statement } from "./types.js";
+import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
+import { ALWAYS_READ_ONLY_FACTS, writtenOperands } from "./command-facts.js";
+import { walkCommands } from "./flatten.js";
 import { basename } from "./wrappers.js";
 
+// Read-only whatever their arguments: the rows of command-facts.ts that say so, and these.
 const ALWAYS = new Set([
-  "tail", "head", "grep", "egrep", "fgrep", "rg", "ag", "ack", "wc", "cat", "echo", "printf", "true", "false", ":",
-  "cd", "pushd", "popd", "dirs", "set", "shopt", "export", "unset", "alias", "unalias", "readonly", "local", "declare", "typeset",
+  ...ALWAYS_READ_ONLY_FACTS,
+  "rg", "ag", "ack", "printf", "false",
+  "cd", "pushd", "popd", "dirs", "set",
   "exit", "return", "wait", "sleep", "pwd", "ls", "ll", "tree", "which", "type", "whereis", "hash", "du", "df", "stat",
-  "file", "diff", "cmp", "comm", "cut", "tr", "nl", "column", "fold", "paste", "rev", "tac", "expand", "unexpand", "fmt", "od",
+  "file", "diff", "cmp", "comm", "paste", "rev", "tac", "expand", "unexpand", "od",
   "xxd", "hexdump", "strings", "basename", "dirname", "realpath", "readlink", "date", "whoami", "id", "uname", "hostname",
   "printenv", "test", "[", "[[", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "jq", "history", "ps", "nproc",
   "free", "uptime", "seq", "yes", "env",
@@ -75,7 +79,7 @@ export function isReadOnlyCommand(command: SimpleCommand, nameIndex: number): bo
 
 // Programs that are read-only only with some arguments: the rule reads them.
 const CONDITIONAL: Record<string, (args: readonly string[]) => boolean> = {
-  tee: (args) => args.filter((a) => !a.startsWith("-")).every(isQuietTarget),
+  tee: (args) => writtenOperands("tee", args).every(isQuietTarget),
   sed: (args) => isReadOnlySed(args),
   sort: (args) => !args.some((a) => /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output")),
   // `xxd -r` writes its second file operand.
@@ -118,18 +122,14 @@ export const READ_ONLY_PROGRAMS: readonly string[] = [...ALWAYS, ...Object.keys(
  */
 export function changesNoFile(analysis: CommandAnalysis): boolean {
   if (analysis.opaque || analysis.commands.length === 0) return false;
-  if (!analysis.commands.every((c) => c.readOnly && c.invocation === undefined && c.name !== "git" && !(c.name === "tee" && c.words.slice(1).some((w) => !w.startsWith("-") && !DEVICES.test(w))))) return false;
+  if (!analysis.commands.every((c) => c.readOnly && c.invocation === undefined && c.name !== "git" && writtenOperands(c.name, c.words.slice(1)).every(isDevice))) return false;
   let writes = false;
-  const visit = (statements: readonly Statement[]): void => {
-    for (const statement of statements) for (const pipeline of statement.list.pipelines) for (const node of pipeline.commands) visitWrites(node);
-  };
-  const visitWrites = (node: CommandNode): void => {
-    writes ||= node.redirects.some((r) => r.op.includes(">") && !(r.op === ">&" ? isStdioDup(r.target) : DEVICES.test(r.target)));
-    if (node.type === "simple") {
-      if (node.nested !== undefined) visit(node.nested.statements);
-    } else visit(node.body);
-  };
-  visit(analysis.parsed.statements);
+  walkCommands(analysis.parsed.statements, null, {
+    enter(node) {
+      writes ||= node.redirects.some((r) => r.op.includes(">") && !(r.op === ">&" ? isStdioDup(r.target) : DEVICES.test(r.target)));
+      return null;
+    },
+  });
   return !writes;
 }
 

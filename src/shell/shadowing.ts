@@ -1,6 +1,6 @@
 // Finds what in a line could make a runner's name mean something else: functions, aliases, a PATH prepend
 // (also inside a static `eval`), and what of that stays defined in the shell after the line.
-import { visitStatements } from "./flatten.js";
+import { visitStatements, walkCommands } from "./flatten.js";
 import { commandIdentityRisks, type IdentityRisk } from "./runner-identity.js";
 import { redirectsOutput, shellRedirect } from "./output-route.js";
 import type { CommandNode, ParsedLine, SimpleCommand, Statement } from "./types.js";
@@ -39,19 +39,14 @@ function prepends(value: string): boolean {
 }
 
 function collectFunctions(statements: readonly Statement[], names: Set<string>): void {
-  for (const statement of statements) {
-    for (const pipeline of statement.list.pipelines) {
-      for (const node of pipeline.commands) {
-        if (node.type === "simple") {
-          if (node.nested !== undefined) collectFunctions(node.nested.statements, names);
-          if (node.evaluated !== undefined) collectFunctions(node.evaluated.statements, names);
-          continue;
-        }
-        if (node.type === "compound" && node.kind === "function" && node.name !== undefined) names.add(node.name);
-        collectFunctions(node.body, names);
-      }
-    }
-  }
+  walkCommands(statements, null, {
+    enter(node) {
+      // What a static `eval` runs is defined in the same shell.
+      if (node.type === "simple" && node.evaluated !== undefined) collectFunctions(node.evaluated.statements, names);
+      if (node.type === "compound" && node.kind === "function" && node.name !== undefined) names.add(node.name);
+      return null;
+    },
+  });
 }
 
 // visitStatements, plus the text of each static `eval` (what it runs is defined in the same shell).

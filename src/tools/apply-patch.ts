@@ -9,7 +9,8 @@ import { parsePatch } from "../patches/index.js";
 import { booleanOption, directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { runHostGit } from "./host-git.js";
 import { makeDirectoryInside, openInside, removeFileInside, writeFileInside } from "./safe-fs.js";
-import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
+import { defineTool, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
+import type { EditReport } from "../host/reports.js";
 import { resolveInWorkspace, type ContainedPath } from "./workspace-path.js";
 
 /** Options of {@link createApplyPatchTool}. */
@@ -30,7 +31,7 @@ export interface ApplyPatchInput {
 }
 
 /** `data` of every apply_patch call: the facts an edit observer needs. */
-export interface ApplyPatchData {
+export interface ApplyPatchData extends EditReport {
   /** True when the whole patch was applied. */
   completed: boolean;
   /** Whether any file's content differs from before; null when a failure left that unknown. */

@@ -24,7 +24,8 @@ import {
 import { trackTempDir } from "./process-registry.js";
 import { bubblewrapArgs, hostSpawnEnvironment, probeSandbox, sandboxEnvironment, SANDBOX_HOME, type SandboxLayout, type SandboxLevel, type SandboxProbe } from "./sandbox.js";
 import { createCallLimits, describeHost, type LimitMechanism, type SandboxLimits } from "./sandbox-host.js";
-import { defineTool, errorMessage, type Tool, type ToolContext, type ToolResult } from "./tool.js";
+import { defineTool, errorMessage, NATIVE_BASH, PER_CALL_SHELL, START_HOOK, type Tool, type ToolContext, type ToolResult } from "../host/tool.js";
+import type { CommandNotRunReport, CommandRunReport } from "../host/reports.js";
 
 /** What the confirm callback is asked about a risky command. */
 export interface ConfirmRequest {
@@ -100,7 +101,7 @@ export interface BashInput {
 export type BashNotRunReason = "policy-blocked" | "policy-declined" | "sandbox-unavailable" | "aborted-before-start" | "spawn-failed";
 
 /** `data` of a bash call that ran: everything the evidence ledger needs. */
-export interface BashRunData {
+export interface BashRunData extends CommandRunReport {
   status: "completed";
   command: string;
   cwd: string;
@@ -125,7 +126,7 @@ export interface BashRunData {
 }
 
 /** `data` of a bash call that never started (so it changed nothing). */
-export interface BashNotRunData {
+export interface BashNotRunData extends CommandNotRunReport {
   status: "not-run";
   command: string;
   reason: BashNotRunReason;
@@ -307,7 +308,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       await Promise.all([stdout.openLog(), stderr.openLog()]);
       // The command really starts now: an observer (BashEvidence) makes its transitions here, so a
       // refused command never touches the evidence.
-      (ctx as { onCommandStart?: () => void }).onCommandStart?.();
+      ctx.onCommandStart?.();
       // The tool's cgroups stay for its next call; the registry removes them when the process exits.
       const stopProgress = reportProgress(ctx.onProgress, progressIntervalMs, [stdout, stderr]);
       const outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, extendEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr }).finally(stopProgress);
@@ -353,11 +354,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
     },
   });
   // Tells BashEvidence that this tool calls onCommandStart right before it spawns.
-  Object.defineProperty(bashTool, Symbol.for("agent-evidence.start-hook"), { value: true });
+  Object.defineProperty(bashTool, START_HOOK, { value: true });
   // Its data names the raw logs it wrote: BashEvidence reads its results from them (and only its).
-  Object.defineProperty(bashTool, Symbol.for("agent-evidence.native-bash"), { value: true });
+  Object.defineProperty(bashTool, NATIVE_BASH, { value: true });
   // Every call is a new bash process: nothing a line defines reaches the next call.
-  Object.defineProperty(bashTool, Symbol.for("agent-evidence.per-call-shell"), { value: true });
+  Object.defineProperty(bashTool, PER_CALL_SHELL, { value: true });
   return bashTool;
 }
 

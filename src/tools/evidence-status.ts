@@ -2,7 +2,7 @@
 // evidence says now in every framework, not only over MCP. It reads, never changes, the evidence.
 import { z } from "zod/v4";
 import type { VerificationRecord } from "../types.js";
-import { defineTool, type Tool } from "./tool.js";
+import { defineTool, type Tool } from "../host/tool.js";
 
 /** What evidence_status reads: the live view evidenceTools returns (or a BashEvidence). */
 export interface EvidenceStatusSource {

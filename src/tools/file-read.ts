@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod/v4";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { openInside, OutsideWorkspaceError, type OpenedPath } from "./safe-fs.js";
-import { defineTool, type Tool, type ToolResult } from "./tool.js";
+import { defineTool, type Tool, type ToolResult } from "../host/tool.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 /** Options of {@link createFileReadTool}. */

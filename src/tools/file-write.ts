@@ -5,7 +5,8 @@ import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod/v4";
 import { booleanOption, directoryOption, optionsObject, rejectUnknownOptions, stringOption } from "./options.js";
-import { defineTool, errorMessage, type Tool, type ToolResult } from "./tool.js";
+import { defineTool, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
+import type { EditReport } from "../host/reports.js";
 import { makeDirectoryInside, readFileInside, writeFileInside } from "./safe-fs.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
@@ -32,7 +33,7 @@ export interface FileWriteInput {
 }
 
 /** `data` of every file_write call: the facts an edit observer needs. */
-export interface FileWriteData {
+export interface FileWriteData extends EditReport {
   /** True when the requested edit was carried out (including "already had this content"). */
   completed: boolean;
   /** Whether the file's bytes differ from before; null when a failure left that unknown. */

@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { z } from "zod/v4";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { createShadowRepository, runHostGit } from "./host-git.js";
-import { defineTool, type Tool, type ToolResult } from "./tool.js";
+import { defineTool, type Tool, type ToolResult } from "../host/tool.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 /** Options of {@link createGitDiffTool}. */

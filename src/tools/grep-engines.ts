@@ -6,7 +6,7 @@ import { createInterface } from "node:readline";
 import type { execa as Execa } from "execa";
 import { isIgnored, parseGitignore, type IgnoreRule } from "./gitignore.js";
 import { loadExeca } from "./load-execa.js";
-import { errorMessage } from "./tool.js";
+import { errorMessage } from "../host/tool.js";
 
 /** The grep engines, in the default fallback order. */
 export type GrepEngine = "ripgrep" | "git-grep" | "js";

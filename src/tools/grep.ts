@@ -6,7 +6,7 @@ import { globToRegExp, matchesGlob } from "./glob.js";
 import { searchWithGitGrep, searchWithJs, searchWithRipgrep, type EngineResult, type GrepEngine, type GrepMatch, type GrepQuery } from "./grep-engines.js";
 import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { EvidenceError } from "../errors.js";
-import { defineTool, type Tool, type ToolResult } from "./tool.js";
+import { defineTool, type Tool, type ToolResult } from "../host/tool.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 export type { GrepEngine, GrepMatch } from "./grep-engines.js";

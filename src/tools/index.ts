@@ -1,6 +1,8 @@
-// The native agent tools: framework-free factories, their option, input and data types.
-export { defineTool, assertToolName, TOOL_NAME_PATTERN, withExecute } from "./tool.js";
-export type { Tool, ToolContext, ToolResult, ToolDefinition, ToolAnnotations, ToolProgress } from "./tool.js";
+// The native agent tools: framework-free factories, their option, input and data types (evidenceTools,
+// which composes them with the ledger, is src/observation/evidence-tools.ts).
+export { defineTool, assertToolName, TOOL_NAME_PATTERN, withExecute } from "../host/tool.js";
+export type { Tool, ToolContext, ToolResult, ToolDefinition, ToolAnnotations, ToolProgress } from "../host/tool.js";
+export type { CommandReport, CommandRunReport, CommandNotRunReport, EditReport } from "../host/reports.js";
 export { createEvidenceStatusTool } from "./evidence-status.js";
 export type { EvidenceStatusData, EvidenceStatusSource } from "./evidence-status.js";
 export { createBashTool, readBashOutput, bashInputSchema } from "./bash.js";
@@ -19,5 +21,3 @@ export { createGrepTool, grepInputSchema, defaultRgPath } from "./grep.js";
 export type { GrepToolOptions, GrepInput, GrepData, GrepEngine, GrepMatch, GrepFallback } from "./grep.js";
 export { createGitDiffTool, gitDiffInputSchema } from "./git-diff.js";
 export type { GitDiffToolOptions, GitDiffInput, GitDiffData, GitStatusEntry } from "./git-diff.js";
-export { evidenceTools, EVIDENCE_TOOL_NAMES } from "./evidence-tools.js";
-export type { EvidenceToolsOptions, EvidenceToolset, EvidenceToolName, EvidenceView } from "./evidence-tools.js";

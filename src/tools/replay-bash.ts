@@ -3,7 +3,7 @@
 // BashEvidence or their own wrapper concludes from a session, without runners or a sandbox.
 import { z } from "zod/v4";
 import { EvidenceError } from "../errors.js";
-import { defineTool, type Tool } from "./tool.js";
+import { defineTool, type Tool } from "../host/tool.js";
 
 /** One recorded bash call: the command line as the agent typed it, what it printed, its exit code. */
 export interface RecordedBashCall {

@@ -4,7 +4,7 @@
 // Two levels say what the host file system shows: `strict` binds only the system directories (and
 // what the caller names), `workspace-only` binds the whole root read-only with secret places masked.
 import { loadExeca } from "./load-execa.js";
-import { errorMessage } from "./tool.js";
+import { errorMessage } from "../host/tool.js";
 
 /** How much of the host a sandboxed command sees; `false` (elsewhere) means no sandbox at all. */
 export type SandboxLevel = "strict" | "workspace-only";

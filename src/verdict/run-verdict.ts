@@ -3,9 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { analyzeWithPackageScripts } from "../evidence/package-scripts.js";
+import { analyzeWithPackageScripts } from "../observation/package-scripts.js";
 import { createJudgeStream } from "../evidence/judge.js";
-import { createClippingScanner } from "../evidence/clipping.js";
 import { checkOutputFile, NamedFileError, writeFileReplacing } from "../io/named-files.js";
 import type { ReasonCode } from "../reasons.js";
 import { stateHome } from "../state-home.js";
@@ -144,8 +143,9 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       timedOut: false,
       runs: [],
     } satisfies Verdict));
-    const clipping = createClippingScanner();
+    // The judge reads every line for a host's clipping note too (the one clipping rule).
     const stream = createJudgeStream(analysis, { cwd });
+    let lastText = "";
     const counter = createProgressCounter();
     const progress = options.progress !== undefined && shouldShowProgress(options.progress, env) ? options.progress : undefined;
     const line = progress === undefined ? undefined : createProgressLine(progress);
@@ -162,7 +162,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       env,
       signal: options.signal,
       onOutput: (chunk) => {
-        clipping.push(chunk);
+        if (chunk !== "") lastText = chunk;
         stream.push(chunk);
         if (progress !== undefined) counter.push(chunk);
         if (options.echo !== undefined && options.echoBytes === undefined && chunk !== "") {
@@ -182,7 +182,6 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       if (progressTimer !== undefined) clearInterval(progressTimer);
       line?.clear();
     });
-    clipping.end();
     // A killed run has no exit status of its own: the judge must not read 124 as the runner's.
     const judged = stream.end(result.timedOut || result.aborted ? null : result.exitCode);
     const reading = readReportFile(plan, before, startedAt.getTime());
@@ -191,8 +190,8 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       judged,
       runnerExit: result.exitCode,
       timedOut: result.timedOut,
-      clippingMarker: clipping.clipped,
-      missingFinalNewline: result.bytes > 0 && !clipping.endsWithNewline,
+      clippingMarker: stream.clippingNoteSeen,
+      missingFinalNewline: result.bytes > 0 && !lastText.endsWith("\n"),
       junit: reading.state,
       report: reading.report,
     });

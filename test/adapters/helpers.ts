@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { z } from "zod/v4";
-import { defineTool, type Tool } from "../../src/tools/tool.js";
+import { defineTool, type Tool } from "../../src/host/tool.js";
 import { makeTempDir } from "../tools/helpers.js";
 
 const run = promisify(execFile);

@@ -5,7 +5,7 @@ import { tool as langChainTool } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { toLangChainTools } from "../../src/adapters/langchain.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { groupAlive, makeSlowPytestProject, SLOW_PYTEST_COMMAND } from "./abort-fixture.js";
 import { runLangChainLoop, ScriptedChatModel } from "./langchain-loop.js";
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { z as z3 } from "zod/v3";
 import { fromLangChainTool, toLangChainTools } from "../../src/adapters/langchain.js";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { runLangChainLoop, ScriptedChatModel } from "./langchain-loop.js";
 

@@ -6,8 +6,8 @@ import { tool as langChainTool, ToolInputParsingException } from "@langchain/cor
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { toLangChainTools } from "../../src/adapters/langchain.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
+import type { Tool } from "../../src/host/tool.js";
 import { createByteCountTool, createFailingListTool, makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { runLangChainLoop, ScriptedChatModel } from "./langchain-loop.js";
 

@@ -5,7 +5,7 @@ import { Agent, Runner, setTracingDisabled, tool as agentTool } from "@openai/ag
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { groupAlive, makeSlowPytestProject, SLOW_PYTEST_COMMAND } from "./abort-fixture.js";
 import { ScriptedModel } from "./openai-agents-model.js";
 

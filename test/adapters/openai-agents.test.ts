@@ -2,8 +2,8 @@
 import { Agent, Runner, setTracingDisabled } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
-import { EVIDENCE_TOOL_NAMES, evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import { EVIDENCE_TOOL_NAMES, evidenceTools } from "../../src/observation/evidence-tools.js";
+import type { Tool } from "../../src/host/tool.js";
 import { createByteCountTool, createFailingListTool, makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { ScriptedModel, toolOutputsSeenByModel, type ScriptedTurn } from "./openai-agents-model.js";
 

@@ -9,7 +9,7 @@ import { registerMcpTools } from "../../src/adapters/mcp.js";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isEvidenceError } from "../../src/errors.js";
-import { defineTool, type Tool } from "../../src/tools/tool.js";
+import { defineTool, type Tool } from "../../src/host/tool.js";
 import { staticImports, walkImports } from "../support/import-graph.js";
 
 const FRAMEWORKS = ["ai", "@openai/agents", "@langchain/core", "@modelcontextprotocol/sdk"];

@@ -5,7 +5,7 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { agentView, type AttackProject, expectNoFalsePass, expectVerifiedCurrent, nativeBash, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
 
 useAttackHarness();

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { rankCandidates, type RankedCandidate } from "../../src/candidates/rank.js";
 import { runCandidates, type RunCandidateOptions, type RunCandidateResult } from "../../src/candidates/run-candidate.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { crossTable, goReport, pytestReport, type CrossTable, type RunnerReport } from "./cross-check-reports.js";
 import { createRepo, removeAll } from "./git-fixture.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { compareCandidates } from "../../src/candidates/compare.js";
 import { runCandidate } from "../../src/candidates/run-candidate.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRepo, removeAll } from "./git-fixture.js";
 
 let repo: string;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rankCandidates } from "../../src/candidates/rank.js";
 import { runCandidate, type RunCandidateResult } from "../../src/candidates/run-candidate.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRepo, removeAll } from "./git-fixture.js";
 
 const BUGGY = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";

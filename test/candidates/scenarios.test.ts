@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareCandidates } from "../../src/candidates/compare.js";
 import { rankCandidates, type RankedCandidate } from "../../src/candidates/rank.js";
 import { runCandidates, type RunCandidateOptions, type RunCandidateResult } from "../../src/candidates/run-candidate.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRepo, removeAll } from "./git-fixture.js";
 
 const BUGGY = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";

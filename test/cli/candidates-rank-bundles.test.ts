@@ -6,8 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCandidates, type RunCandidateResult } from "../../src/candidates/run-candidate.js";
-import { verifyEvidenceBundle } from "../../src/evidence/bundle.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { verifyEvidenceBundle } from "../../src/observation/bundle.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRepo, removeAll, worktreePaths } from "../candidates/git-fixture.js";
 
 const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");

@@ -1,10 +1,11 @@
-// The one clipping rule (src/evidence/clipping.ts): the note table, the chunked scanner, and the
-// property that no host note inserted into a real passing output leaves it `passed`, through `judge`,
-// `agent-evidence run`'s scanner and the transcript readers alike.
+// The one clipping rule (src/evidence/clipping.ts): the note table, the judge stream's reading of it chunk
+// by chunk (which `agent-evidence run` uses), and the property that no host note inserted into a real
+// passing output leaves it `passed`, through `judge`, the judge stream and the transcript readers alike.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIPPING_NEEDLES, CLIPPING_NOTES, containsClippingNote, createClippingScanner, isClippingNoteLine } from "../../src/evidence/clipping.js";
-import { judge } from "../../src/evidence/judge.js";
+import { CLIPPING_NEEDLES, CLIPPING_NOTES, containsClippingNote, isClippingNoteLine } from "../../src/evidence/clipping.js";
+import { createJudgeStream, judge } from "../../src/evidence/judge.js";
+import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { stripAnsi } from "../../src/observers/lines.js";
 import { pytestRuleFill } from "../../src/observers/pytest-start.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
@@ -42,18 +43,46 @@ describe("the note table", () => {
   });
 });
 
-describe("the chunked scanner (agent-evidence run)", () => {
+// The judge stream is the one reader of the clipping rule over output (`agent-evidence run` asks it too):
+// every line is read for a note, whichever run reads it, or none.
+function clippingSeen(command: string, chunks: readonly string[]): boolean {
+  const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 0 });
+  for (const chunk of chunks) stream.push(chunk);
+  stream.end();
+  return stream.clippingNoteSeen;
+}
+
+describe("the judge stream's clipping note, read chunk by chunk", () => {
   it.each([
-    ["a marker split across chunks", ["ok\n[output tru", "ncated]\n10 passed in 0.1s\n"], { clipped: true, endsWithNewline: true }],
-    ["no marker, final newline", ["10 passed", " in 0.1s\n"], { clipped: false, endsWithNewline: true }],
-    ["no final newline", ["10 passed in 0.1s"], { clipped: false, endsWithNewline: false }],
-    ["pytest's own truncation notice", ["E   ...Full output truncated (3 lines hidden), use '-vv' to show\n"], { clipped: false, endsWithNewline: true }],
-    ["a Codex header split across chunks", ["Total output li", "nes: 12\n\n5 passed in 0.1s\n"], { clipped: true, endsWithNewline: true }],
+    ["a marker split across chunks", ["ok\n[output tru", "ncated]\n10 passed in 0.1s\n"], true],
+    ["no marker, final newline", ["10 passed", " in 0.1s\n"], false],
+    ["no final newline", ["10 passed in 0.1s"], false],
+    ["pytest's own truncation notice", ["E   ...Full output truncated (3 lines hidden), use '-vv' to show\n"], false],
+    ["a Codex header split across chunks", ["Total output li", "nes: 12\n\n5 passed in 0.1s\n"], true],
   ])("%s", (_name, chunks, expected) => {
-    const scanner = createClippingScanner();
-    for (const chunk of chunks) scanner.push(chunk);
-    scanner.end();
-    expect({ clipped: scanner.clipped, endsWithNewline: scanner.endsWithNewline }).toEqual(expected);
+    for (const command of ["pytest -q", "pytest -q tests/a.py; pytest -q tests/b.py", "echo done", "npm test"]) expect(clippingSeen(command, chunks)).toBe(expected);
+  });
+
+  // A note inside a line too long to hold (a test printed 200 KB on one line, and the host cut its middle),
+  // in 64 KiB chunks: the pieces of the line that are not held are read for it too, with an overlap.
+  it.each([
+    ["one run (chunks parsed as they come)", "pytest -q"],
+    ["two runs (line by line)", "pytest -q tests/a.py; pytest -q tests/b.py"],
+    ["a script run (package-manager lines dropped first)", "npm test"],
+    ["no test run", "make check"],
+  ])("a note in the middle of an over-long line: %s", (_name, command) => {
+    for (const before of [1_000, 65_000, 65_536 - 10, 140_000, 300_000]) {
+      const output = `..  [100%]\n${"z".repeat(before)}[... 1234 characters truncated ...]${"z".repeat(70_000)}\n2 passed in 0.01s\n`;
+      const chunks: string[] = [];
+      for (let at = 0; at < output.length; at += 65_536) chunks.push(output.slice(at, at + 65_536));
+      expect(clippingSeen(command, chunks)).toBe(true);
+      expect(clippingSeen(command, [output])).toBe(true);
+      expect(judge({ command, output, exitCode: 0 }).verdict).not.toBe("passed");
+    }
+  });
+
+  it("a note in a package manager's own line, which the runners never read", () => {
+    expect(clippingSeen("npm test", ["> pkg@1.0.0 test\n> vitest run\n\n", "npm error [output truncated]\n"])).toBe(true);
   });
 });
 
@@ -68,7 +97,7 @@ describe("no host note inserted into a real passing output leaves it passed", ()
     expect(passing.length).toBeGreaterThan(30);
   });
 
-  it("any note, on its own line, anywhere: judge, run's scanner and containsClippingNote all see it", () => {
+  it("any note, on its own line, anywhere: judge, the judge stream's clippingNoteSeen and containsClippingNote all see it", () => {
     fc.assert(
       fc.property(fc.nat(), fc.nat(CLIPPING_NOTES.length - 1), fc.nat(), (which, noteIndex, at) => {
         const run = passing[which % passing.length];
@@ -78,10 +107,7 @@ describe("no host note inserted into a real passing output leaves it passed", ()
         const position = at % (lines.length + 1);
         const output = [...lines.slice(0, position), note.example, ...lines.slice(position)].join("\n");
         const result = judge({ command: run.line, output, exitCode: run.exitCode, cwd: run.cwd });
-        const scanner = createClippingScanner();
-        scanner.push(output);
-        scanner.end();
-        return result.verdict !== "passed" && scanner.clipped && containsClippingNote(output);
+        return result.verdict !== "passed" && clippingSeen(run.line, [output]) && containsClippingNote(output);
       }),
       { numRuns: 3_000 },
     );

@@ -3,9 +3,9 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { changedHarness, harnessContent, isHarnessCandidate, markWorkspaceScan, UNREADABLE_HARNESS } from "../../src/evidence/harness.js";
-import { escapingLink, HarnessScanner } from "../../src/evidence/harness-scan.js";
+import { escapingLink, HarnessScanner } from "../../src/observation/harness-scan.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } f
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { BashEvidence, type BashEvidenceOptions } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence, type BashEvidenceOptions } from "../../src/observation/bash-evidence.js";
 import { createBashTool, type BashToolOptions } from "../../src/tools/bash.js";
 
 /** A fresh project directory (realpath) holding `files`, plus a private temp dir for tool logs. */

@@ -2,8 +2,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
+import type { Tool } from "../../src/host/tool.js";
 import { gitInit, makeProject, observedBash, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
 
 const PASS = "python -m pytest -rA t.py";

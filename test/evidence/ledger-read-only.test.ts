@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { gitInit, makeProject, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 
 const projects: TempProject[] = [];

@@ -3,8 +3,8 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
+import type { Tool } from "../../src/host/tool.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, gitInit, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
 

@@ -4,11 +4,12 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence, PER_CALL_SHELL, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
+import { PER_CALL_SHELL } from "../../src/host/tool.js";
 import { isPlantablePathEntry, ShellSession } from "../../src/evidence/shell-session.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { bashInputSchema } from "../../src/tools/bash.js";
-import type { Tool, ToolResult } from "../../src/tools/tool.js";
+import type { Tool, ToolResult } from "../../src/host/tool.js";
 import { FAST_PYTEST, makeProject, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 
 const RUN = "python3 -m pytest -rA t.py";

@@ -2,7 +2,7 @@
 // passing now, failing, stale after an edit, and what a filtered or unreadable run leaves unknown.
 import { afterEach, describe, expect, it } from "vitest";
 import { testView } from "../../src/evidence/test-view.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { FAST_PYTEST, makeProject, type TempProject } from "./ledger-helpers.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 

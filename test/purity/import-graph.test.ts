@@ -2,9 +2,13 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { LAYERS } from "../../scripts/layers.mjs";
 import { repoRoot as root, valueImports, walkImports } from "../support/import-graph.js";
 
-const PURE = ["src/shell", "src/runners", "src/observers", "src/patches"];
+// The pure folders scripts/layers.mjs names (shell, runners, observers, patches, host, evidence).
+const PURE = Object.entries(LAYERS)
+  .filter(([part, layer]) => layer.pure && !part.endsWith(".ts"))
+  .map(([part]) => `src/${part}`);
 const FORBIDDEN = new Set(["fs", "node:fs", "fs/promises", "node:fs/promises", "child_process", "node:child_process"]);
 
 function tsFiles(dir: string): string[] {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isEvidenceError } from "../../src/errors.js";
 import { createBashTool, readBashOutput, type BashData, type BashRunData, type BashToolOptions } from "../../src/tools/bash.js";
-import type { ToolResult } from "../../src/tools/tool.js";
+import type { ToolResult } from "../../src/host/tool.js";
 import { makeTempDir, survivors, uniqueSleep } from "./helpers.js";
 
 let ws: { dir: string; cleanup: () => void };

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { evidenceTools, EVIDENCE_TOOL_NAMES } from "../../src/tools/evidence-tools.js";
+import { evidenceTools, EVIDENCE_TOOL_NAMES } from "../../src/observation/evidence-tools.js";
 import { createFileWriteTool } from "../../src/tools/file-write.js";
 
 const a = mkdtempSync(join(tmpdir(), "ae-desc-a-"));

@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createGitDiffTool } from "../../src/tools/git-diff.js";
-import type { Tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/host/tool.js";
 import { makeTempDir } from "./helpers.js";
 
 const cleanups: (() => void)[] = [];

@@ -2,7 +2,7 @@
 // foreign-tool path of BashEvidence, on output a real pytest printed.
 import { execFileSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { createReplayBashTool } from "../../src/tools/replay-bash.js";
 import { isEvidenceError } from "../../src/errors.js";
 import { makeProject, PYTEST_FILES } from "../evidence/ledger-helpers.js";

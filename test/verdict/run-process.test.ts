@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIPPING_NOTES, createClippingScanner } from "../../src/evidence/clipping.js";
+import { CLIPPING_NOTES } from "../../src/evidence/clipping.js";
 import { createJudgeStream } from "../../src/evidence/judge.js";
-import { analyzeWithPackageScripts } from "../../src/evidence/package-scripts.js";
+import { analyzeWithPackageScripts } from "../../src/observation/package-scripts.js";
 import { createProgressCounter } from "../../src/verdict/progress.js";
 import { decodeInPieces, runSuiteProcess, TEXT_PIECE } from "../../src/verdict/run-process.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
@@ -91,11 +91,9 @@ function analysisOf(run: CapturedRun): ReturnType<typeof analyzeWithPackageScrip
 function readThrough(run: CapturedRun, chunks: readonly Buffer[], toText: (decoder: StringDecoder, chunk: Buffer, onText: (text: string) => void) => void): PathResult {
   const decoder = new StringDecoder("utf8");
   const judge = createJudgeStream(analysisOf(run), { cwd: run.cwd });
-  const clipping = createClippingScanner();
   const counter = createProgressCounter();
   let text = "";
   const onText = (piece: string): void => {
-    clipping.push(piece);
     judge.push(piece);
     counter.push(piece);
     text += piece;
@@ -103,8 +101,8 @@ function readThrough(run: CapturedRun, chunks: readonly Buffer[], toText: (decod
   for (const chunk of chunks) toText(decoder, chunk, onText);
   const rest = decoder.end();
   if (rest !== "") onText(rest);
-  clipping.end();
-  return { judged: judge.end(run.exitCode), clipped: clipping.clipped, endsWithNewline: clipping.endsWithNewline, passed: counter.passed, failed: counter.failed, counted: counter.bytes, text };
+  const judged = judge.end(run.exitCode);
+  return { judged, clipped: judge.clippingNoteSeen, endsWithNewline: text.endsWith("\n"), passed: counter.passed, failed: counter.failed, counted: counter.bytes, text };
 }
 
 const wholeChunk = (decoder: StringDecoder, chunk: Buffer, onText: (text: string) => void): void => {

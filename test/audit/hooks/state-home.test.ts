@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hookStatePath } from "../../../src/audit/hooks/state.js";
-import { defaultSealPath } from "../../../src/evidence/journal.js";
+import { defaultSealPath } from "../../../src/observation/journal.js";
 import { stateHome } from "../../../src/state-home.js";
 
 describe("state that the agent's commands must not write", () => {

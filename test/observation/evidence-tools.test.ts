@@ -1,9 +1,9 @@
 // evidenceTools: fresh toolsets, independence, and option validation.
 import { afterEach, describe, expect, it } from "vitest";
 import { EvidenceError } from "../../src/errors.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
-import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
+import type { Tool } from "../../src/host/tool.js";
+import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "../evidence/ledger-helpers.js";
 
 const projects: TempProject[] = [];
 afterEach(() => {

@@ -4,11 +4,12 @@
 // keeps its pass. A log counts only under a name runners never load (`*.log`, `*.out`, as the
 // read-only rules say): the gap is a test that reads such a file, which the line then overwrote.
 import { isAbsolute, join, relative } from "node:path";
+import { writtenOperands } from "../shell/command-facts.js";
 import { numberSimpleCommands } from "../shell/flatten.js";
 import { isLogFileName } from "../shell/read-only.js";
 import type { CommandAnalysis, SimpleCommand } from "../shell/types.js";
 import { isInside } from "../tools/workspace-path.js";
-import type { WorkspaceEffect } from "./ledger.js";
+import type { WorkspaceEffect } from "../evidence/ledger.js";
 
 const WRITES = new Set([">", ">>", "&>", "&>>", ">|"]);
 // A path the shell takes as written: no expansion, glob or substitution.
@@ -20,7 +21,8 @@ export function runnerOwnWrites(analysis: CommandAnalysis, root: string): Set<st
   if (analysis.opaque) return out;
   const byIndex = new Map<number, SimpleCommand>();
   for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
-  const tees = [...byIndex.values()].filter((c) => c.words[0] === "tee").flatMap((c) => c.words.slice(1).filter((w) => !w.startsWith("-")));
+  // Only `tee` as PATH finds it: `./tee` is a program someone wrote.
+  const tees = [...byIndex.values()].flatMap((c) => (c.words[0] === "tee" ? writtenOperands("tee", c.words.slice(1)) : []));
   for (const inv of analysis.invocations) {
     if (inv.workspace === null || !isAbsolute(inv.workspace)) continue;
     const own = byIndex.get(inv.commandIndex);

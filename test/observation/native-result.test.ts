@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { extractNativeResult, extractTextResult } from "../../src/evidence/native-result.js";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
-import { defineTool } from "../../src/tools/tool.js";
+import { extractNativeResult, extractTextResult } from "../../src/observation/native-result.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
+import { defineTool } from "../../src/host/tool.js";
 import { z } from "zod/v4";
 
 const dir = mkdtempSync(join(tmpdir(), "ae-native-result-"));

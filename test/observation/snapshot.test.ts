@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createWorkspaceSnapshotter, mtimeResets } from "../../src/evidence/snapshot.js";
-import { makeProject, type TempProject } from "./ledger-helpers.js";
+import { createWorkspaceSnapshotter, mtimeResets } from "../../src/observation/snapshot.js";
+import { makeProject, type TempProject } from "../evidence/ledger-helpers.js";
 
 const projects: TempProject[] = [];
 afterEach(() => {

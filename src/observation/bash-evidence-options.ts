@@ -1,9 +1,9 @@
 // BashEvidence's options: their shape, and the checks the constructor makes before anything is opened.
 import type { PackageScriptResolver } from "./package-scripts.js";
 import type { RunnerRegistry } from "../runners/registry.js";
-import type { ToolContext, ToolResult } from "../tools/tool.js";
+import type { ToolResult } from "../host/tool.js";
 import { EvidenceError } from "../errors.js";
-import type { CommandResult, LineJudge } from "./ledger.js";
+import type { CommandResult, LineJudge } from "../evidence/ledger.js";
 
 /** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
 export type InvalidationMode = "conservative" | "snapshot";
@@ -12,12 +12,6 @@ export type InvalidationMode = "conservative" | "snapshot";
 export interface BashLikeInput {
   command: string;
   timeoutMs?: number | null | undefined;
-}
-
-/** The context BashEvidence hands to the wrapped tool: a tool that calls `onCommandStart` right
- * before it spawns lets the ledger skip commands it refused (policy, sandbox). */
-export interface ObservedToolContext extends ToolContext {
-  onCommandStart?: () => void;
 }
 
 /** Turns a wrapped tool's result into the complete command result (or null: the command did not run). */

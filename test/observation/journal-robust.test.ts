@@ -8,10 +8,10 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeF
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
-import { defaultSealPath, lineMac, openJournal, readJournal, replayJournal, type JournalState } from "../../src/evidence/journal.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
+import { defaultSealPath, lineMac, openJournal, readJournal, replayJournal, type JournalState } from "../../src/observation/journal.js";
 import type { LineJudge } from "../../src/evidence/ledger.js";
-import type { Tool } from "../../src/tools/tool.js";
+import type { Tool } from "../../src/host/tool.js";
 import type { RunEvidence } from "../../src/types.js";
 
 const dir = mkdtempSync(join(tmpdir(), "ae-journal-"));

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { createShadowRepository } from "../tools/host-git.js";
-import { isRunnerByproduct, RUNNER_BYPRODUCT_EXCLUDES } from "./byproducts.js";
+import { isRunnerByproduct, RUNNER_BYPRODUCT_EXCLUDES } from "../evidence/byproducts.js";
 import { createGitSnapshotter } from "./snapshot-git.js";
 import { differingKeys, fingerprintOf, statOfFingerprint } from "./snapshot-stat.js";
 

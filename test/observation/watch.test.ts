@@ -6,10 +6,10 @@ import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isRunnerByproduct } from "../../src/evidence/byproducts.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
+import type { Tool } from "../../src/host/tool.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
-import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
+import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "../evidence/ledger-helpers.js";
 
 const PASS = "python -m pytest -rA t.py";
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -2,7 +2,7 @@
 // the same schema, the same command and timeout passed through, the same result returned.
 import { resolve as resolvePath } from "node:path";
 import type { CommandAnalysis } from "../shell/types.js";
-import { toolMetadata, type Tool, type ToolAnnotations, type ToolContext, type ToolResult } from "../tools/tool.js";
+import { NATIVE_BASH, PER_CALL_SHELL, START_HOOK, toolMetadata, type ObservedToolContext, type Tool, type ToolAnnotations, type ToolContext, type ToolResult } from "../host/tool.js";
 import { realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import { EvidenceError } from "../errors.js";
@@ -13,38 +13,25 @@ import { bashParser } from "../grammar/bash-grammar.js";
 import { startsBackgroundJob } from "../shell/shadowing.js";
 import { changesNoFile } from "../shell/read-only.js";
 import { lineEffect } from "../shell/command-effect.js";
-import { runsProvableTest } from "./line-reading.js";
-import { judgeAnalyzed } from "./judge.js";
+import { runsProvableTest } from "../evidence/line-reading.js";
+import { judgeAnalyzed } from "../evidence/judge.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
-import { EvidenceLedger, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "./ledger.js";
+import { EvidenceLedger, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "../evidence/ledger.js";
 import type { FileJournal } from "./journal.js";
 import { openBashJournal, refuseInsideWorkspace } from "./bash-journal.js";
-import { validateBashEvidenceOptions, type BashEvidenceOptions, type BashLikeInput, type InvalidationMode, type ObservedToolContext, type ResultExtractor } from "./bash-evidence-options.js";
-export type { BashEvidenceOptions, BashLikeInput, InvalidationMode, ObservedToolContext, ResultExtractor } from "./bash-evidence-options.js";
+import { validateBashEvidenceOptions, type BashEvidenceOptions, type BashLikeInput, type InvalidationMode, type ResultExtractor } from "./bash-evidence-options.js";
+export type { BashEvidenceOptions, BashLikeInput, InvalidationMode, ResultExtractor } from "./bash-evidence-options.js";
 import { exportEvidenceBundle, type EvidenceBundle } from "./bundle.js";
 import { RunLogStore } from "./run-logs.js";
-import { runnersFollowMoves, ShellSession } from "./shell-session.js";
+import { runnersFollowMoves, ShellSession } from "../evidence/shell-session.js";
 import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
 import { extractNativeResult, extractTextResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
-import { testView, type TestView } from "./test-view.js";
+import { testView, type TestView } from "../evidence/test-view.js";
 import { HarnessScanner } from "./harness-scan.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { StatResets } from "./stat-resets.js";
 import { WorkspaceWatcher, type CallKind } from "./watch.js";
-
-/** Marks tools that call `onCommandStart` before spawning (the native bash tool does). */
-export const START_HOOK = Symbol.for("agent-evidence.start-hook");
-
-/**
- * Marks the native bash tool, whose `data` names the raw logs it wrote: only its results are read
- * from those files. Any other tool's result is read from its text, so a foreign tool (or a foreign
- * MCP server's structuredContent) that imitates the native data cannot point the ledger at a file.
- */
-export const NATIVE_BASH = Symbol.for("agent-evidence.native-bash");
-
-/** Marks tools that start a new shell for every call (the native bash tool does). */
-export const PER_CALL_SHELL = Symbol.for("agent-evidence.per-call-shell");
 
 /**
  * Wraps a bash tool and keeps verification records of every test run it observes.
@@ -101,7 +88,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.inputSchema = tool.inputSchema;
     // The wrapped tool's title, annotations and approval rule, so an adapter sees the same tool.
     Object.assign(this, toolMetadata(tool as Tool<never, unknown>));
-    this.#extract = options.extract ?? ((tool as unknown as Record<symbol, unknown>)[NATIVE_BASH] === true ? extractNativeResult : extractTextResult);
+    this.#extract = options.extract ?? (tool[NATIVE_BASH] === true ? extractNativeResult : extractTextResult);
     this.#runners = options.runners ?? builtinRunners;
     this.#resolveScripts = options.resolveScripts ?? readPackageManifest;
     const runners = this.#runners;
@@ -140,7 +127,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
             () => undefined,
           );
     this.#baseline = Promise.all([baselineScan, root === null ? null : this.#takeSnapshot()]).then(() => undefined);
-    const perCall = options.shell === undefined ? (tool as unknown as Record<symbol, unknown>)[PER_CALL_SHELL] === true : options.shell === "per-call";
+    const perCall = options.shell === undefined ? tool[PER_CALL_SHELL] === true : options.shell === "per-call";
     this.#session = perCall ? undefined : new ShellSession(root, runners);
     this.#sessionKnown = options.shell === "persistent";
     this.#watcher =
@@ -254,7 +241,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const observed = this.#session === undefined ? parsedLine : this.#session.shadow(parsedLine);
     // The runner's own modules, shadowed by files next to it, and a planted virtualenv runner (checked before the run starts).
     markLiveRunnerIdentity(observed, this.#ledger.workspace);
-    const supportsHook = (this.#inner as unknown as Record<symbol, unknown>)[START_HOOK] === true;
+    const supportsHook = this.#inner[START_HOOK] === true;
     // A line that runs a test is measured in both modes (a test may change what it tested); in
     // snapshot mode a line that runs none is judged by what it changed.
     const runsTest = runsProvableTest(observed);

@@ -1,11 +1,11 @@
 // BashEvidence around the real bash tool: transparency, refused commands, copies, history bound,
 // isolation, and the go and Django runners.
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence, type BashLikeInput } from "../../src/evidence/bash-evidence.js";
-import type { Tool, ToolResult } from "../../src/tools/tool.js";
+import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
+import type { Tool, ToolResult } from "../../src/host/tool.js";
 import { bashInputSchema } from "../../src/tools/bash.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
-import { copyFixture, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
+import { copyFixture, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "../evidence/ledger-helpers.js";
 
 const PASS = "python -m pytest -rA t.py";
 const projects: TempProject[] = [];

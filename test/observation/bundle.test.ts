@@ -3,11 +3,11 @@
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { verifyEvidenceBundle } from "../../src/evidence/bundle.js";
+import { verifyEvidenceBundle } from "../../src/observation/bundle.js";
 import { EvidenceError } from "../../src/errors.js";
-import { evidenceTools } from "../../src/tools/evidence-tools.js";
-import type { Tool } from "../../src/tools/tool.js";
-import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
+import type { Tool } from "../../src/host/tool.js";
+import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "../evidence/ledger-helpers.js";
 
 const projects: TempProject[] = [];
 afterEach(() => {

@@ -12,7 +12,7 @@ import { EvidenceError } from "../errors.js";
 import { hashRegularFile, NamedFileError, readRegularFile } from "../io/named-files.js";
 import type { VerificationRecord } from "../types.js";
 import type { MissingRunLog, RunLog } from "./run-logs.js";
-import type { TestView } from "./test-view.js";
+import type { TestView } from "../evidence/test-view.js";
 
 /** The manifest's format name and version. */
 export const BUNDLE_FORMAT = "agent-evidence-bundle";

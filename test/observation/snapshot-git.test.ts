@@ -6,12 +6,12 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseGitIndex } from "../../src/evidence/git-index.js";
-import { createGitSnapshotter, parseIndexListing, parseStatus } from "../../src/evidence/snapshot-git.js";
-import { mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "../../src/evidence/snapshot.js";
+import { parseGitIndex } from "../../src/observation/git-index.js";
+import { createGitSnapshotter, parseIndexListing, parseStatus } from "../../src/observation/snapshot-git.js";
+import { mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "../../src/observation/snapshot.js";
 import { RUNNER_BYPRODUCT_EXCLUDES } from "../../src/evidence/byproducts.js";
 import { createShadowRepository } from "../../src/tools/host-git.js";
-import { makeProject, type TempProject } from "./ledger-helpers.js";
+import { makeProject, type TempProject } from "../evidence/ledger-helpers.js";
 
 const projects: TempProject[] = [];
 afterEach(() => {

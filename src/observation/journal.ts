@@ -11,13 +11,13 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { VerificationRecord } from "../types.js";
-import type { HarnessDigest } from "./harness.js";
+import type { HarnessDigest } from "../evidence/harness.js";
 import { EvidenceError } from "../errors.js";
 import { stateHome } from "../state-home.js";
 import { createSeal, MAC_HEX, openSeal, readSeal, type JournalSeal, type JournalTip, type SealFile } from "./journal-seal.js";
 
 export type { JournalSeal, JournalTip } from "./journal-seal.js";
-import { applyLedgerEvent, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
+import { applyLedgerEvent, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "../evidence/ledger-events.js";
 
 /** Where the journal's seal (its key and tip) lives; by default {@link defaultSealPath}. */
 export interface JournalOptions {

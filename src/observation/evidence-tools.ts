@@ -4,25 +4,26 @@ import { isAbsolute, join } from "node:path";
 import { EvidenceError } from "../errors.js";
 import { affectsTests } from "../evidence/test-inputs.js";
 import { isPlainFileOnDisk } from "../io/plain-file.js";
-import { BashEvidence, type InvalidationMode } from "../evidence/bash-evidence.js";
-import type { CallKind } from "../evidence/watch.js";
+import { BashEvidence, type InvalidationMode } from "./bash-evidence.js";
+import type { CallKind } from "./watch.js";
 import type { EvidenceLedger } from "../evidence/ledger.js";
 import type { VerificationRecord } from "../types.js";
 import type { RunnerRegistry } from "../runners/registry.js";
-import type { PackageScriptResolver } from "../evidence/package-scripts.js";
-import { createApplyPatchTool } from "./apply-patch.js";
-import { createEvidenceStatusTool } from "./evidence-status.js";
-import { createBashTool, sandboxOption, type BashToolOptions, type ConfirmCallback } from "./bash.js";
-import type { SandboxLevel } from "./sandbox.js";
-import { createFileReadTool } from "./file-read.js";
-import { createFileWriteTool } from "./file-write.js";
-import { createGitDiffTool } from "./git-diff.js";
-import { createGrepTool } from "./grep.js";
-import { withExecute, type Tool, type ToolContext, type ToolResult } from "./tool.js";
-import { isInside, realpathOfPrefix } from "./workspace-path.js";
-import { defaultSealPath } from "../evidence/journal.js";
+import type { PackageScriptResolver } from "./package-scripts.js";
+import { createApplyPatchTool } from "../tools/apply-patch.js";
+import { createEvidenceStatusTool } from "../tools/evidence-status.js";
+import { createBashTool, sandboxOption, type BashToolOptions, type ConfirmCallback } from "../tools/bash.js";
+import type { SandboxLevel } from "../tools/sandbox.js";
+import { createFileReadTool } from "../tools/file-read.js";
+import { createFileWriteTool } from "../tools/file-write.js";
+import { createGitDiffTool } from "../tools/git-diff.js";
+import { createGrepTool } from "../tools/grep.js";
+import { withExecute, type Tool, type ToolContext, type ToolResult } from "../host/tool.js";
+import { readEditReport } from "../host/reports.js";
+import { isInside, realpathOfPrefix } from "../tools/workspace-path.js";
+import { defaultSealPath } from "./journal.js";
 import type { TestView } from "../evidence/test-view.js";
-import { exportEvidenceBundle, type EvidenceBundle } from "../evidence/bundle.js";
+import { exportEvidenceBundle, type EvidenceBundle } from "./bundle.js";
 
 /** The native tools evidenceTools can build. */
 export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff", "evidence_status"] as const;
@@ -206,14 +207,13 @@ function isInertFile(path: string, workspace: string): boolean {
   return !affectsTests(absolute, workspace) && isPlainFileOnDisk(absolute, workspace);
 }
 
-// Reports completed edits to the ledger; the tool's result is returned unchanged.
+// Reports completed edits (an EditReport in `data`, src/host/reports.ts) to the ledger; the tool's result is returned unchanged.
 function observeEdits(tool: Tool<unknown, unknown>, ledger: EvidenceLedger): Tool<unknown, unknown> {
   return withExecute(tool, async (input: unknown, ctx?: ToolContext): Promise<ToolResult<unknown>> => {
     const result = await tool.execute(input, ctx);
-    const data = result.data as { completed?: unknown; changed?: unknown; path?: unknown; paths?: unknown; changedPaths?: unknown } | undefined;
-    if (data !== undefined && data.completed === true) {
-      const changed = data.changed === true ? true : data.changed === false ? false : null;
-      const paths = [...new Set([data.changedPaths, data.paths, data.path].flatMap((value) => (Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : typeof value === "string" ? [value] : [])))];
+    const edit = readEditReport(result.data);
+    if (edit !== null) {
+      const { changed, paths } = edit;
       // The path rule (test-inputs.ts), for files that are what their names say: an edit of README.md
       // changes no test's result, unless README.md is a link into the sources.
       const workspace = ledger.workspace;

@@ -3,10 +3,10 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { survivors, uniqueSleep } from "../tools/helpers.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
-import { FAST_PYTEST, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
+import { FAST_PYTEST, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "../evidence/ledger-helpers.js";
 
 const DIST = join(import.meta.dirname, "..", "..", "dist", "tools", "evidence-tools.js");
 const projects: TempProject[] = [];

@@ -1,6 +1,21 @@
-// The framework-free tool shape every native tool (and every wrapper such as BashEvidence) returns.
+// The host seam: the framework-free tool shape every native tool, every foreign tool and every
+// wrapper such as BashEvidence shares, with the hooks and marks an observer reads as typed members.
+// Both sides import it; it imports nothing of theirs (the reports tools return: reports.ts).
 import type { z } from "zod/v4";
 import { EvidenceError } from "../errors.js";
+
+/** Marks tools that call {@link ToolContext.onCommandStart} right before they spawn (the native bash tool does). */
+export const START_HOOK: unique symbol = Symbol.for("agent-evidence.start-hook");
+
+/**
+ * Marks the native bash tool, whose `data` names the raw logs it wrote: only its results are read
+ * from those files. Any other tool's result is read from its text, so a foreign tool (or a foreign
+ * MCP server's structuredContent) that imitates the native data cannot point the ledger at a file.
+ */
+export const NATIVE_BASH: unique symbol = Symbol.for("agent-evidence.native-bash");
+
+/** Marks tools that start a new shell for every call (the native bash tool does). */
+export const PER_CALL_SHELL: unique symbol = Symbol.for("agent-evidence.per-call-shell");
 
 /** Per-call context handed to {@link Tool.execute} by the agent loop. */
 export interface ToolContext {
@@ -15,6 +30,16 @@ export interface ToolContext {
    * honour {@link Tool.needsApproval}, never by the model): the tool does not ask again.
    */
   approved?: boolean;
+  /**
+   * Set by an observer (BashEvidence): a tool that calls it right before it really starts the
+   * command, and carries {@link START_HOOK}, lets the ledger skip commands it refused (policy, sandbox).
+   */
+  onCommandStart?: () => void;
+}
+
+/** The context BashEvidence hands to the wrapped tool: {@link ToolContext.onCommandStart} is always set. */
+export interface ObservedToolContext extends ToolContext {
+  onCommandStart: () => void;
 }
 
 /** A progress update of a running call: `progress` grows with every update (the bash tool: seconds elapsed). */
@@ -61,6 +86,12 @@ export interface Tool<TInput = unknown, TData = unknown> {
   /** The schema of `data`, when the tool declares one (MCP then returns `data` as structuredContent). */
   readonly outputSchema?: z.ZodObject;
   execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>>;
+  /** True when `execute` calls `ctx.onCommandStart` right before it spawns (set non-enumerable, with `Object.defineProperty`). */
+  readonly [START_HOOK]?: boolean;
+  /** True on the native bash tool only: its `data` is a `CommandReport` (reports.ts) whose logs are read. */
+  readonly [NATIVE_BASH]?: boolean;
+  /** True when every call starts a new shell: nothing a line defines reaches the next call. */
+  readonly [PER_CALL_SHELL]?: boolean;
 }
 
 /** The optional descriptive fields of a tool (title, annotations, needsApproval, outputSchema), only those it has. */

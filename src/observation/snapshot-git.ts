@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
 import type { ShadowRepository } from "../tools/host-git.js";
 import { createHostGitRunner } from "../tools/host-git-runner.js";
-import { isRunnerByproduct } from "./byproducts.js";
+import { isRunnerByproduct } from "../evidence/byproducts.js";
 import { parseGitIndex, type GitIndexEntry, type GitIndexListing } from "./git-index.js";
 import { differingKeys, fingerprints, MAX_IGNORED_FILES, staleEntries, statOfFingerprint } from "./snapshot-stat.js";
 import type { WorkspaceSnapshot, WorkspaceSnapshotter } from "./snapshot.js";

@@ -13,7 +13,7 @@
 import { relative, resolve, sep } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { watch, type FSWatcher } from "chokidar";
-import { isRunnerByproduct } from "./byproducts.js";
+import { isRunnerByproduct } from "../evidence/byproducts.js";
 
 /** What one of our calls can do to the workspace (a test run `reads`: it writes only by-products). */
 export type CallKind = "writes" | "reads";

@@ -6,9 +6,9 @@ import { chmodSync, cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/evidence/bash-evidence.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { judge } from "../../src/evidence/judge.js";
-import { resolvePackageScripts } from "../../src/evidence/package-scripts.js";
+import { resolvePackageScripts } from "../../src/observation/package-scripts.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
 import { runners as tallyRunners } from "../fixtures/own-runner/tally-runner.js";
