@@ -151,6 +151,14 @@ export type ExitAttributionReason = keyof typeof EXIT_ATTRIBUTION_REASONS;
  */
 export type OpenCode<C extends string> = C | (string & {});
 
+/**
+ * True when the only reasons are `target-not-proven`: the runner decided every id it printed, and
+ * only some target lacks proof (the ledger and the per-test view still count those ids).
+ */
+export function onlyTargetNotProven(reasons: readonly string[]): boolean {
+  return reasons.length > 0 && reasons.every((reason) => reason === ("target-not-proven" satisfies ReasonCode));
+}
+
 /** The reason codes of one scope, in definition order. */
 export function reasonCodesOf(scope: ReasonScope): ReasonCode[] {
   return (Object.keys(REASON_DEFINITIONS) as ReasonCode[]).filter((code) => REASON_DEFINITIONS[code].scope === scope);
