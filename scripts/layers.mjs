@@ -3,7 +3,7 @@
 // eslint.config.js (a no-restricted-imports rule per part whose message names the allowed route)
 // and by test/purity/layering.test.ts (every import of every file, type-only ones and import() too).
 
-const SHAPES = ["types.ts", "errors.ts"];
+const SHAPES = ["types.ts", "errors.ts", "reasons.ts"];
 const PURE_CORE = [...SHAPES, "observers", "runners", "shell", "patches", "host", "evidence"];
 // The I/O every outer part may build on: files a user names, the state directory, the grammar, the
 // native tools, and the observation of a live tool with the ledger.
@@ -12,10 +12,11 @@ const FEATURES = ["verdict", "audit", "candidates"];
 
 /** @type {Record<string, { pure: boolean; imports: string[]; route: string }>} */
 export const LAYERS = {
-  "types.ts": { pure: true, imports: [], route: "the shared shapes import nothing of the project" },
+  "reasons.ts": { pure: true, imports: [], route: "the reason codes import nothing of the project" },
+  "types.ts": { pure: true, imports: ["reasons.ts"], route: "the shared shapes import only the reason codes (reasons.ts)" },
   "errors.ts": { pure: true, imports: [], route: "EvidenceError imports nothing of the project" },
-  host: { pure: true, imports: SHAPES, route: "the host seam (the tool shape, its hooks, the reports in data) is imported by both sides and imports only types.ts and errors.ts" },
-  observers: { pure: true, imports: SHAPES, route: "the output parsers take text and return data; they import only types.ts and errors.ts" },
+  host: { pure: true, imports: SHAPES, route: "the host seam (the tool shape, its hooks, the reports in data) is imported by both sides and imports only types.ts, errors.ts and reasons.ts" },
+  observers: { pure: true, imports: SHAPES, route: "the output parsers take text and return data; they import only types.ts, errors.ts and reasons.ts" },
   runners: { pure: true, imports: [...SHAPES, "observers"], route: "a runner definition imports its parser (observers) and the shared shapes" },
   shell: { pure: true, imports: [...SHAPES, "observers", "runners"], route: "the shell analysis reads the runner registry (runners); the loaded grammar is handed in by src/grammar" },
   patches: { pure: true, imports: SHAPES, route: "the diff parser imports only the shared shapes" },

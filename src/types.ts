@@ -1,3 +1,5 @@
+import type { OpenCode, RecordReasonCode, RunReasonCode } from "./reasons.js";
+
 /** Outcome vocabulary used everywhere: only `passed` maps to success. */
 export type Outcome = "passed" | "failed" | "unknown";
 
@@ -34,8 +36,8 @@ export interface RunEvidence {
   failed: string[];
   /** Test ids that were skipped, xfailed or xpassed (non-strict). */
   skipped: string[];
-  /** Machine-readable codes saying why the outcome is not `passed` (empty when passed). */
-  reasons: string[];
+  /** Machine-readable codes saying why the outcome is not `passed` (empty when passed; src/reasons.ts defines each). */
+  reasons: OpenCode<RunReasonCode>[];
   /**
    * Targets of a `passed` run that no printed id shows (`pytest -q a.py b.py`): every selected test
    * passed, but such a target may have held none. Their records are not verified. Absent when none.
@@ -65,7 +67,8 @@ export interface VerificationRecord {
   outcome: Outcome;
   passed: string[];
   failed: string[];
-  reasons: string[];
+  /** The run's reason codes, plus the record's own (`workspace-unknown`, `target-not-proven`, ...). */
+  reasons: OpenCode<RecordReasonCode>[];
   truncated: boolean;
   /**
    * Selection options (`-k`, `-m`, `--deselect`, `go test -run`, ...) narrowed the run: it proves only

@@ -1,13 +1,11 @@
 // The transcript files under the paths given to `agent-evidence audit`.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-
-/** Why a path could not be used. */
-export class AuditPathError extends Error {}
+import { EvidenceError } from "../errors.js";
 
 /**
  * Expands files and directories (recursively: every `*.jsonl` below them, sorted) into a file list.
- * A named file is taken whatever its name; a missing path throws {@link AuditPathError}.
+ * A named file is taken whatever its name; a path that cannot be read throws an `EvidenceError` `E_IO`.
  */
 export function collectTranscriptFiles(paths: readonly string[]): string[] {
   const files: string[] = [];
@@ -24,7 +22,7 @@ export function collectTranscriptFiles(paths: readonly string[]): string[] {
     try {
       stats = statSync(path);
     } catch (error) {
-      throw new AuditPathError(`cannot read ${path} (${error instanceof Error && "code" in error ? String(error.code) : "unreadable"})`);
+      throw new EvidenceError("E_IO", `cannot read ${path} (${error instanceof Error && "code" in error ? String(error.code) : "unreadable"})`);
     }
     if (stats.isDirectory()) walk(path);
     else files.push(path);

@@ -3,6 +3,7 @@
 import { judgeAnalyzed } from "../evidence/judge.js";
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { attributeExit } from "../shell/attribute-exit.js";
+import type { ReasonCode } from "../reasons.js";
 import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
 import { covers, targetKey } from "../evidence/targets.js";
 import { builtinRunners } from "../runners/registry.js";
@@ -187,7 +188,7 @@ function judgeShell(event: ShellEvent, position: number): { run: SessionRun | nu
   const relevant = current.length > 0 ? current : result.runs;
   const judged = current.length === result.runs.length ? { outcome: result.verdict, reasons: result.reasons } : combine(relevant);
   // The client reported a failure it kept no exit code for: the output may show a pass; the line did not pass.
-  const { outcome, reasons } = event.clientStatus === "failed" && judged.outcome === "passed" ? { outcome: "unknown" as const, reasons: ["failed-without-exit-code"] } : judged;
+  const { outcome, reasons } = event.clientStatus === "failed" && judged.outcome === "passed" ? { outcome: "unknown" as const, reasons: ["failed-without-exit-code"] satisfies ReasonCode[] } : judged;
   const masked = attributeExit(analysis, event.exitCode).some((attribution) => attribution.status === "masked");
   const run: SessionRun = {
     position,

@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EvidenceError } from "../errors.js";
 import type { VerificationRecord } from "../types.js";
 import { readGit, runGit } from "./git.js";
 import { rankCandidates, type RankedCandidate } from "./rank.js";
@@ -54,7 +55,7 @@ async function verifyIn<Tools>(dir: string, options: RankWorktreesOptions<Tools>
   const toolset = options.createToolset(dir);
   try {
     const bash = bashToolOf(toolset.tools);
-    if (bash === null) throw new Error("the toolset has no bash tool");
+    if (bash === null) throw new EvidenceError("E_INVALID_OPTION", "the toolset has no bash tool");
     await bash.execute({ command: options.verify.command, ...(options.verify.timeoutMs === undefined ? {} : { timeoutMs: options.verify.timeoutMs }) });
     return structuredClone(toolset.evidence.verificationRecords);
   } finally {

@@ -1,8 +1,8 @@
 // `agent-evidence audit PATH...`: audits transcripts in parallel; JSON lines, summary, HTML report.
+import { EvidenceError, isEvidenceError } from "../errors.js";
 import type { Command } from "commander";
 import type { SessionAudit } from "../audit/audit-session.js";
 import { checkOutputFile, writeFileReplacing } from "../io/named-files.js";
-import { UsageError } from "./program.js";
 
 interface AuditOptions {
   summary?: boolean;
@@ -33,7 +33,7 @@ function createProgressBar(enabled: boolean): { update: (done: number, total: nu
 
 function parseJobs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`audit: --jobs must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!/^[1-9]\d*$/.test(value)) throw new EvidenceError("E_USAGE", `audit: --jobs must be a positive integer, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -53,7 +53,7 @@ export function registerAuditCommand(program: Command): void {
       // Checked before the audit (which can take minutes), written after it: 73 at once, not at the end.
       const reportName = options.report === undefined ? "" : `--report ${options.report}`;
       if (options.report !== undefined) checkOutputFile(options.report, reportName);
-      const [{ AuditPathError, collectTranscriptFiles }, { auditFiles }, { addToSummary, createAuditSummary, renderSummaryTable }, { renderAuditReport }] = await Promise.all([
+      const [{ collectTranscriptFiles }, { auditFiles }, { addToSummary, createAuditSummary, renderSummaryTable }, { renderAuditReport }] = await Promise.all([
         import("../audit/audit-files.js"),
         import("../audit/audit-pool.js"),
         import("../audit/audit-summary.js"),
@@ -63,7 +63,7 @@ export function registerAuditCommand(program: Command): void {
       try {
         files = collectTranscriptFiles(paths);
       } catch (error) {
-        if (error instanceof AuditPathError) throw new UsageError(`audit: ${error.message}`);
+        if (isEvidenceError(error, "E_IO")) throw new EvidenceError("E_USAGE", `audit: ${error.message}`);
         throw error;
       }
       const summary = createAuditSummary();

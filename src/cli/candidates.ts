@@ -1,10 +1,10 @@
 // `agent-evidence candidates rank`: ranks existing candidate worktrees for pipelines not written in
 // TypeScript. JSON on stdout, a one-line summary on stderr; exit 0 when one candidate is ranked first
 // alone and green, 1 when none is green, 2 when the first place is tied or not green.
+import { EvidenceError } from "../errors.js";
 import { statSync } from "node:fs";
 import type { Command } from "commander";
 import type { RankedWorktree } from "../candidates/rank-worktrees.js";
-import { UsageError } from "./program.js";
 
 /** Registers `agent-evidence candidates rank`. */
 export function registerCandidatesCommand(program: Command): void {
@@ -16,15 +16,15 @@ export function registerCandidatesCommand(program: Command): void {
     .option("--verify <command>", "the command every worktree is verified with (without it: the bundles runCandidate wrote)")
     .option("--base <ref>", "the revision the candidates started from: verified once, and what patches are measured against")
     .option("--timeout <ms>", "the verify command's timeout per worktree", (value: string) => {
-      if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`candidates rank: --timeout must be a positive number of ms; got ${JSON.stringify(value)}`);
+      if (!/^\d+$/.test(value) || Number(value) < 1) throw new EvidenceError("E_USAGE", `candidates rank: --timeout must be a positive number of ms; got ${JSON.stringify(value)}`);
       return Number(value);
     })
     .action(async (worktrees: string[], options: { verify?: string; base?: string; timeout?: number }) => {
-      if (options.verify !== undefined && options.verify.trim() === "") throw new UsageError("candidates rank: --verify needs a command");
+      if (options.verify !== undefined && options.verify.trim() === "") throw new EvidenceError("E_USAGE", "candidates rank: --verify needs a command");
       if (options.verify === undefined && (options.base !== undefined || options.timeout !== undefined)) {
-        throw new UsageError("candidates rank: --base and --timeout need --verify (without it nothing is run: the worktrees' bundles are ranked as they are)");
+        throw new EvidenceError("E_USAGE", "candidates rank: --base and --timeout need --verify (without it nothing is run: the worktrees' bundles are ranked as they are)");
       }
-      for (const worktree of worktrees) if (!isDirectory(worktree)) throw new UsageError(`candidates rank: ${worktree} is not a directory`);
+      for (const worktree of worktrees) if (!isDirectory(worktree)) throw new EvidenceError("E_USAGE", `candidates rank: ${worktree} is not a directory`);
       let ranked;
       if (options.verify === undefined) {
         const { rankBundledWorktrees } = await import("../candidates/rank-bundles.js");
@@ -32,7 +32,7 @@ export function registerCandidatesCommand(program: Command): void {
           ranked = await rankBundledWorktrees(worktrees);
         } catch (error) {
           const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
-          throw new UsageError(`candidates rank: ${why}`);
+          throw new EvidenceError("E_USAGE", `candidates rank: ${why}`);
         }
       } else {
         ranked = await verifyAndRank(worktrees, { ...options, verify: options.verify });
@@ -60,7 +60,7 @@ async function verifyAndRank(worktrees: string[], options: { verify: string; bas
     });
   } catch (error) {
     const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new UsageError(`candidates rank: ${why}`);
+    throw new EvidenceError("E_USAGE", `candidates rank: ${why}`);
   }
 }
 

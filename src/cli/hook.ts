@@ -1,4 +1,5 @@
 // `agent-evidence hook claude-stop | codex-stop | claude-post-tool-use | install | uninstall`.
+import { EvidenceError } from "../errors.js";
 import { Option, type Command } from "commander";
 import { fileURLToPath } from "node:url";
 import type { InstallHooksResult } from "../audit/hooks/install.js";
@@ -6,7 +7,6 @@ import type { HookRunResult } from "../audit/hooks/post-tool-use.js";
 import type { HookClient } from "../audit/hooks/stop.js";
 import { NamedFileError } from "../io/named-files.js";
 import { readBoundedStdin } from "./bounded-input.js";
-import { UsageError } from "./program.js";
 
 /** The largest hook payload read from stdin (a PostToolUse payload carries the tool's output): 16 MiB. */
 export const MAX_HOOK_STDIN_BYTES = 16 << 20;
@@ -108,6 +108,6 @@ export function registerHookCommand(program: Command): void {
       reportSettingsChange(result, options.dryRun === true, "removed", "not installed");
     });
   hook.action(() => {
-    throw new UsageError("hook: name a subcommand: claude-stop, codex-stop, claude-post-tool-use, install or uninstall");
+    throw new EvidenceError("E_USAGE", "hook: name a subcommand: claude-stop, codex-stop, claude-post-tool-use, install or uninstall");
   });
 }

@@ -1,5 +1,6 @@
 // `agent-evidence judge`: judge a captured command output from a file or stdin; one JSON object out.
 // Exit status 0 passed, 1 failed, 2 unknown, 64 usage error, 65 a --junit report over its cap.
+import { EvidenceError } from "../errors.js";
 import { createReadStream, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
@@ -7,7 +8,6 @@ import type { Command } from "commander";
 import type { JudgeReport } from "../evidence/judge-types.js";
 import { NamedFileError, openRegularFile, readRegularFile } from "../io/named-files.js";
 import type { Outcome } from "../types.js";
-import { UsageError } from "./program.js";
 import { IDS_MODES, writeJudgeJson, type IdsMode } from "./judge-json.js";
 
 interface JudgeCliOptions {
@@ -75,7 +75,7 @@ export function registerJudgeCommand(program: Command): void {
 function parseIds(text: string | undefined): IdsMode {
   if (text === undefined) return "all";
   const mode = IDS_MODES.find((m) => m === text);
-  if (mode === undefined) throw new UsageError(`judge: --ids must be one of ${IDS_MODES.join(", ")}, got ${JSON.stringify(text)}`);
+  if (mode === undefined) throw new EvidenceError("E_USAGE", `judge: --ids must be one of ${IDS_MODES.join(", ")}, got ${JSON.stringify(text)}`);
   return mode;
 }
 
@@ -89,13 +89,13 @@ function writeStdout(text: string): Promise<void> {
 
 function parseExitCode(text: string | undefined): number | null {
   if (text === undefined) return null;
-  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`judge: --exit-code must be an integer, got ${JSON.stringify(text)}`);
+  if (!/^-?\d+$/.test(text.trim())) throw new EvidenceError("E_USAGE", `judge: --exit-code must be an integer, got ${JSON.stringify(text)}`);
   return Number(text.trim());
 }
 
 function parseStartedAt(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (Number.isNaN(Date.parse(text))) throw new UsageError(`judge: --started-at must be an ISO date-time, got ${JSON.stringify(text)}`);
+  if (Number.isNaN(Date.parse(text))) throw new EvidenceError("E_USAGE", `judge: --started-at must be an ISO date-time, got ${JSON.stringify(text)}`);
   return text;
 }
 

@@ -2,9 +2,8 @@
 // dependency (installed by default, so `npx -y agent-evidence mcp` runs; `--omit=optional` leaves it
 // out), loaded only when this command runs: the rest of the CLI works without it.
 import type { Command } from "commander";
-import { isEvidenceError } from "../errors.js";
+import { EvidenceError, isEvidenceError } from "../errors.js";
 import { EXIT_UNAVAILABLE } from "./exit-codes.js";
-import { UsageError } from "./program.js";
 
 interface McpCommandOptions {
   cwd?: string;
@@ -31,11 +30,11 @@ export function registerMcpCommand(program: Command): void {
       try {
         const sandbox = options.sandbox === undefined ? undefined : options.sandbox === "none" ? false : options.sandbox;
         if (sandbox !== undefined && sandbox !== false && sandbox !== "strict" && sandbox !== "workspace-only") {
-          throw new UsageError(`mcp: --sandbox is ${JSON.stringify(options.sandbox)}; accepted: strict, workspace-only, none.`);
+          throw new EvidenceError("E_USAGE", `mcp: --sandbox is ${JSON.stringify(options.sandbox)}; accepted: strict, workspace-only, none.`);
         }
         await loaded.serveEvidenceMcp({ cwd: options.cwd, sandbox, headless: options.sandbox === undefined ? options.headless : undefined });
       } catch (error) {
-        if (isEvidenceError(error, "E_INVALID_OPTION")) throw new UsageError(`mcp: ${error.message}`);
+        if (isEvidenceError(error, "E_INVALID_OPTION")) throw new EvidenceError("E_USAGE", `mcp: ${error.message}`);
         throw error;
       }
     });

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
+import { isEvidenceError } from "../errors.js";
 import { NamedFileError } from "../io/named-files.js";
 import { commands } from "./commands.js";
 import { CLI_EXITS, EXIT_USAGE, exitStatusHelp, fileErrorExitStatus, type CliCommand } from "./exit-codes.js";
@@ -56,19 +57,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       process.stderr.write(`agent-evidence: ${running === "" ? "" : `${running}: `}${error.message}\n`);
       return fileErrorExitStatus(error);
     }
-    if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
-      process.stderr.write(`agent-evidence: ${error.message.replace(/^error: /, "")}\n`);
-      // Our own errors carry their status; commander's are usage errors.
-      return error.code.startsWith("agent-evidence.") ? error.exitCode : EXIT_USAGE;
+    // A subcommand's own usage error (an EvidenceError `E_USAGE`) and commander's: one line, 64.
+    const usage = isEvidenceError(error, "E_USAGE") || error instanceof CommanderError;
+    if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help")) return 0;
+    if (usage) {
+      process.stderr.write(`agent-evidence: ${(error as Error).message.replace(/^error: /, "")}\n`);
+      return EXIT_USAGE;
     }
     throw error;
-  }
-}
-
-/** A usage error raised by a subcommand's own validation: exits 64 with one line. */
-export class UsageError extends CommanderError {
-  constructor(message: string) {
-    super(EXIT_USAGE, "agent-evidence.usage", message);
   }
 }

@@ -1,8 +1,8 @@
 // `agent-evidence run`: a fail-closed test verdict for CI or an agent's test tool.
+import { EvidenceError } from "../errors.js";
 import { statSync } from "node:fs";
 import type { Command } from "commander";
 import { quote } from "shell-quote";
-import { UsageError } from "./program.js";
 
 interface RunFlags {
   cmd?: string;
@@ -31,15 +31,15 @@ export function registerRunCommand(program: Command): void {
     .option("--no-instrument", "do not add --junitxml to a pytest command")
     .argument("[command...]", "the command and its arguments (after --)")
     .action(async (words: string[], flags: RunFlags) => {
-      if (flags.cmd !== undefined && words.length > 0) throw new UsageError("give the command either with --cmd or after --, not both");
+      if (flags.cmd !== undefined && words.length > 0) throw new EvidenceError("E_USAGE", "give the command either with --cmd or after --, not both");
       const command = flags.cmd ?? (words.length > 0 ? quote(words) : undefined);
-      if (command === undefined || command.trim() === "") throw new UsageError("missing command: agent-evidence run [options] -- COMMAND...");
+      if (command === undefined || command.trim() === "") throw new EvidenceError("E_USAGE", "missing command: agent-evidence run [options] -- COMMAND...");
       let timeoutSeconds: number | undefined;
       if (flags.timeout !== undefined) {
         timeoutSeconds = Number(flags.timeout);
-        if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, got ${JSON.stringify(flags.timeout)}`);
+        if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new EvidenceError("E_USAGE", `--timeout must be a positive number of seconds, got ${JSON.stringify(flags.timeout)}`);
       }
-      if (flags.cwd !== undefined && !isDirectory(flags.cwd)) throw new UsageError(`--cwd ${flags.cwd} is not a directory`);
+      if (flags.cwd !== undefined && !isDirectory(flags.cwd)) throw new EvidenceError("E_USAGE", `--cwd ${flags.cwd} is not a directory`);
       // Loaded when the command runs: the CLI starts without every command's modules (memory, hook latency).
       const [{ runVerdict }, { verdictExitCode }, { shellExitCode }] = await Promise.all([import("../verdict/run-verdict.js"), import("../verdict/schema.js"), import("../process/process-group.js")]);
       // SIGINT, SIGTERM and SIGHUP stop the suite's group and leave an `incomplete` verdict; the exit

@@ -21,3 +21,5 @@ export { readJournal, replayJournal, createFileJournal, openJournal, defaultSeal
 export type { FileJournal, JournalOptions, JournalSeal, JournalState, JournalTip } from "../observation/journal.js";
 export { analyzeWithPackageScripts, readPackageManifest, resolvePackageScripts } from "../observation/package-scripts.js";
 export type { PackageScriptResolver } from "../observation/package-scripts.js";
+export { REASON_DEFINITIONS } from "../reasons.js";
+export type { LineReasonCode, OpenCode, ReasonCode, ReasonCodeOf, ReasonDefinition, ReasonScope, RecordReasonCode, RunReasonCode, ScriptReasonCode } from "../reasons.js";

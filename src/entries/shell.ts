@@ -5,6 +5,8 @@
 export { analyzeCommand } from "../grammar/analyze-command.js";
 export { ready } from "../grammar/bash-grammar.js";
 export { parseCommandLine, analyzeParsed, attributeExit, stripWrappers, recognizeRunner, isReadOnlyCommand } from "../shell/index.js";
+export { EXIT_ATTRIBUTION_REASONS } from "../reasons.js";
+export type { ExitAttributionReason } from "../reasons.js";
 export type {
   AnalyzeOptions,
   AttributeOptions,

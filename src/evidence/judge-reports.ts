@@ -1,5 +1,6 @@
 // Report files given to the judge: read them (JUnit XML) and hand each to the run that wrote it.
 import { parseJunit, type JunitReport } from "../observers/junit.js";
+import type { RunReasonCode } from "../reasons.js";
 import type { TestInvocation } from "../shell/types.js";
 import type { JudgeReport } from "./judge-types.js";
 
@@ -50,7 +51,7 @@ export interface ReportFacts {
   failed: string[];
   skipped: string[];
   /** Reasons the reports forbid a pass (`report-invalid`, `report-stale`, `report-count-mismatch`). */
-  blockers: string[];
+  blockers: Extract<RunReasonCode, `report-${string}`>[];
   /** A failure the reports show (`<failure>`/`<error>` children, or error counts with no children). */
   failedTests: boolean;
   /** At least one valid, fresh report shows a pass and no failure. */

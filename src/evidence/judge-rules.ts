@@ -6,6 +6,7 @@ import { stripAnsi } from "../observers/lines.js";
 import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
 import type { ExitMeaning, RunnerDefinition } from "../runners/definition.js";
 import type { ExitAttribution, TestInvocation } from "../shell/types.js";
+import type { RunReasonCode } from "../reasons.js";
 import type { GateFinding, RunEvidence } from "../types.js";
 import type { RunSignals } from "./judge-signals.js";
 import type { ReportFacts } from "./judge-reports.js";
@@ -90,26 +91,29 @@ function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boo
  * counts and nothing else does: each can make a failing test report a pass, and the agent gains
  * nothing the other way round.
  */
-export function decideRun(facts: RunFacts): RunEvidence {
+// A run as this table decides it: every reason one of the library's own codes.
+type DecidedRun = Omit<RunEvidence, "reasons"> & { reasons: RunReasonCode[] };
+
+export function decideRun(facts: RunFacts): DecidedRun {
   const decided = decideFromOutput(facts);
   const { harnessChanged = [], linksOutside = [], statResets = [] } = facts.invocation;
-  const doubts = [
-    ...(harnessChanged.length > 0 ? ["harness-changed"] : []),
-    ...(linksOutside.length > 0 ? ["link-outside-workspace"] : []),
-    ...(statResets.length > 0 ? ["mtime-reset"] : []),
+  const doubts: RunReasonCode[] = [
+    ...(harnessChanged.length > 0 ? (["harness-changed"] as const) : []),
+    ...(linksOutside.length > 0 ? (["link-outside-workspace"] as const) : []),
+    ...(statResets.length > 0 ? (["mtime-reset"] as const) : []),
     ...(facts.invocation.scriptProblem === undefined ? [] : [facts.invocation.scriptProblem]),
   ];
   if (doubts.length === 0 || decided.outcome === "failed") return decided;
   return { ...decided, outcome: "unknown", passed: [], reasons: unique([...doubts, ...decided.reasons.filter((r) => r !== "target-not-proven")]) };
 }
 
-function decideFromOutput(facts: RunFacts): RunEvidence {
+function decideFromOutput(facts: RunFacts): DecidedRun {
   const { invocation, attribution, signals, reports } = facts;
   // Output the runner's results never reached proves nothing: only its report files speak for it.
   const notTheRunners = invocation.output === "transformed" || invocation.output === "hidden";
   const parsed = notTheRunners ? emptyParse(facts.parsed) : facts.parsed;
   const lastLine = notTheRunners ? "" : facts.lastLine;
-  const base: RunEvidence = {
+  const base: DecidedRun = {
     kind: invocation.kind,
     runner: invocation.runner,
     targets: selectionTargets(invocation, facts.definition),
@@ -124,14 +128,14 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
     gates: [],
   };
   if (facts.definition?.reportsRootdir === true) base.rootdir = parsed.rootdir;
-  const unknown = (...reasons: string[]): RunEvidence => ({ ...base, outcome: "unknown", reasons });
+  const unknown = (...reasons: RunReasonCode[]): DecidedRun => ({ ...base, outcome: "unknown", reasons });
 
   // 1. The word is not the real runner: nothing it printed is evidence.
   if (invocation.shadowed) return unknown("shadowed-runner");
   // 1b. What the output shows is not what the runner printed (a report file can still speak for it).
   // The runner's own status can still show a failure (`pytest > log; echo EXIT=$?` printing EXIT=1).
   const hiddenExit = attribution.status === "trusted" && attribution.reason === "status-printed" ? attribution.runnerExit : null;
-  if (notTheRunners && hiddenExit !== null && invocation.runsTests && exitMeaning(invocation, facts.definition, hiddenExit) === "failed") return { ...base, outcome: "failed", reasons: ["runner-exit-nonzero", ...(facts.clipped ? ["truncated"] : [])] };
+  if (notTheRunners && hiddenExit !== null && invocation.runsTests && exitMeaning(invocation, facts.definition, hiddenExit) === "failed") return { ...base, outcome: "failed", reasons: ["runner-exit-nonzero", ...(facts.clipped ? (["truncated"] as const) : [])] };
   if (notTheRunners && !reports.provesPass && !reports.failedTests) {
     return unknown(invocation.output === "transformed" ? "output-transformed" : "output-not-shown");
   }
@@ -149,7 +153,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   const passedIds = throughFilter ? [] : ids.passed;
   const gates: GateFinding[] = [...parsed.gates];
   const judged = { ...base, passed: passedIds, failed: failedIds, skipped: skippedIds, gates };
-  const withReasons = (outcome: RunEvidence["outcome"], reasons: string[]): RunEvidence => ({ ...judged, outcome, reasons: unique(reasons) });
+  const withReasons = (outcome: RunEvidence["outcome"], reasons: RunReasonCode[]): DecidedRun => ({ ...judged, outcome, reasons: unique(reasons) });
 
   const trustedExit = attribution.status === "trusted" ? attribution.runnerExit : null;
   const meaning = trustedExit === null ? null : exitMeaning(invocation, facts.definition, trustedExit);
@@ -177,7 +181,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   const exitOnlyFailure =
     noSummary && parsed.passed.length === 0 && nothingExplains && !signals.hostTimeout && (meaning === "failed" || attribution.status === "failure-implied");
   if (outputFailure || exitOnlyFailure) {
-    const reasons = [outputFailure ? failureReason(parsed, reports) : "runner-exit-nonzero"];
+    const reasons: RunReasonCode[] = [outputFailure ? failureReason(parsed, reports) : "runner-exit-nonzero"];
     if (facts.clipped) reasons.push("truncated");
     return withReasons("failed", reasons);
   }
@@ -234,7 +238,7 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   const passesExceed = parsed.forgeries.some((f) => f.kind === "ids-exceed-summary");
   if (parsed.summaryCount > 1) return { ...withReasons("unknown", ["multiple-summaries"]), ...(passesExceed ? { passed: [] } : {}) };
   if (passesExceed) return { ...withReasons("unknown", ["spoof-suspect"]), passed: [] };
-  const blockers = [...reports.blockers, ...(facts.notAttributable ? ["output-not-attributable"] : [])];
+  const blockers: RunReasonCode[] = [...reports.blockers, ...(facts.notAttributable ? (["output-not-attributable"] as const) : [])];
   if (blockers.length > 0) return withReasons("unknown", blockers);
   const summaryProves = (parsed.summary !== null && passes > 0) || reports.provesPass;
   // A runner that reports per package (go): an `ok` for a package no target names was not printed by
@@ -270,13 +274,13 @@ function decideFromOutput(facts: RunFacts): RunEvidence {
   return withReasons("passed", []);
 }
 
-function failureReason(parsed: ParsedRunOutput, reports: ReportFacts): string {
+function failureReason(parsed: ParsedRunOutput, reports: ReportFacts): RunReasonCode {
   if (hasMarker(parsed, "build-failure")) return "build-failure";
   if (hasMarker(parsed, "collection-error")) return "collection-error";
   if (parsed.failed.length > 0 || summaryFailures(parsed) > 0) return "tests-failed";
   return reports.failedTests ? "report-failed" : "tests-failed";
 }
 
-function unique(items: readonly string[]): string[] {
+function unique<T extends string>(items: readonly T[]): T[] {
   return [...new Set(items)];
 }

@@ -1,5 +1,6 @@
 // The public shapes of judging: what `judge` takes and returns, and the streaming form's options.
 import type { JunitReport } from "../observers/junit.js";
+import type { LineReasonCode, OpenCode } from "../reasons.js";
 import type { Outcome, RunEvidence } from "../types.js";
 
 /** A JUnit XML report the run wrote (or the caller holds), as text. */
@@ -38,7 +39,7 @@ export interface JudgeResult {
   /** `failed` if any run failed, `passed` if every run passed, else `unknown`. */
   verdict: Outcome;
   /** Why the verdict is not `passed` (the union of the runs' reasons, or a line-level code). */
-  reasons: string[];
+  reasons: OpenCode<LineReasonCode>[];
   runs: RunEvidence[];
 }
 

@@ -7,6 +7,7 @@ import type { RunnerDefinition } from "../runners/definition.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import type { OutputParser } from "../observers/types.js";
 import { attributeExit, statusTemplates } from "../shell/attribute-exit.js";
+import type { ExitAttributionReason, LineReasonCode, ScriptReasonCode } from "../reasons.js";
 import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
 import type { PackageScripts } from "../shell/package-scripts.js";
 import type { Outcome, RunEvidence } from "../types.js";
@@ -100,7 +101,7 @@ interface FinishParts {
 
 function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
   if (analysis.opaque || analysis.invocations.length === 0) {
-    return { schemaVersion: 1, verdict: "unknown", reasons: [analysis.opaque ? "opaque-command" : "not-a-test-command"], runs: [] };
+    return { schemaVersion: 1, verdict: "unknown", reasons: [analysis.opaque ? ("opaque-command" satisfies LineReasonCode) : ("not-a-test-command" satisfies LineReasonCode)], runs: [] };
   }
   const { routed, attributions, definitions, scanner, options } = parts;
   const invocations = analysis.invocations;
@@ -114,7 +115,7 @@ function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
   const runs = invocations.map((invocation, i): RunEvidence => {
     const facts = ({ parsed, lastLine }: RoutedSegment): RunFacts => ({
       invocation,
-      attribution: attributions[i] ?? { status: "masked", runnerExit: null, reason: "not-attributed" },
+      attribution: attributions[i] ?? { status: "masked", runnerExit: null, reason: "runner-not-found" satisfies ExitAttributionReason },
       definition: definitions[i],
       parsed,
       lastLine,
@@ -133,7 +134,7 @@ function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
   });
   const verdict = lineVerdict(runs);
   const reasons = verdict === "passed" ? [] : [...new Set(runs.flatMap((run) => run.reasons))];
-  if (unattributed > 0 && verdict !== "passed") reasons.push("report-not-attributed");
+  if (unattributed > 0 && verdict !== "passed") reasons.push("report-not-attributed" satisfies LineReasonCode);
   return { schemaVersion: 1, verdict, reasons, runs };
 }
 
@@ -163,9 +164,9 @@ function lineVerdict(runs: readonly RunEvidence[]): Outcome {
 // showing another command than the one followed) keeps the line from passing; a failure still counts.
 function withScriptProblems(result: JudgeResult, analysis: CommandAnalysis, bannerMismatch: boolean): JudgeResult {
   if (analysis.opaque) return result;
-  const problems = [...new Set([...(analysis.packageRuns ?? []).flatMap((run) => (run.problem === null ? [] : [run.problem])), ...(bannerMismatch ? ["script-changed"] : [])])];
+  const problems = [...new Set([...(analysis.packageRuns ?? []).flatMap((run) => (run.problem === null ? [] : [run.problem])), ...(bannerMismatch ? (["script-changed"] as const) : [])])];
   if (problems.length === 0) return result;
-  const runs = bannerMismatch ? result.runs.map((run) => (run.outcome === "passed" ? { ...run, outcome: "unknown" as const, passed: [], reasons: ["script-changed"] } : run)) : result.runs;
+  const runs = bannerMismatch ? result.runs.map((run) => (run.outcome === "passed" ? { ...run, outcome: "unknown" as const, passed: [], reasons: ["script-changed" satisfies ScriptReasonCode] } : run)) : result.runs;
   if (result.runs.length === 0) return { ...result, verdict: "unknown", reasons: problems };
   const verdict = result.verdict === "failed" ? "failed" : "unknown";
   return { ...result, verdict, runs, reasons: verdict === "failed" ? result.reasons : [...new Set([...result.reasons, ...problems])] };

@@ -1,5 +1,6 @@
 // The evidence ledger: records, applicability and verified targets. Pure state transitions;
 // judging, path resolution and the journal are injected so this file does no I/O of its own.
+import { onlyTargetNotProven, type RecordReasonCode } from "../reasons.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 import { affectsTests } from "./test-inputs.js";
 import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
@@ -244,9 +245,9 @@ export class EvidenceLedger {
           passed: [...(run?.passed ?? [])],
           failed: [...(run?.failed ?? [])],
           reasons: [
-            ...(run?.reasons ?? ["not-judged"]),
-            ...(placed || run === undefined ? [] : ["workspace-unknown"]),
-            ...(run?.unprovenTargets?.includes(target) === true ? ["target-not-proven"] : []),
+            ...(run?.reasons ?? (["not-judged"] satisfies RecordReasonCode[])),
+            ...(placed || run === undefined ? [] : (["workspace-unknown"] satisfies RecordReasonCode[])),
+            ...(run?.unprovenTargets?.includes(target) === true ? (["target-not-proven"] satisfies RecordReasonCode[]) : []),
           ],
           truncated: result.truncated,
           filtered,
@@ -376,7 +377,7 @@ export class EvidenceLedger {
     const proving = ids.filter((id) => covers(family, key, id)).map((id) => id.key);
     if (run.outcome === "passed" && run.unprovenTargets?.includes(target) === true) return { verified: false, ids: [] };
     if (run.outcome === "passed") return { verified: true, ids: proving };
-    const onlyCoverageMissing = run.outcome === "unknown" && run.reasons.length > 0 && run.reasons.every((r) => r === "target-not-proven");
+    const onlyCoverageMissing = run.outcome === "unknown" && onlyTargetNotProven(run.reasons);
     if (onlyCoverageMissing && run.failed.length === 0 && proving.length > 0) return { verified: true, ids: proving };
     return { verified: false, ids: [] };
   }

@@ -1,5 +1,6 @@
 // The per-test view of the evidence: for each target and each test id the records name, whether it is
 // proven passing now, failing, stale, or unknown, and the record that says so. Pure: records in.
+import { onlyTargetNotProven } from "../reasons.js";
 import type { VerificationRecord } from "../types.js";
 
 /** What the evidence says of one target or test id now. */
@@ -35,7 +36,7 @@ export function testView(records: readonly VerificationRecord[]): TestView {
     const ref = { seq: record.seq, command: record.command };
     const current = record.applicability === "current";
     targets.set(record.target, { key: record.target, state: !current ? "stale" : record.verified ? "passing" : record.outcome === "failed" ? "failing" : "unknown", record: ref });
-    const decided = record.outcome !== "unknown" || (record.reasons.length > 0 && record.reasons.every((reason) => reason === "target-not-proven"));
+    const decided = record.outcome !== "unknown" || onlyTargetNotProven(record.reasons);
     const idState = (outcome: "passing" | "failing"): TestState => (!current ? "stale" : outcome === "failing" || decided ? outcome : "unknown");
     for (const id of record.passed) tests.set(id, { key: id, state: idState("passing"), record: ref });
     for (const id of record.failed) tests.set(id, { key: id, state: idState("failing"), record: ref });

@@ -1,4 +1,5 @@
 // Says, for each invocation in an analysed line, what the line's exit status tells about that runner.
+import type { ExitAttributionReason } from "../reasons.js";
 import { simulate, TooComplexError, writesStdoutToFile, type SimContext, type SimState } from "./exit-simulation.js";
 import { numberSimpleCommands, SKIP, walkCommands } from "./flatten.js";
 import { createSimMemo, markerIds, type SimMemo } from "./sim-memo.js";
@@ -37,6 +38,9 @@ export function statusTemplates(analysis: CommandAnalysis): StatusTemplate[] {
   }
   return templates;
 }
+
+// What this file returns: an attribution whose reason is one of the library's own.
+type KnownAttribution = Omit<ExitAttribution, "reason"> & { reason: ExitAttributionReason };
 
 interface Marker {
   id: number;
@@ -107,7 +111,7 @@ function createStatusReader(
   byIndex: Map<number, SimpleCommand>,
   templates: readonly StatusTemplate[],
   lines: readonly string[],
-): (invocation: TestInvocation) => ExitAttribution | null {
+): (invocation: TestInvocation) => KnownAttribution | null {
   if (analysis.opaque || templates.length === 0) return () => null;
   const statements = analysis.parsed.statements;
   // The first top-level statement that is exactly one command, by that command.
@@ -137,7 +141,7 @@ function createStatusReader(
   };
 }
 
-function attributeOne(facts: LineFacts, invocation: TestInvocation, exitCode: number | null): ExitAttribution {
+function attributeOne(facts: LineFacts, invocation: TestInvocation, exitCode: number | null): KnownAttribution {
   const { analysis, memo } = facts;
   if (analysis.opaque) return masked("opaque-line");
   if (invocation.shadowed) return masked("shadowed-runner");
@@ -187,13 +191,13 @@ function attributeOne(facts: LineFacts, invocation: TestInvocation, exitCode: nu
   return masked(exitCode === null && !useMarkers ? "no-exit-status" : maskReason(path, pipefailAtTarget, facts.lastOr));
 }
 
-function masked(reason: string): ExitAttribution {
+function masked(reason: ExitAttributionReason): KnownAttribution {
   return { status: "masked", runnerExit: null, reason };
 }
 
 // The strongest thing on the runner's path that can hide its status.
-function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>, lastOr: (connectors: readonly string[]) => number): string {
-  const checks: ((frame: Frame, statement: Statement) => string | null)[] = [
+function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>, lastOr: (connectors: readonly string[]) => number): ExitAttributionReason {
+  const checks: ((frame: Frame, statement: Statement) => ExitAttributionReason | null)[] = [
     (frame, statement) => {
       const pipeline = statement.list.pipelines[frame.pipelineIndex]!;
       if (frame.stageIndex < pipeline.commands.length - 1) return pipefailAtTarget.has(false) ? "pipe-without-pipefail" : "pipefail-later-stage-may-fail";

@@ -1,6 +1,7 @@
 // Reads a package manager's command line (`npm test`, `npm run test -- -t x`, `pnpm -C sub test`,
 // `yarn test`): which script it runs, from which directory, with which arguments. Pure: the script's
 // text comes from package.json, which the caller reads (src/observation/package-scripts.ts).
+import type { ScriptReasonCode } from "../reasons.js";
 import { basename } from "./wrappers.js";
 
 /** The package managers whose scripts are followed. */
@@ -26,7 +27,7 @@ export interface ScriptCommand {
   /** `pnpm X` / `yarn X`: the script X when package.json has one, else the program X from node_modules/.bin. */
   orBin: boolean;
   /** Why the run cannot be followed (a reason code: `script-workspaces`, `script-config`, `script-arguments-unclear`), or null. */
-  problem: string | null;
+  problem: ScriptReasonCode | null;
   /** The option behind {@link problem}. */
   detail?: string;
 }
@@ -178,7 +179,7 @@ function readPnpmOrYarn(manager: "pnpm" | "yarn", words: readonly string[]): Scr
   return found;
 }
 
-function setProblem(found: ScriptCommand, problem: string, detail: string): void {
+function setProblem(found: ScriptCommand, problem: ScriptReasonCode, detail: string): void {
   if (found.problem !== null) return;
   found.problem = problem;
   found.detail = detail;

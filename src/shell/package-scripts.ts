@@ -1,6 +1,7 @@
 // Package-manager scripts (`npm test`, `pnpm run test`, `yarn test`) as data: what package.json said
 // (read by the caller, src/observation/package-scripts.ts), and what one script run of a line runs. The
 // analysis follows a resolved script as the `sh -c` line the manager really starts. Pure.
+import type { ScriptReasonCode } from "../reasons.js";
 import { numberSimpleCommands } from "./flatten.js";
 import type { ParsedLine } from "./types.js";
 import { readScriptCommand, type PackageManager } from "./package-manager.js";
@@ -52,7 +53,7 @@ export interface PackageScriptRun {
   /** The name and version the banner shows (`pkg@1.0.0`), when package.json has both. */
   packageId: string | null;
   /** Why no run inside it proves anything (a reason code, docs/runners.md), or null. */
-  problem: string | null;
+  problem: ScriptReasonCode | null;
   /** What {@link problem} is about: an option, a program, a path. */
   detail?: string;
 }
@@ -114,7 +115,7 @@ export function readScriptRun(words: readonly string[], cwd: string | null, comm
   return run;
 }
 
-function fail(run: PackageScriptRun, problem: string, detail: string): PackageScriptRun {
+function fail(run: PackageScriptRun, problem: ScriptReasonCode, detail: string): PackageScriptRun {
   run.problem = problem;
   run.detail = detail;
   return run;

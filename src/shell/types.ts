@@ -1,4 +1,5 @@
 // The data shapes of shell analysis. Everything here is plain data (JSON-serialisable).
+import type { ExitAttributionReason, OpenCode, ScriptReasonCode } from "../reasons.js";
 import type { RunnerKind } from "../types.js";
 import type { OutputRoute, OutputWindow } from "./output-route.js";
 import type { PackageScriptRun } from "./package-scripts.js";
@@ -182,7 +183,7 @@ export interface TestInvocation {
   /** Run by a package manager's script (`npm test` running `vitest run`): `CommandAnalysis.packageRuns[run]`. */
   script?: { manager: string; name: string; run: number };
   /** Why the script it runs in proves nothing (`script-unknown-program`, `script-changed`, ...): a failure still counts, nothing else. */
-  scriptProblem?: string;
+  scriptProblem?: ScriptReasonCode;
 }
 
 /** Every simple command of the line, flattened in line order (nested `bash -c` included). */
@@ -251,5 +252,5 @@ export interface ExitAttribution {
   /** The runner's exit status when known (trusted: the line's status; success-implied: 0). */
   runnerExit: number | null;
   /** Short machine-readable reason (`pipe-without-pipefail`, `and-marker-seen`, `background`, ...). */
-  reason: string;
+  reason: OpenCode<ExitAttributionReason>;
 }

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { analyzeWithPackageScripts } from "../observation/package-scripts.js";
 import { createJudgeStream } from "../evidence/judge.js";
 import { checkOutputFile, NamedFileError, writeFileReplacing } from "../io/named-files.js";
+import type { ReasonCode } from "../reasons.js";
 import { stateHome } from "../state-home.js";
 import { decideVerdict } from "./decide.js";
 import { createProgressCounter, createProgressLine, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
@@ -120,7 +121,7 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
     writeVerdictFile(outPath, verdictSchema.parse({
       schemaVersion: 1,
       status: "incomplete",
-      reasons: ["run-not-finished"],
+      reasons: ["run-not-finished"] satisfies ReasonCode[],
       runnerExit: null,
       truncatedLog: false,
       junit: "not_applicable",

@@ -1,4 +1,5 @@
 // The hook JSON clients write on stdin, read defensively: every field is checked, none trusted.
+import { EvidenceError } from "../../errors.js";
 
 /** The fields agent-evidence reads from a hook payload (Claude Code and Codex share these names). */
 export interface HookInput {
@@ -23,15 +24,15 @@ export interface HookInput {
 const str = (value: unknown): string | null => (typeof value === "string" ? value : null);
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** Parses a hook payload; throws an Error naming the problem when it is not a JSON object. */
+/** Parses a hook payload; throws an `EvidenceError` `E_INVALID_INPUT` naming the problem when it is not a JSON object. */
 export function parseHookInput(text: string): HookInput {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`hook input is not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new EvidenceError("E_INVALID_INPUT", `hook input is not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
-  if (!isRecord(value)) throw new Error("hook input is not a JSON object");
+  if (!isRecord(value)) throw new EvidenceError("E_INVALID_INPUT", "hook input is not a JSON object");
   return {
     sessionId: str(value.session_id) ?? "unknown",
     transcriptPath: str(value.transcript_path),

@@ -2,6 +2,7 @@
 import { accessSync, constants, copyFileSync, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { EvidenceError } from "../../errors.js";
 import { NamedFileError, readRegularFile } from "../../io/named-files.js";
 import type { HookClient } from "./stop.js";
 
@@ -142,11 +143,11 @@ function replaceCommand(groups: unknown[], from: string, to: string): unknown[] 
  * added twice; the Stop hook installed without `--strict` becomes the strict one, and back).
  */
 export function mergeHookSettings(settings: Record<string, unknown>, client: HookClient, executable = "agent-evidence", strict = false): Record<string, unknown> {
-  if (settings.hooks !== undefined && !isRecord(settings.hooks)) throw new Error("its `hooks` key is not an object");
+  if (settings.hooks !== undefined && !isRecord(settings.hooks)) throw new EvidenceError("E_INVALID_INPUT", "its `hooks` key is not an object");
   const hooks: Record<string, unknown> = { ...settings.hooks };
   for (const entry of entriesFor(client, executable, strict)) {
     const existing = hooks[entry.event];
-    if (existing !== undefined && !Array.isArray(existing)) throw new Error(`its \`hooks.${entry.event}\` key is not a list`);
+    if (existing !== undefined && !Array.isArray(existing)) throw new EvidenceError("E_INVALID_INPUT", `its \`hooks.${entry.event}\` key is not a list`);
     const groups: unknown[] = existing === undefined ? [] : [...(existing as unknown[])];
     if (hasCommand(groups, entry.command)) continue;
     if (entry.replaces !== undefined && hasCommand(groups, entry.replaces)) {
@@ -176,7 +177,8 @@ function readSettings(path: string): string | null {
 /**
  * Adds the Stop (and, for Claude Code, PostToolUse / PostToolUseFailure) hooks to the client's
  * settings file, merging with what is there and copying the old file to `<file>.agent-evidence.bak`.
- * Throws when the existing file is not a JSON object, or is not a regular file it can read.
+ * Throws an `EvidenceError` `E_INVALID_INPUT` when the existing file is not a JSON object, and a
+ * `NamedFileError` when it is not a regular file it can read.
  */
 export function installHooks(options: InstallHooksOptions): InstallHooksResult {
   const path = hookSettingsPath(options.client, options.project, options.home ?? homedir());
@@ -192,15 +194,15 @@ function rewriteSettings(path: string, dryRun: boolean, change: (settings: Recor
     try {
       settings = JSON.parse(before);
     } catch (error) {
-      throw new Error(`${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or move it first`, { cause: error });
+      throw new EvidenceError("E_INVALID_INPUT", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or move it first`, { cause: error });
     }
   }
-  if (!isRecord(settings)) throw new Error(`${path} is not a JSON object; fix or move it first`);
+  if (!isRecord(settings)) throw new EvidenceError("E_INVALID_INPUT", `${path} is not a JSON object; fix or move it first`);
   let merged: Record<string, unknown>;
   try {
     merged = change(settings);
   } catch (error) {
-    throw new Error(`${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new EvidenceError("E_INVALID_INPUT", `${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const after = `${JSON.stringify(merged, null, 2)}\n`;
   const changed = before === null ? createMissing : JSON.stringify(settings) !== JSON.stringify(merged);
@@ -229,7 +231,7 @@ export const isOwnHookCommand = (command: unknown): boolean => typeof command ==
  */
 export function removeHookSettings(settings: Record<string, unknown>): Record<string, unknown> {
   if (settings.hooks === undefined) return settings;
-  if (!isRecord(settings.hooks)) throw new Error("its `hooks` key is not an object");
+  if (!isRecord(settings.hooks)) throw new EvidenceError("E_INVALID_INPUT", "its `hooks` key is not an object");
   const hooks: Record<string, unknown> = {};
   let removed = 0;
   for (const [event, groups] of Object.entries(settings.hooks)) {
