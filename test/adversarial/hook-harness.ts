@@ -1,12 +1,13 @@
 // Helpers for the hook attacks: a broken project with its real runs, transcripts in the clients'
 // record shapes (test/audit/transcripts), and the built CLI's hooks run with a private temp dir.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect } from "vitest";
 import { toJsonl, type CapturedRun } from "../audit/transcripts/records.js";
 import { toClaudeRecords, toCodexRecords, type ScenarioStep } from "../audit/transcripts/scenarios.js";
 import { captureRun, PYTEST_RUN, pytestProject, truthRun, type AttackProject } from "./harness.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 /** The built CLI the hooks are installed as. */
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
@@ -57,7 +58,7 @@ let sessions = 0;
 /** A fresh hook session in the project's scratch dir. */
 export function hookSession(p: AttackProject): HookSession {
   sessions += 1;
-  const tmp = mkdtempSync(join(p.scratch, "hook-tmp-"));
+  const tmp = tempDirPath("hook-tmp-", { parent: p.scratch });
   const id = `s-${process.pid}-${sessions}`;
   const transcript = join(tmp, `${id}.jsonl`);
   const hook = (name: string, payload: unknown): string =>

@@ -5,13 +5,14 @@ import { analyzeSession } from "../../src/audit/session.js";
 import type { ShellEvent, TranscriptEvent } from "../../src/audit/transcripts/types.js";
 import type { CapturedRun } from "./transcripts/records.js";
 import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
+import { gitEnv } from "../support/git.js";
 
 let runs: RealRuns;
 let stashNothing: CapturedRun;
 beforeAll(() => {
   runs = captureRealRuns();
   // Commit the fix, so `git stash` finds nothing to save: the run is on the current tree.
-  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
+  const env = gitEnv();
   spawnSync("bash", ["-c", "git add -A && git commit -qm fix"], { cwd: runs.dir, env });
   const command = "git stash && python3 -m pytest -q -p no:cacheprovider; git stash pop";
   const result = spawnSync("bash", ["-c", command], { cwd: runs.dir, encoding: "utf8", env });

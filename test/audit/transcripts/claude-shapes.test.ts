@@ -3,8 +3,7 @@
 // public session file, a transcript export, a parser's fixture taken from real files, the client's own
 // message constants), with the client version when the source gives one. The search index's hit ids
 // are those of its find_string / read_file answers. Command outputs are real pytest runs (real-runs.ts).
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -18,12 +17,13 @@ import type { ShellEvent, TranscriptEvent } from "../../../src/audit/transcripts
 import { runCli } from "../../../src/cli/program.js";
 import { timestampAt as at, toJsonl, type CapturedRun } from "./records.js";
 import { captureRealRuns, type RealRuns } from "./real-runs.js";
+import { tempDirPath } from "../../support/temp-dir.js";
 
 let runs: RealRuns;
 let dir: string;
 beforeAll(() => {
   runs = captureRealRuns();
-  dir = mkdtempSync(join(tmpdir(), "claude-shapes-"));
+  dir = tempDirPath("claude-shapes-");
 });
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,10 +1,11 @@
 // Runs real pytest (and git) on a tiny project and captures the outputs the transcript tests place
 // in client record shapes. One call builds everything; tests share the result.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CapturedRun } from "./records.js";
+import { gitEnv } from "../../support/git.js";
+import { tempDirPath } from "../../support/temp-dir.js";
 
 /** Real runs of the tiny project (`calc.py` with a bug in `sub`, one test per function). */
 export interface RealRuns {
@@ -30,13 +31,13 @@ const BUGGY = "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a 
 const FIXED = "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a - b\n";
 
 function run(dir: string, command: string): CapturedRun {
-  const result = spawnSync("bash", ["-c", command], { cwd: dir, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" } });
+  const result = spawnSync("bash", ["-c", command], { cwd: dir, encoding: "utf8", env: gitEnv() });
   return { command, stdout: result.stdout, stderr: result.stderr, exitCode: result.status ?? -1 };
 }
 
 /** Builds the project in a temp git repository and runs pytest in each scenario's way. */
 export function captureRealRuns(): RealRuns {
-  const dir = mkdtempSync(join(tmpdir(), "transcript-runs-"));
+  const dir = tempDirPath("transcript-runs-");
   mkdirSync(join(dir, "tests"));
   writeFileSync(join(dir, "calc.py"), BUGGY);
   writeFileSync(join(dir, "tests", "test_add.py"), "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n");
