@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect } from "vitest";
-import { toJsonl, type CapturedRun } from "../audit/transcripts/records.js";
+import { toJsonl, type ShellRun } from "../audit/transcripts/records.js";
 import { toClaudeRecords, toCodexRecords, type ScenarioStep } from "../audit/transcripts/scenarios.js";
 import { captureRun, PYTEST_RUN, pytestProject, truthRun, type AttackProject } from "./harness.js";
 import { tempDirPath } from "../support/temp-dir.js";
@@ -20,8 +20,8 @@ export function expectBuiltCli(): void {
 /** A project whose code is broken, with its real runs on the passing and on the broken code. */
 export interface BrokenSession {
   p: AttackProject;
-  passing: CapturedRun;
-  failing: CapturedRun;
+  passing: ShellRun;
+  failing: ShellRun;
 }
 
 /** Makes a {@link BrokenSession}; the fresh run of its tests fails. */
@@ -36,7 +36,7 @@ export async function brokenSession(): Promise<BrokenSession> {
 }
 
 /** A step that runs `run`, or says `text`. */
-export const run = (captured: CapturedRun): ScenarioStep => ({ kind: "run", run: captured });
+export const run = (captured: ShellRun): ScenarioStep => ({ kind: "run", run: captured });
 export const say = (text: string): ScenarioStep => ({ kind: "say", text });
 
 /** One hook session: its own temp dir (the hooks' state lives under os.tmpdir()) and session id. */

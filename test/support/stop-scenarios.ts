@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { runStopHook, type HookClient } from "../../src/audit/hooks/stop.js";
-import { claude, codex, toJsonl, type CapturedRun } from "../audit/transcripts/records.js";
+import { claude, codex, toJsonl, type ShellRun } from "../audit/transcripts/records.js";
 import { tempDirPath } from "./temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -83,13 +83,13 @@ export const STOP_SCENARIOS: StopScenario[] = [
 ];
 
 /** A run as the recorder captured it. */
-export interface RecordedRun extends CapturedRun {
+export interface RecordedRun extends ShellRun {
   /** The step's index in the scenario. */
   step: number;
 }
 
 // Commands run as an agent's shell would, without the machine's pytest plugins or byte-code files.
-function runCommand(command: string, dir: string, home: string): CapturedRun {
+function runCommand(command: string, dir: string, home: string): ShellRun {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1", PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", ...(process.env.PYENV_VERSION === undefined ? {} : { PYENV_VERSION: process.env.PYENV_VERSION }) };
   const result = spawnSync("bash", ["-c", command], { cwd: dir, encoding: "utf8", env, timeout: 60_000 });
   if (result.error !== undefined) throw result.error;
