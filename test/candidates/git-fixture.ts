@@ -8,9 +8,9 @@ import { dirname, isAbsolute, join } from "node:path";
 import { git as fixtureGit, gitBytes } from "../support/git.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
-/** Runs the suite's fixture git in `cwd` (paths unquoted, as the candidate backend reads them) and returns trimmed stdout. */
+/** Runs the suite's fixture git in `cwd` (paths unquoted, as the candidate backend reads them); a failure rejects. */
 export function git(cwd: string, ...args: string[]): Promise<string> {
-  return Promise.resolve(fixtureGit(cwd, "-c", "core.quotePath=false", ...args));
+  return new Promise((resolve) => resolve(fixtureGit(cwd, "-c", "core.quotePath=false", ...args)));
 }
 
 /** A fresh temporary directory; remember to remove it. */

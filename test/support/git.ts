@@ -1,8 +1,10 @@
-// The one home of the suite's git fixtures: one environment for every git a test runs to build a
-// repository, and the few calls the tests share. test/support/one-home.test.ts keeps it so.
+// The one home of the suite's git fixtures: one environment for every git a test starts, and the
+// calls that build fixture repositories. test/support/one-home.test.ts keeps it so.
 import { spawnSync } from "node:child_process";
 
-const CONFIG: readonly [key: string, value: string][] = [
+// What the fixture calls below set for themselves (not processes a test runs as an agent would:
+// those must meet a repository's own config, attacks included).
+const FIXTURE_CONFIG: readonly [key: string, value: string][] = [
   // Nothing a fixture repository (or a test planting an attack in one) configures runs on the host.
   ["core.fsmonitor", "false"],
   ["core.hooksPath", "/dev/null"],
@@ -14,9 +16,8 @@ const CONFIG: readonly [key: string, value: string][] = [
 ];
 
 /**
- * Git's environment in every fixture: no system or global configuration, a fixed author, and the
- * settings above as command-scope configuration (a repository's own config cannot override them;
- * an explicit `git -c` can). {@link gitEnv} merges it over `process.env`.
+ * Git's environment for every git a test starts: no system or global configuration (nothing of the
+ * host's or the user's), and a fixed author. {@link gitEnv} merges it over `process.env`.
  */
 export const GIT_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_GLOBAL: "/dev/null",
@@ -25,8 +26,13 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
   GIT_AUTHOR_EMAIL: "fixture@example.com",
   GIT_COMMITTER_NAME: "fixture",
   GIT_COMMITTER_EMAIL: "fixture@example.com",
-  GIT_CONFIG_COUNT: String(CONFIG.length),
-  ...Object.fromEntries(CONFIG.flatMap(([key, value], i) => [[`GIT_CONFIG_KEY_${i}`, key], [`GIT_CONFIG_VALUE_${i}`, value]])),
+};
+
+// FIXTURE_CONFIG as command-scope configuration: a repository's own config cannot override
+// them (a test planting an attack in a fixture), an explicit `git -c` can.
+const FIXTURE_CONFIG_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_COUNT: String(FIXTURE_CONFIG.length),
+  ...Object.fromEntries(FIXTURE_CONFIG.flatMap(([key, value], i) => [[`GIT_CONFIG_KEY_${i}`, key], [`GIT_CONFIG_VALUE_${i}`, value]])),
 };
 
 /** Options for one {@link gitBytes} call. */
@@ -48,9 +54,9 @@ export function gitEnv(extra: Record<string, string> = {}): Record<string, strin
   return { ...Object.fromEntries(inherited), ...GIT_ENV, ...extra };
 }
 
-/** Runs `git <args>` in `cwd` and returns stdout's bytes; throws with stderr when git fails (unless `allowFailure`). */
+/** Runs the fixture's `git <args>` in `cwd` and returns stdout's bytes; throws with stderr when git fails (unless `allowFailure`). */
 export function gitBytes(cwd: string, args: readonly string[], options: GitOptions = {}): Buffer {
-  const result = spawnSync("git", args, { cwd, env: gitEnv(options.env), input: options.input, maxBuffer: 1 << 28 });
+  const result = spawnSync("git", args, { cwd, env: gitEnv({ ...FIXTURE_CONFIG_ENV, ...options.env }), input: options.input, maxBuffer: 1 << 28 });
   if (result.error !== undefined) throw result.error;
   if (result.status !== 0 && options.allowFailure !== true) throw new Error(`git ${args.join(" ")} failed in ${cwd} (exit ${String(result.status)}): ${result.stderr.toString()}`);
   return result.stdout;
