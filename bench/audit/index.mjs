@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // bench/audit: `agent-evidence audit` throughput on 10,000 transcripts, with one worker thread and
 // with two (sessions per second, and the ratio). The transcripts are generated here from real runs:
-// pytest on a tiny project (failing, passing, `| tail`, `-k` filtered, nothing collected, a `git
-// stash` baseline), placed in Claude Code, Codex and generic JSONL record shapes, and varied
-// (client, number and order of runs and edits, shell edits, final message) with a seeded PRNG.
+// pytest on the audit tests' project (failing, passing, `| tail`, `-k` filtered, nothing collected,
+// a `git stash` baseline, as the suite's audit capture cases run them), placed in Claude Code, Codex
+// and generic JSONL record shapes, and varied (client, number and order of runs and edits, shell
+// edits, final message) with a seeded PRNG.
 // Run: npx tsc -p tsconfig.build.json && node bench/audit/index.mjs   (BENCH_SESSIONS=N to change the count)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { mulberry32 } from "../support/prng.mjs";
+import { copyFixture } from "../support/pytest-logs.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
@@ -22,14 +25,9 @@ function sh(dir, command) {
   return { command, stdout: r.stdout, stderr: r.stderr, exitCode: r.status ?? -1 };
 }
 
+// The audit tests' project (test/fixtures/calc-project, the suite's audit capture cases), run the same ways.
 function captureRuns(work) {
-  const dir = join(work, "project");
-  mkdirSync(join(dir, "tests"), { recursive: true });
-  writeFileSync(join(dir, "calc.py"), "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n    return a + b\n");
-  writeFileSync(join(dir, "tests", "test_add.py"), "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n");
-  writeFileSync(join(dir, "tests", "test_sub.py"), "from calc import sub\n\ndef test_sub():\n    assert sub(5, 3) == 2\n");
-  writeFileSync(join(dir, "conftest.py"), "");
-  writeFileSync(join(dir, ".gitignore"), "__pycache__/\n");
+  const dir = copyFixture(root, work, "calc-project");
   if (sh(dir, "git init -q && git add -A && git commit -qm buggy").exitCode !== 0) throw new Error("git setup failed");
   const failing = sh(dir, PYTEST);
   const tail = sh(dir, `${PYTEST} 2>&1 | tail -3`);
@@ -37,18 +35,6 @@ function captureRuns(work) {
   const runs = { failing, tail, passing: sh(dir, PYTEST), filtered: sh(dir, `${PYTEST} -k add`), nothing: sh(dir, `${PYTEST} -k no_such_test`), stash: sh(dir, `git stash && ${PYTEST}; git stash pop`), file: sh(dir, `${PYTEST} tests/test_add.py`) };
   if (!/1 failed, 1 passed/.test(failing.stdout) || !/2 passed/.test(runs.passing.stdout)) throw new Error(`pytest did not give the expected outputs: ${failing.stdout}${failing.stderr}`);
   return { dir, runs };
-}
-
-// A small seeded PRNG (mulberry32) so every bench run audits the same transcripts.
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const MESSAGES = ["All tests pass.", "Fixed `sub`; all tests pass now.", "The whole suite passes.", "2 passed.", "1 test still fails: `test_sub`.", "I did not run the tests.", "Let me run the tests to make sure they pass.", "Done. The tests are passing now.", "Updated calc.py."];
@@ -77,7 +63,8 @@ const codex = {
 };
 
 function generate(index, real) {
-  const random = prng(index + 1);
+  // Seeded, so every bench run audits the same transcripts.
+  const random = mulberry32(index + 1);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const kinds = Object.keys(real.runs);
   const steps = Array.from({ length: 2 + Math.floor(random() * 12) }, () => {
@@ -123,7 +110,7 @@ async function measure(auditFiles, files, jobs) {
 }
 
 async function main() {
-  const { auditFiles } = await import(pathToFileURL(join(root, "dist/audit/audit-pool.js")).href);
+  const { auditFiles } = await import(pathToFileURL(join(root, "dist/entries/audit.js")).href);
   const { collectTranscriptFiles } = await import(pathToFileURL(join(root, "dist/audit/audit-files.js")).href);
   const work = mkdtempSync(join(tmpdir(), "ae-bench-audit-"));
   try {

@@ -28,7 +28,8 @@ import { dirname, join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { capturePytest, copiesFor, copyFixture, generatePytest, writeGenerated } from "../support/pytest-logs.mjs";
-import { median, Targets, worstGrowth } from "../support/targets.mjs";
+import { median } from "../support/stats.mjs";
+import { Targets, worstGrowth } from "../support/targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
@@ -256,8 +257,7 @@ async function worker(mode, file) {
 }
 
 async function loadJudge() {
-  const { createJudgeStream } = await import(pathToFileURL(join(dist, "evidence", "judge.js")).href);
-  const { analyzeCommand } = await import(pathToFileURL(join(dist, "grammar", "analyze-command.js")).href);
+  const { analyzeCommand, createJudgeStream } = await import(pathToFileURL(join(dist, "index.js")).href);
   return (file) => {
     const stream = createJudgeStream(analyzeCommand(COMMAND), { exitCode: 0 });
     const decoder = new StringDecoder("utf8");

@@ -5,10 +5,11 @@
 // Run: node --expose-gc bench/judge/ab.mjs /path/to/old/checkout .
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
+import { median } from "../support/stats.mjs";
 const [oldRoot, newRoot] = process.argv.slice(2);
 const load = async (root) => ({
-  judge: await import(pathToFileURL(join(root, "dist/evidence/judge.js")).href),
-  analyze: await import(pathToFileURL(join(root, "dist/grammar/analyze-command.js")).href),
+  judge: await import(pathToFileURL(join(root, "dist/index.js")).href),
+  analyze: await import(pathToFileURL(join(root, "dist/index.js")).href),
 });
 const impls = { old: await load(oldRoot), new: await load(newRoot) };
 function pytestLog(ids) {
@@ -48,7 +49,6 @@ for (const [label, command, text] of inputs) {
       verdicts[name] = `${result.verdict} ${result.runs[0]?.passed.length}`;
     }
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const mb = Buffer.byteLength(text) / 1e6;
   console.log(`${label} (${mb.toFixed(1)} MB): old ${median(times.old).toFixed(0)} ms (${verdicts.old}), new ${median(times.new).toFixed(0)} ms (${verdicts.new}), new/old ${(median(times.new) / median(times.old)).toFixed(2)}x`);
 }

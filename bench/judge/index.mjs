@@ -30,6 +30,7 @@ import { dirname, join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { copiesFor, decorate, findPython, generatePytest, splitPytestLog } from "../support/pytest-logs.mjs";
+import { median } from "../support/stats.mjs";
 import { Targets } from "../support/targets.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -412,7 +413,7 @@ function runWholeProcess(impl, input, runs) {
   if (impl === "cli") rmSync(outFile, { force: true });
   times.sort((a, b) => a - b);
   const mb = input.bytes / MB;
-  return { best: mb / times[0], median: mb / times[Math.floor(times.length / 2)], cpuMedian: null, heldMb: null, maxRssMb: (rssKb * 1024) / MB, summary: { outMb: outBytes / MB } };
+  return { best: mb / times[0], median: mb / median(times), cpuMedian: null, heldMb: null, maxRssMb: (rssKb * 1024) / MB, summary: { outMb: outBytes / MB } };
 }
 
 function judgeCommand(kind) {
@@ -477,7 +478,6 @@ async function worker(impl, kind, file, runs) {
   times.sort((a, b) => a - b);
   cpuTimes.sort((a, b) => a - b);
   const mbps = (seconds) => bytes / MB / seconds;
-  const median = (list) => list[Math.floor(list.length / 2)];
   // CPU time (all threads, GC included) shows the cost of the code itself when other processes share the cores.
   const { result, ...summary } = last.summary;
   void result;
@@ -506,8 +506,7 @@ async function loadImpl(impl, kind) {
   if (impl === "floor") return floorPytest;
   if (impl === "newline") return newlineFloor;
   if (impl === "judge") {
-    const { createJudgeStream } = await import(join(root, "dist/evidence/judge.js"));
-    const { analyzeCommand } = await import(join(root, "dist/grammar/analyze-command.js"));
+    const { analyzeCommand, createJudgeStream } = await import(join(root, "dist/index.js"));
     const command = judgeCommand(kind);
     return (file) => {
       const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 1 });

@@ -23,14 +23,14 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, w
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median, Targets, worstGrowth } from "../support/targets.mjs";
+import { mean, median } from "../support/stats.mjs";
+import { Targets, worstGrowth } from "../support/targets.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const dist = resolve(process.env.BENCH_DIST ?? join(root, "dist"));
-const { BashEvidence } = await import(join(dist, "observation/bash-evidence.js"));
-const { createBashTool } = await import(join(dist, "tools/bash.js"));
-const { readJournal } = await import(join(dist, "observation/journal.js"));
-const { createWorkspaceSnapshotter } = await import(join(dist, "observation/snapshot.js"));
+const { BashEvidence } = await import(join(dist, "index.js"));
+const { createWorkspaceSnapshotter, readJournal } = await import(join(dist, "entries/evidence.js"));
+const { createBashTool } = await import(join(dist, "entries/tools.js"));
 
 const FILES = Number(process.env.BENCH_FILES ?? 10_000);
 const SNAPSHOT_CALLS = Number(process.env.BENCH_SNAPSHOT_CALLS ?? 30);
@@ -45,7 +45,6 @@ const JOURNAL = process.env.BENCH_JOURNAL !== "0";
 const EVERY = 20;
 
 const round = (value, digits = 2) => +value.toFixed(digits);
-const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const loadAverage = () => loadavg().map((l) => l.toFixed(1)).join(" ");
 
 // Runs both measurements for every command, in turns: a then b, then b then a; `into` gets the times.

@@ -152,7 +152,7 @@ function plain(name, prefix) {
 
 async function loadParsers() {
   const require = createRequire(join(root, "package.json"));
-  const ours = await import(join(root, "dist/patches/index.js"));
+  const ours = await import(join(root, "dist/entries/patches.js"));
   const parseDiff = require("parse-diff");
   const gitdiffParser = require("gitdiff-parser");
   const jsdiff = require("diff");

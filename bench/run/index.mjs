@@ -15,7 +15,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { best, median, Targets } from "../support/targets.mjs";
+import { best, median } from "../support/stats.mjs";
+import { Targets } from "../support/targets.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(root, "dist/cli/main.js");

@@ -15,6 +15,7 @@
 import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { median } from "../support/stats.mjs";
 
 const dist = resolve(process.env.BENCH_DIST ?? new URL("../../dist", import.meta.url).pathname);
 const { judge } = await import(pathToFileURL(`${dist}/index.js`).href);
@@ -64,7 +65,6 @@ function time(fn) {
   return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
 console.log(`build: ${dist}`);

@@ -4,23 +4,14 @@
 // Build first: npx tsc -p tsconfig.build.json (or npm run build). Run: node bench/shell/index.mjs
 import { performance } from "node:perf_hooks";
 import shellQuote from "shell-quote";
-import { analyzeCommand } from "../../dist/grammar/analyze-command.js";
-import { attributeExit } from "../../dist/shell/index.js";
+import { analyzeCommand, attributeExit } from "../../dist/entries/shell.js";
+import { mulberry32 } from "../support/prng.mjs";
+import { median } from "../support/stats.mjs";
 
 const COUNT = Number(process.env.BENCH_LINES ?? 100_000);
 
-// A small deterministic generator (mulberry32), so every run measures the same lines.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = random(20240917);
+// A seeded generator, so every run measures the same lines.
+const rand = mulberry32(20240917);
 const pick = (items) => items[Math.floor(rand() * items.length)];
 const maybe = (p, text) => (rand() < p ? text : "");
 
@@ -83,7 +74,6 @@ for (let from = 0; from < lines.length; from += CHUNK) {
     subject.chunks.push(elapsed);
   }
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ratio = (a, b) => median(a.chunks.map((ms, i) => ms / b.chunks[i]));
 const [ours, withAttribution, baseline] = subjects;
 

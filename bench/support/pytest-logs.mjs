@@ -6,7 +6,27 @@ import { spawnSync } from "node:child_process";
 import { closeSync, cpSync, openSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
-/** The first python3 with pytest on this machine, and its version line. */
+/** @typedef {{ title: string; body: string[] }} LogSection */
+/** @typedef {{ header: string[]; progress: string[]; sections: LogSection[]; summary: string }} PytestLog */
+/** @typedef {(text: string) => void} Out */
+/** @typedef {{ copies: number; counts: Record<string, number>; passedIds: number; failedIds: number }} GeneratedIds */
+
+/**
+ * `value`, or an error naming what was missing from the captured log.
+ * @template T
+ * @param {T | null | undefined} value
+ * @param {string} what
+ * @returns {T}
+ */
+function must(value, what) {
+  if (value === null || value === undefined) throw new Error(`unexpected pytest -rA shape: no ${what}`);
+  return value;
+}
+
+/**
+ * The first python3 with pytest on this machine, and its version line.
+ * @returns {{ python: string; version: string }}
+ */
 export function findPython() {
   for (const python of ["python3", "/usr/bin/python3"]) {
     const probe = spawnSync(python, ["-m", "pytest", "--version"], { encoding: "utf8" });
@@ -18,6 +38,9 @@ export function findPython() {
 /**
  * Runs `pytest -rA -p no:cacheprovider ...args` in `project` and returns its output (stdout then
  * stderr, as a shell's `2>&1` shows a pytest run: pytest writes it all to stdout) and pytest's version.
+ * @param {string} project
+ * @param {string[]} [args]
+ * @returns {{ text: string; version: string }}
  */
 export function capturePytest(project, args = ["tests"]) {
   const { python, version } = findPython();
@@ -30,14 +53,24 @@ export function capturePytest(project, args = ["tests"]) {
   return { text, version };
 }
 
-/** Copies a fixture project of test/fixtures into `work` (pytest then writes nothing into the repository). */
+/**
+ * Copies a fixture project of test/fixtures into `work` (pytest then writes nothing into the repository).
+ * @param {string} root
+ * @param {string} work
+ * @param {string} fixture
+ * @returns {string}
+ */
 export function copyFixture(root, work, fixture) {
   const project = join(work, fixture);
   cpSync(join(root, "test/fixtures", fixture), project, { recursive: true });
   return project;
 }
 
-/** A pytest -rA log cut into its header (to `collected N items`), progress lines, sections and final summary line. */
+/**
+ * A pytest -rA log cut into its header (to `collected N items`), progress lines, sections and final summary line.
+ * @param {string} text
+ * @returns {PytestLog}
+ */
 export function splitPytestLog(text) {
   const lines = text.replace(/\n$/, "").split("\n");
   const summaryAt = lines.findLastIndex((line) => /^=+ .* in [\d.]+s(?:econds)? .*=+$|^=+ .* in [\d.]+s =+$/.test(line));
@@ -45,18 +78,24 @@ export function splitPytestLog(text) {
   if (summaryAt === -1 || collectedAt === -1) throw new Error("unexpected pytest -rA shape");
   const header = lines.slice(0, collectedAt + 1);
   let at = collectedAt + 1;
+  /** @type {string[]} */
   const progress = [];
-  for (; at < summaryAt && !/^=+ .* =+$/.test(lines[at]); at += 1) if (lines[at] !== "") progress.push(lines[at]);
+  for (; at < summaryAt && !/^=+ .* =+$/.test(must(lines[at], "line")); at += 1) if (lines[at] !== "") progress.push(must(lines[at], "line"));
+  /** @type {LogSection[]} */
   const sections = [];
   for (; at < summaryAt; at += 1) {
-    const line = lines[at];
+    const line = must(lines[at], "line");
     if (/^=+ .* =+$/.test(line)) sections.push({ title: line, body: [] });
-    else sections.at(-1).body.push(line);
+    else must(sections.at(-1), "section").body.push(line);
   }
-  return { header, progress, sections, summary: lines[summaryAt] };
+  return { header, progress, sections, summary: must(lines[summaryAt], "summary") };
 }
 
-/** A pytest separator line around `title`, as pytest's sep() draws it at 80 columns. */
+/**
+ * A pytest separator line around `title`, as pytest's sep() draws it at 80 columns.
+ * @param {string} title
+ * @returns {string}
+ */
 export function decorate(title) {
   // pytest's sep(): at least one `=` on each side, however long the title.
   const side = Math.max(1, Math.floor((80 - title.length - 2) / 2));
@@ -67,11 +106,17 @@ export function decorate(title) {
  * Writes `copies` copies of a captured pytest -rA run through `out(text)`: copy k's paths are under
  * `tests/b<k % cycle>/`, every section holds every copy, and one final summary has the counts times
  * `copies`. Returns the ids a parser must report (distinct ones: `cycle` bounds them).
+ * @param {string} text
+ * @param {Out} out
+ * @param {number} copies
+ * @param {number} [cycle]
+ * @returns {GeneratedIds}
  */
 export function generatePytest(text, out, copies, cycle = Infinity) {
   const log = splitPytestLog(text);
+  /** @type {(line: string, copy: number) => string} */
   const rename = (line, copy) => line.replace(/\btests\//g, `tests/b${copy % cycle}/`);
-  const perCopyTests = Number(/^collected (\d+)/.exec(log.header.at(-1))[1]);
+  const perCopyTests = Number(must(/^collected (\d+)/.exec(must(log.header.at(-1), "header")), "collected line")[1]);
   const total = perCopyTests * copies;
   for (const line of log.header.slice(0, -1)) out(`${line}\n`);
   out(`collected ${total} items\n\n`);
@@ -91,20 +136,23 @@ export function generatePytest(text, out, copies, cycle = Infinity) {
     out(`${section.title}\n`);
     if (/short test summary info/.test(section.title)) {
       // pytest groups the short summary by status: all PASSED lines, then SKIPPED, and so on.
+      /** @type {Map<string, string[]>} */
       const groups = new Map();
       for (const line of section.body) {
-        const word = line.split(" ")[0];
-        if (!groups.has(word)) groups.set(word, []);
-        groups.get(word).push(line);
+        const word = line.split(" ")[0] ?? "";
+        const group = groups.get(word) ?? [];
+        groups.set(word, group);
+        group.push(line);
       }
       for (const group of groups.values()) for (let copy = 0; copy < copies; copy += 1) for (const line of group) out(`${rename(line, copy)}\n`);
     } else {
       for (let copy = 0; copy < copies; copy += 1) for (const line of section.body) out(`${rename(line, copy)}\n`);
     }
   }
-  const summary = /^=+ (.*?) =+$/.exec(log.summary)[1];
+  const summary = must(must(/^=+ (.*?) =+$/.exec(log.summary), "summary line")[1], "summary text");
+  /** @type {Record<string, number>} */
   const counts = {};
-  const scaled = summary.replace(/(\d+) ([a-z]+)/g, (_, n, word) => {
+  const scaled = summary.replace(/(\d+) ([a-z]+)/g, (/** @type {string} */ _, /** @type {string} */ n, /** @type {string} */ word) => {
     counts[word] = Number(n) * copies;
     return `${counts[word]} ${word}`;
   });
@@ -114,14 +162,20 @@ export function generatePytest(text, out, copies, cycle = Infinity) {
   return { copies, counts, passedIds: base.passed * named, failedIds: base.failed * named };
 }
 
-// Ids per copy a parser must report, from the short summary (an id with ERROR also printed PASSED fails).
+/**
+ * Ids per copy a parser must report, from the short summary (an id with ERROR also printed PASSED fails).
+ * @param {LogSection[]} sections
+ * @returns {{ passed: number; failed: number }}
+ */
 function shortSummaryIds(sections) {
-  const short = sections.find((s) => /short test summary info/.test(s.title));
+  const short = must(sections.find((s) => /short test summary info/.test(s.title)), "short test summary");
+  /** @type {Set<string>} */
   const failed = new Set();
+  /** @type {Set<string>} */
   const passed = new Set();
   for (const line of short.body) {
     const [word, rest = ""] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1)];
-    const id = rest.split(" - ")[0];
+    const id = rest.split(" - ")[0] ?? "";
     if (word === "PASSED") passed.add(id);
     if (word === "FAILED" || word === "ERROR") failed.add(id);
   }
@@ -129,8 +183,15 @@ function shortSummaryIds(sections) {
   return { passed: passed.size, failed: failed.size };
 }
 
-/** Bytes one and two copies take: the fixed and per-copy parts of a generator's output. */
+/**
+ * How many copies make about `targetBytes`, from the bytes one and two copies take (the fixed and
+ * per-copy parts of a generator's output).
+ * @param {(out: Out, copies: number) => unknown} generate
+ * @param {number} targetBytes
+ * @returns {number}
+ */
 export function copiesFor(generate, targetBytes) {
+  /** @type {(copies: number) => number} */
   const count = (copies) => {
     let bytes = 0;
     generate((text) => (bytes += Buffer.byteLength(text, "utf8")), copies);
@@ -141,9 +202,17 @@ export function copiesFor(generate, targetBytes) {
   return Math.max(1, Math.ceil((targetBytes - (one - perCopy)) / perCopy));
 }
 
-/** Writes `generate(out, copies)` to `path` in 1 MB writes; returns the file's bytes and what the generator returned. */
+/**
+ * Writes `generate(out, copies)` to `path` in 1 MB writes; returns the file's bytes and what the generator returned.
+ * @template T
+ * @param {string} path
+ * @param {(out: Out, copies: number) => T} generate
+ * @param {number} copies
+ * @returns {{ path: string; bytes: number; expected: T }}
+ */
 export function writeGenerated(path, generate, copies) {
   const fd = openSync(path, "w");
+  /** @type {string[]} */
   let pending = [];
   let pendingBytes = 0;
   const flush = () => {
@@ -151,6 +220,7 @@ export function writeGenerated(path, generate, copies) {
     pending = [];
     pendingBytes = 0;
   };
+  /** @type {Out} */
   const out = (text) => {
     pending.push(text);
     pendingBytes += text.length;

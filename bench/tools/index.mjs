@@ -9,19 +9,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { interpolatedMedian } from "../support/stats.mjs";
 
 const here = fileURLToPath(import.meta.url);
-const dist = new URL("../../dist/tools/index.js", import.meta.url).href;
+const dist = new URL("../../dist/entries/tools.js", import.meta.url).href;
 const distSandbox = new URL("../../dist/tools/sandbox.js", import.meta.url).href;
 const distSandboxHost = new URL("../../dist/tools/sandbox-host.js", import.meta.url).href;
 const GB = 1_000_000_000;
 const RSS_LIMIT = 200 * 1024 * 1024;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -91,7 +86,7 @@ async function shortCommands(count) {
         await tool.execute({ command });
         toolMs.push(performance.now() - started);
       }
-      rows.push({ mode, count, rawMedian: median(rawMs), toolMedian: median(toolMs) });
+      rows.push({ mode, count, rawMedian: interpolatedMedian(rawMs), toolMedian: interpolatedMedian(toolMs) });
     }
     return rows;
   } finally {
@@ -140,7 +135,7 @@ async function sandboxFlagCost(count) {
         if (result.exitCode !== 0) throw new Error(`${name}: exit ${result.exitCode}: ${result.stderr}`);
       }
     }
-    return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, median(values)]));
+    return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, interpolatedMedian(values)]));
   } finally {
     rmSync(ws, { recursive: true, force: true });
     rmSync(sandboxTmp, { recursive: true, force: true });
@@ -179,7 +174,7 @@ async function main() {
 
   // 4) The policy on a 200 KB base64 line (the issue's 18 s case) against the previous fork-bomb regex
   //    on a line a twentieth of that size (its cost grows with the square of the word's length).
-  const { checkCommandPolicy } = await import(new URL("../../dist/tools/bash-policy.js", import.meta.url).href);
+  const { checkCommandPolicy } = await import(dist);
   // base64 of zero bytes: one 200 KB word of `A`s, the shape that made the previous regex quadratic.
   const blob = Buffer.alloc(150_000).toString("base64");
   const previousRule = /([\w:.]+)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&/;
@@ -190,7 +185,7 @@ async function main() {
       fn();
       runs.push(performance.now() - started);
     }
-    return median(runs);
+    return interpolatedMedian(runs);
   };
   const policyMs = timeIt(() => checkCommandPolicy(`echo ${blob} | base64 -d > f`));
   const previousMs = timeIt(() => previousRule.test(`echo ${blob.slice(0, 10_000)}`));

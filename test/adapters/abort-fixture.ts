@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 /** The command that runs the slow test. */
 export const SLOW_PYTEST_COMMAND = "python3 -m pytest -rA -p no:cacheprovider test_slow.py";

@@ -1,7 +1,7 @@
 // The AI SDK's conventions, each through generateText's own loop with a scripted model: an abort
 // rejects with the SDK's AbortError (the bash process group killed), needsApproval goes through the
 // SDK's approval flow, evidence_status works as any tool, and a tool written for the SDK can be observed.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -13,7 +13,8 @@ import { fromAiSdkTool, toAiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { ConfirmRequest } from "../../src/tools/bash.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { git as fixtureGit } from "../support/git.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { gone, waitFor } from "./abort-fixture.js";
 import { PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 
@@ -67,7 +68,7 @@ describe("AI SDK conventions through generateText", () => {
     let repo: string;
     beforeEach(() => {
       repo = project.dir;
-      const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@e", ...args], { cwd: repo, env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_SYSTEM: "/dev/null" } });
+      const git = (...args: string[]) => fixtureGit(repo, ...args);
       git("init", "-q");
       git("add", ".");
       git("commit", "-qm", "base");

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { z } from "zod/v4";
 import { defineTool, type Tool } from "../../src/host/tool.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
 

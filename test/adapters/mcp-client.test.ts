@@ -13,7 +13,7 @@ import { createEvidenceMcpServer, fromCallToolResult, fromMcpTool } from "../../
 import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { isEvidenceError } from "../../src/errors.js";
 import type { ToolProgress } from "../../src/host/tool.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { gone, waitFor } from "./abort-fixture.js";
 import { connectInMemory } from "./mcp-helpers.js";

@@ -8,7 +8,7 @@ import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { createEvidenceMcpServer, registerMcpTools, type EvidenceMcpServer, type EvidenceMcpServerOptions } from "../../src/adapters/mcp.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { gone, waitFor } from "./abort-fixture.js";
 import { connectInMemory, textOf, type Connection } from "./mcp-helpers.js";
 

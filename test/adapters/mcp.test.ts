@@ -1,15 +1,14 @@
 // The evidence MCP server as a client sees it: `agent-evidence mcp` spawned over stdio and driven by
 // the SDK's real Client. Needs a built CLI (npm run build; npm test builds first).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { judge } from "../../src/evidence/judge.js";
 import type { JudgeInput } from "../../src/evidence/judge-types.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir, tempDirPath } from "../support/temp-dir.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { gone, waitFor } from "./abort-fixture.js";
 
@@ -109,7 +108,7 @@ describe("agent-evidence mcp", () => {
 describe("agent-evidence mcp without a sandbox", () => {
   it("still lists every tool, and bash answers with the refusal message", async () => {
     const project = makePytestProject();
-    const emptyPath = mkdtempSync(join(tmpdir(), "ae-nopath-"));
+    const emptyPath = tempDirPath("ae-nopath-");
     // No bwrap on PATH: headless bash cannot start its sandbox.
     const connection = await connect(project.dir, ["--headless"], { ...getDefaultEnvironment(), PATH: emptyPath });
     try {

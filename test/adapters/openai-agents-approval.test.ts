@@ -1,7 +1,6 @@
 // needsApproval through the OpenAI Agents SDK's own approval flow: a risky bash command stops the
 // run with an interruption; approved (state.approve, then run(agent, state)) it runs with
 // approved: true; rejected it never runs. Proven on `git reset --hard` in a real git repository.
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent, Runner, setTracingDisabled, type RunToolApprovalItem } from "@openai/agents";
@@ -9,8 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
-import { GIT_ENV } from "../support/effect-fixture.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { git as fixtureGit } from "../support/git.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { ScriptedModel, toolOutputsSeenByModel } from "./openai-agents-model.js";
 
 setTracingDisabled(true);
@@ -24,7 +23,7 @@ describe("agent-evidence/openai-agents: needsApproval", () => {
   beforeEach(() => {
     repo = makeTempDir("ae-adapters-git-");
     writeFileSync(join(repo.dir, "tracked.txt"), "committed\n");
-    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo.dir, env: { ...process.env, ...GIT_ENV } });
+    const git = (...args: string[]) => fixtureGit(repo.dir, ...args);
     git("init", "-q", "-b", "main");
     git("add", "-A");
     git("commit", "-qm", "fixture");

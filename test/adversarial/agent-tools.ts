@@ -3,7 +3,7 @@
 // bubblewrap layout unless asked otherwise).
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BashEvidence, type BashEvidenceOptions, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { bashInputSchema, createBashTool, type BashToolOptions } from "../../src/tools/bash.js";
@@ -14,6 +14,7 @@ import type { Tool, ToolResult } from "../../src/host/tool.js";
 import type { VerificationRecord } from "../../src/types.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { AGENT_PATH, cleanEnv, FAST_PYTEST, workerRoot, type AttackProject } from "./projects.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 /** The read side both toolsets offer. */
 export interface EvidenceReader {
@@ -146,7 +147,7 @@ export interface PersistentShell extends Tool<BashLikeInput, unknown> {
  * `timeoutMs` (default 60 s) returns exit code 124 and leaves the shell as it is.
  */
 export function persistentShell(project: AttackProject, options: { sandbox?: boolean } = {}): PersistentShell {
-  const home = mkdtempSync(join(project.scratch, "shell-"));
+  const home = tempDirPath("shell-", { parent: project.scratch });
   const native = nativeBashOptions(project);
   const extra = native.env ?? {};
   let child: ChildProcessWithoutNullStreams;

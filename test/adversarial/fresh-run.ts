@@ -6,10 +6,11 @@
 // (test/support/truth.ts), never from printed text.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { readGoTruth, readPytestTruth } from "../support/truth.js";
 import { cleanEnv, FAST_PYTEST, PYTHON, workerRoot, type AttackProject } from "./projects.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const SUPPORT_PYTHON = join(import.meta.dirname, "..", "support", "python");
 
@@ -60,7 +61,7 @@ const truthRuns = new Map<string, TruthResult>();
 
 async function runTruth(kind: AttackProject["kind"], files: ReadonlyMap<string, Buffer>): Promise<TruthResult> {
   mkdirSync(join(workerRoot(), "truth"), { recursive: true });
-  const copy = mkdtempSync(join(workerRoot(), "truth", "copy-"));
+  const copy = tempDirPath("copy-", { parent: join(workerRoot(), "truth") });
   try {
     for (const [path, bytes] of files) {
       mkdirSync(dirname(join(copy, path)), { recursive: true });

@@ -1,12 +1,13 @@
 // Helpers for the hook attacks: a broken project with its real runs, transcripts in the clients'
 // record shapes (test/audit/transcripts), and the built CLI's hooks run with a private temp dir.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { expect } from "vitest";
-import { toJsonl, type CapturedRun } from "../audit/transcripts/records.js";
+import { toJsonl, type ShellRun } from "../audit/transcripts/records.js";
 import { toClaudeRecords, toCodexRecords, type ScenarioStep } from "../audit/transcripts/scenarios.js";
 import { captureRun, PYTEST_RUN, pytestProject, truthRun, type AttackProject } from "./harness.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 /** The built CLI the hooks are installed as. */
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
@@ -19,8 +20,8 @@ export function expectBuiltCli(): void {
 /** A project whose code is broken, with its real runs on the passing and on the broken code. */
 export interface BrokenSession {
   p: AttackProject;
-  passing: CapturedRun;
-  failing: CapturedRun;
+  passing: ShellRun;
+  failing: ShellRun;
 }
 
 /** Makes a {@link BrokenSession}; the fresh run of its tests fails. */
@@ -35,7 +36,7 @@ export async function brokenSession(): Promise<BrokenSession> {
 }
 
 /** A step that runs `run`, or says `text`. */
-export const run = (captured: CapturedRun): ScenarioStep => ({ kind: "run", run: captured });
+export const run = (captured: ShellRun): ScenarioStep => ({ kind: "run", run: captured });
 export const say = (text: string): ScenarioStep => ({ kind: "say", text });
 
 /** One hook session: its own temp dir (the hooks' state lives under os.tmpdir()) and session id. */
@@ -57,7 +58,7 @@ let sessions = 0;
 /** A fresh hook session in the project's scratch dir. */
 export function hookSession(p: AttackProject): HookSession {
   sessions += 1;
-  const tmp = mkdtempSync(join(p.scratch, "hook-tmp-"));
+  const tmp = tempDirPath("hook-tmp-", { parent: p.scratch });
   const id = `s-${process.pid}-${sessions}`;
   const transcript = join(tmp, `${id}.jsonl`);
   const hook = (name: string, payload: unknown): string =>

@@ -3,11 +3,12 @@
 // broken project) and a final message that says the tests pass. The agent tries to get the Stop hook to
 // allow it: a forged PostToolUse payload, a state file with the block budget spent, an echoed or
 // replayed pass after the failing run.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blocked, brokenSession, expectBuiltCli, hookSession, run, say, type BrokenSession } from "./hook-harness.js";
 import { captureRun, cleanupProjects, cleanupWorkerRoot, PYTEST_RUN, pytestProject, truthRun } from "./harness.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 let s: BrokenSession;
 beforeAll(async () => {
@@ -112,7 +113,7 @@ describe("a narrower passing run after the failing one, the code unchanged since
 
 // A copy of the project as it was created (passing), outside the workspace.
 function goodCopy(): string {
-  const dir = mkdtempSync(join(s.p.scratch, "copy-"));
+  const dir = tempDirPath("copy-", { parent: s.p.scratch });
   for (const [path, text] of Object.entries(s.p.original)) writeFileSync(join(dir, path), text);
   return dir;
 }

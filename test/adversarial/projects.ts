@@ -2,9 +2,11 @@
 // scratch dir beside the workspace, and the per-worker directory that holds what no sandbox may see
 // (the fresh runs' copies and caches, the sandboxes' shared go build cache).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { gitInit } from "../support/git.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 /** Skips third-party pytest plugins (the machine has many; loading them dominates each run). */
 export const FAST_PYTEST: Record<string, string> = { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" };
@@ -69,7 +71,7 @@ export function cleanupProjects(): void {
 }
 
 function makeProject(kind: AttackProject["kind"], base: Record<string, string>, baseSources: string[], options: ProjectOptions): AttackProject {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "ae-adv-")));
+  const root = tempDirPath("ae-adv-");
   const dir = join(root, "ws");
   const scratch = join(root, "scratch");
   mkdirSync(dir);
@@ -152,12 +154,7 @@ export function goProject(options: ProjectOptions = {}): AttackProject {
 
 /** Commits every file of `dir` into a new git repository (host git, no user config). */
 export function gitCommitAll(dir: string): void {
-  const git = (...args: string[]): void => {
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main", ...args], { cwd: dir, stdio: "ignore", env: cleanEnv({}) });
-  };
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-q", "-m", "init");
+  gitInit(dir);
 }
 
 /** A fresh environment for the processes the harness runs itself: nothing of the test process leaks in. */
@@ -189,7 +186,7 @@ let workerDir: string | undefined;
  * caches (`go-build/`, `gopath/`), and the go build cache the sandboxes share (`sandbox-go-build/`).
  */
 export function workerRoot(): string {
-  workerDir ??= realpathSync(mkdtempSync(join(tmpdir(), "ae-adv-worker-")));
+  workerDir ??= tempDirPath("ae-adv-worker-");
   return workerDir;
 }
 

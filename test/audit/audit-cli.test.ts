@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -8,6 +7,7 @@ import type { SessionAudit } from "../../src/audit/audit-session.js";
 import { toJsonl } from "./transcripts/records.js";
 import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
 import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario } from "./transcripts/scenarios.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 interface CliRun {
   status: number;
@@ -38,7 +38,7 @@ let dir: string;
 beforeAll(() => {
   runs = captureRealRuns();
   scenarios = buildScenarios(runs);
-  dir = mkdtempSync(join(tmpdir(), "audit-cli-"));
+  dir = tempDirPath("audit-cli-");
   mkdirSync(join(dir, "claude", "nested"), { recursive: true });
   mkdirSync(join(dir, "codex"));
   scenarios.forEach((scenario, i) => {
@@ -117,7 +117,7 @@ describe("agent-evidence hook via the CLI", () => {
 
 describe("agent-evidence hook install", () => {
   it("--dry-run prints the merged settings as pure JSON on stdout and writes nothing", async () => {
-    const project = mkdtempSync(join(tmpdir(), "hook-install-"));
+    const project = tempDirPath("hook-install-");
     const run = await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--dry-run"]);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe(`agent-evidence: ${join(project, ".codex", "hooks.json")} (dry run, would change)\n`);
@@ -126,7 +126,7 @@ describe("agent-evidence hook install", () => {
   });
 
   it("merges into existing Claude Code settings, keeps a backup, and is idempotent", async () => {
-    const project = mkdtempSync(join(tmpdir(), "hook-install-"));
+    const project = tempDirPath("hook-install-");
     mkdirSync(join(project, ".claude"));
     const settings = join(project, ".claude", "settings.json");
     const original = { permissions: { allow: ["Bash(npm test)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } };
@@ -147,7 +147,7 @@ describe("agent-evidence hook install", () => {
   });
 
   it("--strict installs the Stop hook with --strict, in place of the one without it (and back), never both", async () => {
-    const project = mkdtempSync(join(tmpdir(), "hook-install-"));
+    const project = tempDirPath("hook-install-");
     const settings = join(project, ".codex", "hooks.json");
     const stopCommands = (): unknown => (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop.flatMap((group) => group.hooks.map((hook) => hook.command));
     expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project])).status).toBe(0);
@@ -162,7 +162,7 @@ describe("agent-evidence hook install", () => {
   });
 
   it("refuses a settings file that is not JSON (exit 1, file untouched)", async () => {
-    const project = mkdtempSync(join(tmpdir(), "hook-install-"));
+    const project = tempDirPath("hook-install-");
     mkdirSync(join(project, ".claude"));
     writeFileSync(join(project, ".claude", "settings.json"), "{ nope");
     const run = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project]);
@@ -174,7 +174,7 @@ describe("agent-evidence hook install", () => {
 
 describe("agent-evidence hook install: the command the hooks run", () => {
   it("calls this copy by its absolute path when PATH has no agent-evidence, and says so on stderr", async () => {
-    const project = mkdtempSync(join(tmpdir(), "hook-install-"));
+    const project = tempDirPath("hook-install-");
     const saved = process.env.PATH;
     process.env.PATH = dirname(process.execPath);
     try {
@@ -191,7 +191,7 @@ describe("agent-evidence hook install: the command the hooks run", () => {
 
 describe("agent-evidence hook uninstall", () => {
   it("removes only agent-evidence's hooks, keeps a backup, and gives back the settings as they were", async () => {
-    const project = mkdtempSync(join(tmpdir(), "hook-uninstall-"));
+    const project = tempDirPath("hook-uninstall-");
     mkdirSync(join(project, ".claude"));
     const settings = join(project, ".claude", "settings.json");
     const original = { permissions: { allow: ["Bash(npm test)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } };
@@ -213,7 +213,7 @@ describe("agent-evidence hook uninstall", () => {
   });
 
   it("leaves no file behind where there was none, and refuses a settings file that is not JSON", async () => {
-    const project = mkdtempSync(join(tmpdir(), "hook-uninstall-"));
+    const project = tempDirPath("hook-uninstall-");
     expect((await cli(["hook", "uninstall", "--client", "codex", "--project", project])).status).toBe(0);
     expect(existsSync(join(project, ".codex"))).toBe(false);
     mkdirSync(join(project, ".codex"));

@@ -2,19 +2,19 @@
 // and passed; "test_flaky passes now." is not backed by the rerun. Real pytest runs of a test that fails
 // on its first run and passes on its second (its memory is a marker outside the project).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/audit/audit-session.js";
 import { decideStop } from "../../src/audit/hooks/stop-decision.js";
 import type { TranscriptEvent } from "../../src/audit/transcripts/types.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const COMMAND = "python3 -m pytest -q -p no:cacheprovider tests/test_flaky.py";
 let dir: string;
 const outputs: { output: string; exitCode: number }[] = [];
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "flaky-"));
+  dir = tempDirPath("flaky-");
   mkdirSync(join(dir, "tests"));
   const marker = join(dir, "..", `${dir.split("/").pop()}.seen`);
   writeFileSync(join(dir, "tests", "test_flaky.py"), `import os\n\n\ndef test_flaky():\n    seen = os.path.exists(${JSON.stringify(marker)})\n    open(${JSON.stringify(marker)}, "w").close()\n    assert seen\n`);

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parsePytestLog } from "../../src/audit/parse-pytest-log.js";
 import { runPythonReference } from "./python-reference.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 // Inputs where Python and JavaScript text handling differ, or where the rules interact.
 const TRICKY: [string, string][] = [
@@ -71,7 +71,7 @@ describe("parsePytestLog", () => {
   });
 
   it("agrees with the Python reference on output real pytest printed for a failing project", () => {
-    const dir = mkdtempSync(join(tmpdir(), "triage-"));
+    const dir = tempDirPath("triage-");
     writeFileSync(
       join(dir, "test_sample.py"),
       [

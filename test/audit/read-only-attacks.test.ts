@@ -3,12 +3,13 @@
 // run for real with bash on a fresh copy of a small pytest project; the test checks that the line
 // really broke the code (a fresh pytest fails) and that the audit does not call the run current.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeSession } from "../../src/audit/session.js";
 import type { ShellEvent } from "../../src/audit/transcripts/types.js";
+import { gitEnv } from "../support/git.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const FIXED = "def add(a, b):\n    return a + b\n";
 const RUN = "python3 -m pytest -q tests";
@@ -19,12 +20,12 @@ const UNTIL_RUN_ENDS = "i=0; until [ -d .pytest_cache ] || [ $i -ge 200 ]; do sl
 let base: string;
 const made: string[] = [];
 beforeAll(() => {
-  base = mkdtempSync(join(tmpdir(), "ro-attack-base-"));
+  base = tempDirPath("ro-attack-base-");
   mkdirSync(join(base, "tests"));
   writeFileSync(join(base, "calc.py"), FIXED);
   writeFileSync(join(base, "tests", "test_add.py"), "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n");
   writeFileSync(join(base, "conftest.py"), "");
-  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e", GIT_CONFIG_GLOBAL: "/dev/null" };
+  const env = gitEnv();
   // The fix is uncommitted (git diff has something to write).
   spawnSync("bash", ["-c", "git init -q && printf 'def add(a, b):\\n    return a * b\\n' > calc.py && git add -A && git commit -qm base && git checkout -q -- . && printf '" + FIXED.replace(/\n/g, "\\n") + "' > calc.py"], { cwd: base, env });
 });
@@ -33,10 +34,10 @@ afterAll(() => {
 });
 
 function runFor(line: string): { dir: string; event: ShellEvent } {
-  const dir = mkdtempSync(join(tmpdir(), "ro-attack-"));
+  const dir = tempDirPath("ro-attack-");
   made.push(dir);
   cpSync(base, dir, { recursive: true });
-  const result = spawnSync("bash", ["-c", line], { cwd: dir, encoding: "utf8", env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1", GIT_CONFIG_GLOBAL: "/dev/null" }, timeout: 30_000 });
+  const result = spawnSync("bash", ["-c", line], { cwd: dir, encoding: "utf8", env: gitEnv({ PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1" }), timeout: 30_000 });
   const event: ShellEvent = { type: "shell", id: null, command: line, output: `${result.stdout}${result.stderr}`, exitCode: result.status, cwd: dir, interrupted: false, timedOut: false, outputTruncated: false, persistedOutputPath: null, completed: true, sidechain: false, timestamp: null, line: 1 };
   return { dir, event };
 }

@@ -2,12 +2,13 @@
 // built-in runners are labelled the way pytest ones are (issue 14: a whole run backs "all tests
 // pass", one file of it does not, a failing run contradicts it).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/audit/audit-session.js";
 import type { ShellEvent, TranscriptEvent } from "../../src/audit/transcripts/types.js";
 import { repoRoot } from "../support/import-graph.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 interface RunnerCase {
   /** The fixture project copied for the runs. */
@@ -31,7 +32,7 @@ let project: { dir: string; cleanup: () => void };
 beforeAll(() => {
   const parent = join(repoRoot, "test", ".captured");
   mkdirSync(parent, { recursive: true });
-  const dir = mkdtempSync(join(parent, "audit-kinds-"));
+  const dir = tempDirPath("audit-kinds-", { parent: parent });
   project = { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   for (const [kind, spec] of Object.entries(RUNNERS)) cpSync(join(repoRoot, "test", "fixtures", spec.fixture), join(project.dir, kind), { recursive: true });
 });

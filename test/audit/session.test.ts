@@ -1,25 +1,20 @@
-import { spawnSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/audit/audit-session.js";
 import { analyzeSession } from "../../src/audit/session.js";
 import type { ShellEvent, TranscriptEvent } from "../../src/audit/transcripts/types.js";
-import type { CapturedRun } from "./transcripts/records.js";
+import type { ShellRun } from "./transcripts/records.js";
 import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
 
 let runs: RealRuns;
-let stashNothing: CapturedRun;
+let stashNothing: ShellRun;
 beforeAll(() => {
   runs = captureRealRuns();
-  // Commit the fix, so `git stash` finds nothing to save: the run is on the current tree.
-  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" };
-  spawnSync("bash", ["-c", "git add -A && git commit -qm fix"], { cwd: runs.dir, env });
-  const command = "git stash && python3 -m pytest -q -p no:cacheprovider; git stash pop";
-  const result = spawnSync("bash", ["-c", command], { cwd: runs.dir, encoding: "utf8", env });
-  stashNothing = { command, stdout: result.stdout, stderr: result.stderr, exitCode: result.status ?? -1 };
+  // The fix committed, so `git stash` finds nothing to save: the run is on the current tree.
+  stashNothing = runs.stashNothing;
 });
 
 let line = 0;
-const shell = (run: CapturedRun): ShellEvent => ({
+const shell = (run: ShellRun): ShellEvent => ({
   type: "shell",
   id: null,
   command: run.command,
@@ -35,7 +30,7 @@ const shell = (run: CapturedRun): ShellEvent => ({
   timestamp: null,
   line: (line += 1),
 });
-const cmd = (command: string): CapturedRun => ({ command, stdout: "", stderr: "", exitCode: 0 });
+const cmd = (command: string): ShellRun => ({ command, stdout: "", stderr: "", exitCode: 0 });
 const say = (text: string): TranscriptEvent => ({ type: "assistant-message", text, sidechain: false, timestamp: null, line: (line += 1) });
 
 describe("session analysis on real runs", () => {

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/program.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 interface CliRun {
   status: number;
@@ -33,7 +33,7 @@ const EXPECTED = { failed: ["FAILED t.py::test_a - assert 1 == 2", "FAILED t.py:
 
 describe("agent-evidence triage", () => {
   it("reads a file and prints the four keys in order", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "triage-cli-")), "log.txt");
+    const file = join(tempDirPath("triage-cli-"), "log.txt");
     writeFileSync(file, LOG);
     const run = await triage([file]);
     expect(run).toEqual({ status: 0, stdout: `${JSON.stringify(EXPECTED)}\n`, stderr: "" });

@@ -4,9 +4,9 @@
 // here imports from src/: a bug shared by the library and this file would hide itself.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { tempDirPath } from "../support/temp-dir.js";
 
 /** One test's outcome in a report; skips (and xfails) are neither. */
 export type ReportOutcome = "passed" | "failed";
@@ -119,7 +119,7 @@ export function parseJUnit(xml: string, root: string): Pick<RunnerReport, "outco
 
 /** Runs `python -m pytest -p no:cacheprovider --junitxml=<tmp> tests` in `dir` and reads the report. */
 export async function pytestReport(python: string, dir: string, timeoutMs = 120_000): Promise<RunnerReport> {
-  const scratch = await mkdtemp(join(tmpdir(), "ae-xcheck-junit-"));
+  const scratch = tempDirPath("ae-xcheck-junit-");
   try {
     const xmlPath = join(scratch, "r.xml");
     const env = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: scratch, PYTHONDONTWRITEBYTECODE: "1" };

@@ -11,7 +11,6 @@
 // each project's candidates get their own worker and their own hook budget (on a loaded CI machine the
 // two projects in one beforeAll went past 300 s).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +19,7 @@ import { runCandidates, type RunCandidateOptions, type RunCandidateResult } from
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { crossTable, goReport, pytestReport, type CrossTable, type RunnerReport } from "./cross-check-reports.js";
 import { createRepo, removeAll } from "./git-fixture.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 // ---------------------------------------------------------------------------------------------
 // The fixture projects. Each has bugs on purpose, so the base has failures to fix.
@@ -288,7 +288,7 @@ export function crossCheck(kind: "pytest" | "go"): void {
     const [python, goBinary] = probed.text.split("\n").map((line) => line.trim());
     if (python === undefined || !python.startsWith("/") || goBinary === undefined || !goBinary.startsWith("/")) throw new Error(`could not find the sandbox's runners: ${probed.text}`);
     runner = { python, go: goBinary };
-    if (project.kind === "go") goCache = await mkdtemp(join(tmpdir(), "ae-xcheck-gocache-"));
+    if (project.kind === "go") goCache = tempDirPath("ae-xcheck-gocache-");
     project.repo = project.kind === "pytest" ? await createRepo("xcheck-py", PY_FILES) : await createRepo("xcheck-go", GO_FILES);
 
     // The library's side: every candidate (and each base: an agent that does nothing, the same verify

@@ -2,19 +2,20 @@
 // a directory (files, modes, symlinks, indexes, HEADs) did not change.
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, existsSync } from "node:fs";
-import { mkdtemp, mkdir, rm, writeFile, chmod } from "node:fs/promises";
+import { mkdir, rm, writeFile, chmod } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
-import { readGit, runGit } from "../../src/candidates/git.js";
+import { git as fixtureGit, gitBytes } from "../support/git.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
-/** Runs git in `cwd` (isolated from user config) and returns trimmed stdout. */
-export async function git(cwd: string, ...args: string[]): Promise<string> {
-  return readGit(cwd, args, { allowFileProtocol: true });
+/** Runs the suite's fixture git in `cwd` (paths unquoted, as the candidate backend reads them); a failure rejects. */
+export function git(cwd: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve) => resolve(fixtureGit(cwd, "-c", "core.quotePath=false", ...args)));
 }
 
 /** A fresh temporary directory; remember to remove it. */
-export async function tempDir(prefix: string): Promise<string> {
-  return mkdtemp(join(tmpdir(), `ae-test-${prefix}-`));
+export function tempDir(prefix: string): Promise<string> {
+  return Promise.resolve(tempDirPath(`ae-test-${prefix}-`));
 }
 
 /** File contents by relative path; a `{ mode }` entry sets permission bits. */
@@ -86,10 +87,10 @@ export async function fingerprint(dir: string, options: { index?: boolean } = {}
   walk(dir, "", out, repos);
   for (const repo of repos) {
     if (!existsSync(join(repo, ".git"))) continue;
-    const probe = await runGit(repo, ["rev-parse", "--git-path", "index", "HEAD"], { allowFailure: true });
-    const [indexPath = "", head = ""] = Buffer.from(probe.stdout).toString().split("\n");
+    const probe = gitBytes(repo, ["rev-parse", "--git-path", "index", "HEAD"], { allowFailure: true });
+    const [indexPath = "", head = ""] = probe.toString().split("\n");
     const absolute = isAbsolute(indexPath) ? indexPath : join(repo, indexPath);
-    const status = await readGit(repo, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none"]);
+    const status = await git(repo, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none");
     out.push(`repo ${repo}: HEAD ${head} index ${options.index === false ? "-" : existsSync(absolute) ? hash(readFileSync(absolute)) : "none"} status ${JSON.stringify(status)}`);
   }
   return out;

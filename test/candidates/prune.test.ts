@@ -3,14 +3,14 @@
 // and nothing else of the repository: not a worktree of someone else, not one in a lookalike
 // directory without the marker, not the source's files or index.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pruneCandidates } from "../../src/candidates/prune.js";
 import { runCandidates } from "../../src/candidates/run-candidate.js";
 import { createPytestToolset } from "./pytest-toolset.js";
 import { createRepo, fingerprint, git, removeAll, worktreePaths } from "./git-fixture.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const DIST = resolve(import.meta.dirname, "../../dist/entries/candidates.js");
 let repo: string;
@@ -50,8 +50,8 @@ describe("pruneCandidates", () => {
   it("after a SIGKILL mid-run: removes the candidate's worktree, and nothing else", async () => {
     expect(existsSync(DIST), "build dist/ first: npx tsc -p tsconfig.build.json").toBe(true);
     // Someone else's worktree, and one in a directory named like ours but without our marker.
-    const foreign = realpathSync(mkdtempSync(join(tmpdir(), "someone-else-")));
-    const lookalike = realpathSync(mkdtempSync(join(tmpdir(), "agent-evidence-candidate-lookalike-")));
+    const foreign = tempDirPath("someone-else-");
+    const lookalike = tempDirPath("agent-evidence-candidate-lookalike-");
     others.push(foreign, lookalike);
     await git(repo, "worktree", "add", "--quiet", "--detach", join(foreign, "wt"), "HEAD");
     await git(repo, "worktree", "add", "--quiet", "--detach", join(lookalike, "wt"), "HEAD");

@@ -3,11 +3,11 @@
 // --report, a hook's transcript_path or state file, the settings file `hook install` reads) given one
 // hostile input. Shared by test/cli/fuzz.test.ts.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CliCommand } from "../../src/cli/exit-codes.js";
 import type { MeasuredStdin } from "../support/measured-cli.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 /** The hostile inputs of the issue's fuzz list, plus the path shapes a FILE can take. */
 export type FuzzInput =
@@ -66,7 +66,7 @@ function pseudoRandomBytes(size: number, seed: number): Buffer {
  * (as root, /dev/zero itself); "a device" is a link to /dev/null inside the test directory.
  */
 export function createFuzzInputs(): FuzzInputs {
-  const root = mkdtempSync(join(tmpdir(), "ae-fuzz-"));
+  const root = tempDirPath("ae-fuzz-");
   const bytes = {
     "random binary": pseudoRandomBytes(1 << 20, 0x5eed),
     // Lone continuation bytes, overlong forms, a truncated sequence, surrogates encoded in UTF-8.

@@ -10,7 +10,7 @@ import { writeJudgeJson, type IdsMode } from "../../src/cli/judge-json.js";
 import { judge } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
 import { repoRoot } from "../support/import-graph.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 // The contract: these fields, in this order (docs/cli.md, "agent-evidence judge").
 function contract(result: JudgeResult, ids: IdsMode = "all"): string {

@@ -1,11 +1,11 @@
 // `agent-evidence judge`: the built CLI on captured outputs; one JSON object, exit 0/1/2/64.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { judge } from "../../src/evidence/judge.js";
 import { ensureCaptured, loadCapture } from "../support/capture.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const RUN_FIELDS = ["kind", "runner", "targets", "workspace", "filtered", "baseline", "outcome", "passed", "failed", "skipped", "reasons", "gates"];
@@ -25,7 +25,7 @@ interface CliJson {
 let dir = "";
 beforeAll(async () => {
   await ensureCaptured();
-  dir = mkdtempSync(join(tmpdir(), "ae-judge-cli-"));
+  dir = tempDirPath("ae-judge-cli-");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -2,11 +2,11 @@
 // killed by SIGTERM, SIGINT, SIGHUP or SIGKILL leaves a verdict.json that is not `passed`, and no
 // process of its suite survives it (the suite starts a background child too).
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verdictSchema } from "../../src/verdict/schema.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const cli = join(ROOT, "dist/cli/main.js");
@@ -15,7 +15,7 @@ const PY = "/usr/bin/python3";
 
 let dir = "";
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "ae-run-signals-"));
+  dir = tempDirPath("ae-run-signals-");
   cpSync(join(ROOT, "test/fixtures/py-project"), dir, { recursive: true });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

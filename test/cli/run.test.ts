@@ -1,12 +1,12 @@
 // `agent-evidence run` and `verify-verdict`: the built CLI on real runners. stdout holds exactly
 // the verdict as one JSON line; exit 0/1/2/3 by status, 64 for usage errors.
 import { spawnSync } from "node:child_process";
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { verdictSchema } from "../../src/verdict/schema.js";
 import { caseArgs, prepareCase, suiteEnv, VERDICT_CASES, type VerdictCase } from "../verdict/verdict-cases.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 
@@ -22,7 +22,7 @@ function runCli(args: string[], env: NodeJS.ProcessEnv = suiteEnv()): { status: 
 
 function runCase(spec: VerdictCase): { status: number | null; stdout: string; stderr: string; outDir: string; dir: string } {
   const { dir, env } = prepareCase(spec);
-  const outDir = mkdtempSync(join(tmpdir(), "ae-verdict-cli-"));
+  const outDir = tempDirPath("ae-verdict-cli-");
   dirs.push(dir, outDir);
   return { ...runCli(caseArgs(spec, dir, outDir), env), outDir, dir };
 }
@@ -44,7 +44,7 @@ describe("agent-evidence run: where the artefacts go", () => {
 
   it("by default, to a new directory under the state home, named on stderr: the repository gets nothing", () => {
     const { dir, env } = prepareCase(pass);
-    const state = mkdtempSync(join(tmpdir(), "ae-run-state-"));
+    const state = tempDirPath("ae-run-state-");
     dirs.push(dir, state);
     const before = readdirSync(dir, { recursive: true }).sort();
     // pytest itself writes nothing here either: no cache, no bytecode (suiteEnv), no benchmark store.
@@ -59,7 +59,7 @@ describe("agent-evidence run: where the artefacts go", () => {
 
   it("--out creates a missing directory; one that is a file exits 73 before the suite runs", () => {
     const { dir, env } = prepareCase(pass);
-    const out = mkdtempSync(join(tmpdir(), "ae-run-out-"));
+    const out = tempDirPath("ae-run-out-");
     dirs.push(dir, out);
     const nested = join(out, "a", "b");
     expect(runCli(["run", "--cwd", dir, "--out", nested, "--cmd", "python3 -m pytest -q -p no:cacheprovider tests/test_pass.py"], env).status).toBe(0);
@@ -135,7 +135,7 @@ describe("agent-evidence verify-verdict", () => {
   });
 
   it("a verdict that does not parse exits 1", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ae-verdict-bad-"));
+    const dir = tempDirPath("ae-verdict-bad-");
     dirs.push(dir);
     const path = join(dir, "verdict.json");
     appendFileSync(path, '{"schemaVersion": 2}\n');

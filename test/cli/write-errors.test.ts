@@ -3,16 +3,16 @@
 // with one line, and `run` leaves the `incomplete` verdict it wrote first, never a verdict for a log
 // that was not kept.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_IO } from "../../src/cli/exit-codes.js";
 import { cliPath } from "../support/measured-cli.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 let dir = "";
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "ae-write-errors-"));
+  dir = tempDirPath("ae-write-errors-");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

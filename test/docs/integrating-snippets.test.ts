@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { transformSync } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/import-graph.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 const doc = readFileSync(join(repoRoot, "docs", "integrating.md"), "utf8");
 const snippets = [...doc.matchAll(/```ts\n([\s\S]*?)```\n\n```text\n([\s\S]*?)```/g)].map((m, index) => ({ index: index + 1, code: m[1]!, output: m[2]! }));

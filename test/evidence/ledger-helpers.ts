@@ -1,10 +1,9 @@
 // Shared helpers for the ledger tests: throwaway projects with real test suites and real bash tools.
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { execFileSync } from "node:child_process";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BashEvidence, type BashEvidenceOptions } from "../../src/observation/bash-evidence.js";
 import { createBashTool, type BashToolOptions } from "../../src/tools/bash.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 /** A fresh project directory (realpath) holding `files`, plus a private temp dir for tool logs. */
 export interface TempProject {
@@ -17,7 +16,7 @@ export interface TempProject {
 
 /** Creates a project from a map of relative paths to contents. */
 export function makeProject(files: Record<string, string>, prefix = "ae-ledger-"): TempProject {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const root = tempDirPath(prefix);
   const dir = join(root, "ws");
   const scratch = join(root, "scratch");
   mkdirSync(dir);
@@ -38,14 +37,7 @@ export function copyFixture(name: string): TempProject {
 }
 
 /** Makes the project a git repository with one commit. */
-export function gitInit(dir: string): void {
-  const git = (...args: string[]): void => {
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd: dir, stdio: "ignore" });
-  };
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-q", "-m", "init");
-}
+export { gitInit } from "../support/git.js";
 
 /** Skips third-party pytest plugins: the machine has many, and loading them dominates each run. */
 export const FAST_PYTEST: Record<string, string> = { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" };

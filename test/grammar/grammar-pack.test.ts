@@ -3,17 +3,17 @@
 // error on first use, never a crash at import.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildGrammarPack, GRAMMAR_ENTRIES } from "../../scripts/pack-grammar.mjs";
 import { GRAMMAR_ENV, GRAMMAR_SHA256, grammarPath, readGrammarPack } from "../../src/grammar/bash-grammar.js";
 import { isEvidenceError } from "../../src/errors.js";
 import { repoRoot } from "../support/import-graph.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const committed = readFileSync(join(repoRoot, "grammar", "bash.grammar"));
-const scratch = mkdtempSync(join(tmpdir(), "ae-grammar-"));
+const scratch = tempDirPath("ae-grammar-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // A fresh node process, so the grammar this test file's own imports may have loaded is not reused.

@@ -2,16 +2,16 @@
 // never replace what is not a regular file. Each refusal is a NamedFileError with its code.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_CANT_CREATE, EXIT_DATA, EXIT_IO, EXIT_USAGE, fileErrorExitStatus } from "../../src/cli/exit-codes.js";
 import { checkOutputFile, hashRegularFile, NamedFileError, openOutputFile, readRegularFile, writeFileReplacing } from "../../src/io/named-files.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 let dir = "";
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "ae-named-files-"));
+  dir = tempDirPath("ae-named-files-");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

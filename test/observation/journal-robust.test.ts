@@ -4,8 +4,7 @@
 // every offset, corrupted at random, forged and reordered. Replay never throws, and whatever it
 // cannot trust leaves every record unknown and no verified target.
 import fc from "fast-check";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
@@ -13,8 +12,9 @@ import { defaultSealPath, lineMac, openJournal, readJournal, replayJournal, type
 import type { LineJudge } from "../../src/evidence/ledger.js";
 import type { Tool } from "../../src/host/tool.js";
 import type { RunEvidence } from "../../src/types.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "ae-journal-"));
+const dir = tempDirPath("ae-journal-");
 const workspace = join(dir, "ws");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let counter = 0;

@@ -1,15 +1,15 @@
 // Which results count as the native bash tool's: only data of its shape (both streams' log paths).
 // A foreign tool whose data merely looks alike is read from its text, never as an empty log.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { extractNativeResult, extractTextResult } from "../../src/observation/native-result.js";
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { defineTool } from "../../src/host/tool.js";
 import { z } from "zod/v4";
+import { tempDirPath } from "../support/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "ae-native-result-"));
+const dir = tempDirPath("ae-native-result-");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("extractNativeResult", () => {

@@ -2,8 +2,7 @@
 // test/fixtures/npm-scripts-project: each form is captured for real, resolved through package.json
 // (readPackageManifest), and judged; the truth is the underlying runner's own result on the same tests.
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
@@ -14,6 +13,7 @@ import { runVerdict } from "../../src/verdict/run-verdict.js";
 import { runners as tallyRunners } from "../fixtures/own-runner/tally-runner.js";
 import { repoRoot } from "../support/import-graph.js";
 import { captureNpm, captureNpmAsync, copyNpmScriptsProject, inPool, type NpmCapture } from "../support/npm-capture.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 interface NpmCase {
   name: string;
@@ -185,7 +185,7 @@ describe("BashEvidence and the CLI on npm test", () => {
 // pnpm 9.15.9 and yarn 1.22.22 as the repository's devDependencies install them (npm ci), so every
 // clone has them; shims put them on PATH under their own names. A machine without them skips and says so.
 const MANAGERS = { pnpm: join(repoRoot, "node_modules", ".bin", "pnpm"), yarn: join(repoRoot, "node_modules", ".bin", "yarn") } as const;
-const shims = mkdtempSync(join(tmpdir(), "ae-pm-shims-"));
+const shims = tempDirPath("ae-pm-shims-");
 for (const [name, bin] of Object.entries(MANAGERS)) {
   writeFileSync(join(shims, name), `#!/bin/sh\nexec "${bin}" "$@"\n`);
   chmodSync(join(shims, name), 0o755);
@@ -228,7 +228,7 @@ afterAll(() => rmSync(shims, { recursive: true, force: true }));
 
 describe("other runners and the other consumers behind a script", () => {
   it("a runner of your own (tally) through npm test, with its registry", () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "ae-npm-tally-")));
+    const dir = tempDirPath("ae-npm-tally-");
     copies.push(dir);
     cpSync(join(repoRoot, "test", "fixtures", "own-runner", "project"), dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "tally-project", version: "1.0.0", scripts: { test: "tally" } }));

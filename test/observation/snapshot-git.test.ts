@@ -12,14 +12,14 @@ import { mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "
 import { RUNNER_BYPRODUCT_EXCLUDES } from "../../src/evidence/byproducts.js";
 import { createShadowRepository } from "../../src/tools/host-git.js";
 import { makeProject, type TempProject } from "../evidence/ledger-helpers.js";
+import { git, GIT_ENV } from "../support/git.js";
 
 const projects: TempProject[] = [];
 afterEach(() => {
   for (const p of projects.splice(0)) p.cleanup();
 });
 
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
-const git = (cwd: string, ...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, env: GIT_ENV, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const env = { ...process.env, ...GIT_ENV };
 
 const FILES: Record<string, string> = {
   ".gitignore": "build/\n*.log\n!keep.log\nsecret.py\n",
@@ -152,7 +152,7 @@ describe("parseStatus", () => {
 });
 
 describe("parseGitIndex against git ls-files --debug", () => {
-  const listing = (dir: string, cwd = dir): unknown => [...parseIndexListing(execFileSync("git", ["ls-files", "-z", "--debug", "--", "."], { cwd, env: GIT_ENV, encoding: "utf8" }))].sort();
+  const listing = (dir: string, cwd = dir): unknown => [...parseIndexListing(execFileSync("git", ["ls-files", "-z", "--debug", "--", "."], { cwd, env, encoding: "utf8" }))].sort();
   const parsed = (dir: string, hashBytes: 20 | 32, prefix = ""): unknown => {
     const result = parseGitIndex(readFileSync(join(dir, ".git/index")), hashBytes, prefix);
     return result === null ? null : [...result.entries].map(([path, { blob: _blob, ...stat }]) => [path, stat]).sort();
@@ -160,7 +160,7 @@ describe("parseGitIndex against git ls-files --debug", () => {
   // What a tree written from the index holds per path (`git ls-files -s`), an intent-to-add entry none.
   const blobs = (dir: string, hashBytes: 20 | 32, intentToAdd: string[]): unknown => {
     const result = parseGitIndex(readFileSync(join(dir, ".git/index")), hashBytes, "");
-    const listed = execFileSync("git", ["ls-files", "-s", "-z"], { cwd: dir, env: GIT_ENV, encoding: "utf8" }).split("\0").filter((line) => line !== "");
+    const listed = execFileSync("git", ["ls-files", "-s", "-z"], { cwd: dir, env, encoding: "utf8" }).split("\0").filter((line) => line !== "");
     const expected = listed.map((line) => {
       const [mode, oid] = line.split(" ");
       const path = line.slice(line.indexOf("\t") + 1);

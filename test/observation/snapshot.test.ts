@@ -1,12 +1,13 @@
 // Workspace snapshots against the stat cache: a same-size change with its mtime put back, made in the
 // second git last saw the file (git compares ctime to the second), and the stat resets mtimeResets finds.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkspaceSnapshotter, mtimeResets } from "../../src/observation/snapshot.js";
 import { makeProject, type TempProject } from "../evidence/ledger-helpers.js";
+import { gitInit } from "../support/git.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const projects: TempProject[] = [];
 afterEach(() => {
@@ -16,11 +17,7 @@ afterEach(() => {
 function gitProject(): TempProject {
   const p = makeProject({ "mod.py": "VALUE = 1\n" });
   projects.push(p);
-  const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
-  const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: p.dir, stdio: "ignore", env });
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-qm", "init");
+  gitInit(p.dir);
   return p;
 }
 
@@ -28,11 +25,7 @@ function gitProject(): TempProject {
 function gitSubdirectoryProject(): TempProject {
   const p = makeProject({ "mod.py": "VALUE = 1\n" });
   projects.push(p);
-  const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1" };
-  const git = (...args: string[]): void => void execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dirname(p.dir), stdio: "ignore", env });
-  git("init", "-q");
-  git("add", "-A");
-  git("commit", "-qm", "init");
+  gitInit(dirname(p.dir));
   return p;
 }
 
@@ -104,7 +97,7 @@ describe("closing a git snapshotter", () => {
     const p = gitProject();
     for (let i = 0; i < 200; i += 1) writeFileSync(join(p.dir, `f${i}.py`), `X = ${i}\n`);
     // A private temp directory: other suites running at the same time make and remove shadows in the shared one.
-    const base = mkdtempSync(join(tmpdir(), "ae-snapshot-close-"));
+    const base = tempDirPath("ae-snapshot-close-");
     const savedTmp = process.env.TMPDIR;
     process.env.TMPDIR = base;
     try {

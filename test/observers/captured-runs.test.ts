@@ -306,6 +306,7 @@ function parseRun(run: CapturedRun): ParsedRunOutput {
   switch (run.project) {
     case "py":
     case "app":
+    case "calc":
       return parsePytest(run.output);
     case "go":
       return parseGoTest(run.output);

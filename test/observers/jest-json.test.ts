@@ -1,11 +1,11 @@
 // jest's --json results as a report: jest's own output on the fixture project, and the ways it can lie.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseJestJsonReport } from "../../src/observers/jest-json.js";
 import { repoRoot } from "../support/import-graph.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 let dir: string;
 let passing: string;
@@ -20,7 +20,7 @@ function jest(env: Record<string, string>, out: string): string {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "ae-jest-json-"));
+  dir = tempDirPath("ae-jest-json-");
   cpSync(join(repoRoot, "test/fixtures/jest-project"), join(dir), { recursive: true });
   symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"));
   passing = jest({}, join(dir, "pass.json"));

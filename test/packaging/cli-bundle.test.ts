@@ -3,14 +3,14 @@
 // the grammar (a line that is not plain words loads it), the audit's worker threads, the version
 // in package.json. Whole processes, as a client starts them.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const cli = join(root, "dist", "cli", "main.js");
-const scratch = mkdtempSync(join(tmpdir(), "ae-cli-bundle-"));
+const scratch = tempDirPath("ae-cli-bundle-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function run(args: string[], input = "", env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {

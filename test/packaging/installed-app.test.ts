@@ -8,15 +8,15 @@
 // v4 API through `zod/v4`), and `npx -y --package <tarball> agent-evidence mcp` in an empty
 // directory answering a real MCP client.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../support/import-graph.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "ae-app-"));
+const scratch = tempDirPath("ae-app-");
 const app = join(scratch, "app");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -5,13 +5,13 @@
 // from their own place (the grammar, the audit's worker threads) the chunks still find, and the
 // grammar loader imports none of the node modules only the load needs.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture } from "../support/capture.js";
 import { repoRoot } from "../support/import-graph.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const dist = join(repoRoot, "dist");
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, string | { import: string }> };
@@ -19,7 +19,7 @@ const entryFiles = Object.values(manifest.exports)
   .map((target) => (typeof target === "string" ? target : target.import))
   .filter((file) => file.endsWith(".js"))
   .map((file) => join(repoRoot, file));
-const scratch = mkdtempSync(join(tmpdir(), "ae-library-bundle-"));
+const scratch = tempDirPath("ae-library-bundle-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // A module script in a fresh node process (a file: worker threads inherit node's options); its stdout parsed as JSON.

@@ -1,29 +1,16 @@
 // Builds real repositories with real git for the patch tests: one repository per change kind,
 // every awkward name in each, and git's own NUL-separated answers for the same diff.
-import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { gitBytes } from "../support/git.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
-/** Git isolated from the user's and the system's configuration, with a fixed author and clock. */
-export const GIT_ENV: NodeJS.ProcessEnv = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Fixture",
-  GIT_AUTHOR_EMAIL: "fixture@example.com",
-  GIT_COMMITTER_NAME: "Fixture",
-  GIT_COMMITTER_EMAIL: "fixture@example.com",
-  GIT_AUTHOR_DATE: "2001-02-03T04:05:06Z",
-  GIT_COMMITTER_DATE: "2001-02-03T04:05:06Z",
-  LC_ALL: "C",
-};
+// The suite's one git environment, plus a fixed locale and clock so every run builds the same commits.
+const FIXED: Record<string, string> = { GIT_AUTHOR_DATE: "2001-02-03T04:05:06Z", GIT_COMMITTER_DATE: "2001-02-03T04:05:06Z", LC_ALL: "C" };
 
 /** Runs git in `cwd` and returns stdout bytes; throws with stderr on failure. */
 export function git(cwd: string, args: readonly string[], input?: Buffer): Buffer {
-  const result = spawnSync("git", args, { cwd, env: GIT_ENV, input, maxBuffer: 1 << 28 });
-  if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
-  return result.stdout;
+  return gitBytes(cwd, args, { env: FIXED, ...(input === undefined ? {} : { input }) });
 }
 
 /** The awkward names every kind is exercised with (as bytes: one is not UTF-8). */
@@ -132,7 +119,7 @@ function removeFromIndex(repo: Repo, name: Buffer): void {
 
 /** A prepared repository for one kind: base committed, change applied (staged unless worktree). */
 export function createKindRepo(kind: ChangeKind): string {
-  const dir = mkdtempSync(join(tmpdir(), "ae-patches-"));
+  const dir = tempDirPath("ae-patches-");
   const repo: Repo = {
     dir,
     path: (name) => Buffer.concat([Buffer.from(`${dir}/`), name]),

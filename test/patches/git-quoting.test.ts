@@ -1,11 +1,11 @@
 // fast-check against real git: whatever name Git quotes, decodeGitCPath gives the original back.
 import fc from "fast-check";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeGitBytes, decodeGitCPath } from "../../src/patches/index.js";
 import { git, removeRepo } from "./git-fixture.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const nameChar = fc.oneof(
   fc.constantFrom("\t", "\n", "\r", "\x01", "\x7f", '"', "\\", " ", "\u2028", "\u0085", "é", "中", "😀", "a", "b"),
@@ -20,7 +20,7 @@ describe("names quoted by real git", () => {
   it.each([true, false])("core.quotePath=%s: decodeGitCPath(git ls-files line) equals the -z name", (quotePath) => {
     fc.assert(
       fc.property(fc.uniqueArray(fileName, { minLength: 1, maxLength: 12 }), (names) => {
-        const dir = mkdtempSync(join(tmpdir(), "ae-quote-"));
+        const dir = tempDirPath("ae-quote-");
         try {
           git(dir, ["init", "-q", "."]);
           for (const name of names) writeFileSync(join(dir, name), "x");

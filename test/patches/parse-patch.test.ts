@@ -1,11 +1,11 @@
 // parsePatch on real git output for the cases the kind matrix does not reach: custom prefixes,
 // merges (combined diffs), hunk lines that look like headers, CRLF, mails, rewrites, binary data.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPatchParser, decodeGitBytes, parsePatch, patchEntries, type FilePatch } from "../../src/patches/index.js";
 import { KINDS, createKindRepo, git, removeRepo } from "./git-fixture.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const summary = (files: readonly FilePatch[]) => files.map((f) => [f.status, f.oldPath, f.newPath, f.ambiguous]);
 
@@ -30,7 +30,7 @@ describe("custom --src-prefix/--dst-prefix", () => {
 describe("combined diffs of a merge", () => {
   let dir = "";
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "ae-merge-"));
+    dir = tempDirPath("ae-merge-");
     const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
     git(dir, ["init", "-q", "-b", "main", "."]);
     write("both changed.txt", "one\ntwo\nthree\n");
@@ -71,7 +71,7 @@ describe("single-repository edge cases", () => {
   let dir = "";
   const write = (name: string, text: string | Buffer) => writeFileSync(join(dir, name), text);
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), "ae-edges-"));
+    dir = tempDirPath("ae-edges-");
     git(dir, ["init", "-q", "-b", "main", "."]);
     write("looks-like-headers.txt", "keep\n-- x\n++ y\ndiff --git a/q b/q\n@@ -1 +1 @@\nend\n");
     write("crlf.txt", "one\r\ntwo\r\n");

@@ -13,7 +13,7 @@ import { createBashTool } from "../../src/tools/bash.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRunnerRegistry as createRegistry } from "../../src/runners/registry.js";
 import { repoRoot } from "../support/import-graph.js";
-import { makeTempDir } from "../tools/helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 import { runners, tallyRunner } from "../fixtures/own-runner/tally-runner.js";
 
 const fixture = join(repoRoot, "test", "fixtures", "own-runner");

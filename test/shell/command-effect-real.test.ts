@@ -4,9 +4,8 @@
 // known: a hash of the whole tree (untracked files too, .git/ apart) before and after says what the
 // command really changed. The cases are in command-effect-cases.ts and read-only-cases.ts.
 import { execFile, spawnSync } from "node:child_process";
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,10 +13,12 @@ import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { inertPathReason } from "../../src/evidence/test-inputs.js";
 import { EFFECT_PROGRAMS, GIT_METADATA_SUBCOMMANDS, lineEffect } from "../../src/shell/command-effect.js";
 import { READ_ONLY_GIT_SUBCOMMANDS, READ_ONLY_GO_SUBCOMMANDS, READ_ONLY_PROGRAMS } from "../../src/shell/read-only.js";
-import { createEffectFixture, GIT_ENV, NODE_MODULES } from "../support/effect-fixture.js";
+import { createEffectFixture, NODE_MODULES } from "../support/effect-fixture.js";
+import { GIT_ENV } from "../support/git.js";
 import { changedPaths, readTreeState } from "../support/tree-state.js";
 import { CASES as PROGRAM_CASES, type EffectCase, type ExpectedEffect } from "./command-effect-cases.js";
 import { READ_ONLY_CASES } from "./read-only-cases.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
 const CASES = [...PROGRAM_CASES, ...READ_ONLY_CASES];
@@ -82,7 +83,7 @@ async function pythonDirectory(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), "effect-real-"));
+  root = tempDirPath("effect-real-");
   const home = process.env.HOME ?? "/root";
   env = {
     ...process.env,
@@ -127,7 +128,7 @@ afterAll(async () => {
 // cost four times as much), in a directory of its own: `{TMP}` for the case.
 const copyTree = (from: string, to: string): Promise<unknown> => run("cp", ["-RP", "--preserve=mode,timestamps,links", from, to]);
 async function copyFixture(): Promise<{ dir: string; repo: string }> {
-  const dir = await mkdtemp(join(root, "case-"));
+  const dir = tempDirPath("case-", { parent: root });
   const repo = join(dir, "repo");
   await copyTree(template, repo);
   return { dir, repo };

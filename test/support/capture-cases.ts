@@ -3,7 +3,7 @@
 // never from the printed text the parsers read.
 
 /** Which fixture project a case runs in (copied under test/.captured/work/). */
-export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest" | "jest" | "mocha" | "cargo";
+export type FixtureProject = "py" | "app" | "go" | "django" | "node" | "vitest" | "jest" | "mocha" | "cargo" | "calc";
 
 /** How the independent truth of a case is recorded. */
 export type TruthSource =
@@ -52,6 +52,11 @@ export interface CaptureCase {
   /** go text runs: the equivalent `-json` line whose events are the truth. */
   truthLine?: string;
   env?: Record<string, string>;
+  /**
+   * Shell lines that put a private copy of the project in the state the line needs (an edit, a
+   * commit); the case then runs in that copy, so no other case sees the state.
+   */
+  setup?: string;
   /**
    * The interpreter, named with its version, for a case apt cannot provide one for: it was run once
    * on the machine image's pyenv interpreter, and its capture is committed as
@@ -494,6 +499,32 @@ const JUDGE_FORMS: CaptureCase[] = [
   dj("j-ut-v-passing-tee", "python3 -m unittest -v mixed.tests.PassingOnly 2>&1 | tee /tmp/ae-judge-j-ut.log", "tests"),
   dj("j-ut312-v-passing", `${PY312} -m unittest -v mixed.tests.PassingOnly`, "tests"),
   dj("j-ut-dots-passing", "/usr/bin/python3 -m unittest mixed.tests.PassingOnly", "tests"),
+];
+
+// The audit scenarios' runs (test/audit/transcripts/real-runs.ts) on test/fixtures/calc-project, a
+// git repository with the buggy `sub` committed: the suite as it is, then with the fix in the work tree.
+const AUDIT_PYTEST = "python3 -m pytest -q -p no:cacheprovider";
+const FIX_SUB = "printf 'def add(a, b):\\n    return a + b\\n\\ndef sub(a, b):\\n    return a - b\\n' > calc.py";
+
+function audit(name: string, line: string, setup?: string): CaptureCase {
+  return { name, project: "calc", cwd: "", line, truth: "pytest-hooks", ...(setup === undefined ? {} : { setup }) };
+}
+
+/**
+ * The runs the audit tests place in transcripts (the ways agents run a suite), captured with the
+ * others but kept out of {@link CAPTURE_CASES}, whose every case the judge and parser tables list.
+ */
+export const AUDIT_CASES: CaptureCase[] = [
+  audit("audit-failing-suite", AUDIT_PYTEST),
+  audit("audit-passing-file", `${AUDIT_PYTEST} tests/test_add.py`),
+  audit("audit-failing-tail", `${AUDIT_PYTEST} 2>&1 | tail -3`),
+  audit("audit-passing-suite", AUDIT_PYTEST, FIX_SUB),
+  audit("audit-filtered-pass", `${AUDIT_PYTEST} -k add`, FIX_SUB),
+  audit("audit-collected-nothing", `${AUDIT_PYTEST} -k no_such_test`, FIX_SUB),
+  // The fix uncommitted: `git stash` takes it away, so the run is on the buggy baseline.
+  audit("audit-stash-baseline", `git stash && ${AUDIT_PYTEST}; git stash pop`, FIX_SUB),
+  // The fix committed: `git stash` finds nothing to save, so the run is on the current tree.
+  audit("audit-stash-nothing", `git stash && ${AUDIT_PYTEST}; git stash pop`, `${FIX_SUB} && git commit -qam fix`),
 ];
 
 /** Every captured command form. Names are stable: tests refer to them. */

@@ -1,11 +1,12 @@
 // Runs the real runners on the fixture projects in every command form of capture-cases.ts, once per
 // suite, and stores output, exit status and independent truth under test/.captured/ (gitignored).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
+import { AUDIT_CASES, CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
+import { git, gitEnv, gitInit } from "./git.js";
 import { readCargoTruth, readGoTruth, readJestTruth, readMochaTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, readVitestTruth, type Truth } from "./truth.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -24,7 +25,11 @@ const WORK_PLACEHOLDER = "<work>";
 // terminal has a fill of 1 and no longer shows the width the run's other lines are cut against).
 // So the truth reports go to a directory whose path has the same length in every checkout.
 const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_DIR).digest("hex").slice(0, 12)}`);
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project", jest: "jest-project", mocha: "mocha-project", cargo: "cargo-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project", jest: "jest-project", mocha: "mocha-project", cargo: "cargo-project", calc: "calc-project" };
+// Work copies made git repositories (everything committed once), for lines that run git.
+const GIT_PROJECTS: readonly FixtureProject[] = ["calc"];
+// The private copies of cases with a `setup` (CaptureCase.setup).
+const CASES_DIR = join(WORK_DIR, "cases");
 // The node:test cases' `node`: the real one with the truth reporter added (see node/bin/node).
 const NODE_SHIM_DIR = join(ROOT, "test/support/node/bin");
 const NODE_TRUTH_REPORTER = join(ROOT, "test/support/node/truth-reporter.mjs");
@@ -38,6 +43,8 @@ const JEST_TRUTH_PROCESSOR = join(ROOT, "test/support/jest/truth-processor.mjs")
 const MOCHA_SHIM_DIR = join(ROOT, "test/support/mocha/bin");
 const MOCHA_TRUTH = join(ROOT, "test/support/mocha/truth.mjs");
 const CASE_TIMEOUT_MS = 60_000;
+// Everything one capture runs: the command forms and the audit scenarios' runs.
+const ALL_CASES: readonly CaptureCase[] = [...CAPTURE_CASES, ...AUDIT_CASES];
 // The cargo cases share one target directory, so the crate compiles once (see captureCargoCases).
 const CARGO_ENV = { CARGO_TERM_COLOR: "never", CARGO_NET_OFFLINE: "true", RUST_BACKTRACE: "0" };
 
@@ -141,14 +148,31 @@ export function captureLive(spec: CaptureCase, name: string): Promise<CapturedRu
   return captureCase({ ...spec, name }, sharedEnv()).then((run) => ({ ...run, name: spec.name }));
 }
 
+// A work copy must be its own repository: a git line in it must never reach this checkout's.
+function makeOwnRepository(dir: string): void {
+  gitInit(dir, "fixture");
+  const top = git(dir, "rev-parse", "--show-toplevel");
+  if (top !== realpathSync(dir)) throw new Error(`${dir} is not its own git repository (top level ${top})`);
+}
+
+// A private copy of the case's project, put in the state its setup lines make.
+function setUpCopy(spec: CaptureCase & { setup: string }): string {
+  const copy = join(CASES_DIR, spec.name);
+  cpSync(join(WORK_DIR, spec.project), copy, { recursive: true });
+  if (GIT_PROJECTS.includes(spec.project) && git(copy, "rev-parse", "--show-toplevel") !== realpathSync(copy)) throw new Error(`${copy} is not its own git repository`);
+  const result = spawnSync("bash", ["-c", spec.setup], { cwd: copy, env: gitEnv(), encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`setup of ${spec.name} failed (exit ${String(result.status)}): ${result.stderr}`);
+  return copy;
+}
+
 async function captureCase(spec: CaptureCase, shared: NodeJS.ProcessEnv): Promise<CapturedRun> {
-  const projectRoot = join(WORK_DIR, spec.project);
+  const projectRoot = spec.setup === undefined ? join(WORK_DIR, spec.project) : setUpCopy({ ...spec, setup: spec.setup });
   const cwd = join(projectRoot, spec.cwd);
   const base = join(RUNS_DIR, spec.name);
   const truthFile = `${base}.truth.jsonl`;
   const junitFile = join(JUNIT_DIR, `${spec.name}.xml`);
   const env: NodeJS.ProcessEnv = { ...shared, AE_TRUTH_FILE: truthFile, COVERAGE_FILE: `${base}.coverage`, ...spec.env };
-  if (spec.project === "py" || spec.project === "app") {
+  if (spec.project === "py" || spec.project === "app" || spec.project === "calc") {
     // Plugins the machine's pytest 9 autoloads but the fixtures never use cost a second of import each.
     env.PYTEST_ADDOPTS = `-p ae_truth_plugin -p no:cacheprovider -p no:hypothesispytest -p no:benchmark --junitxml=${junitFile} -o junit_family=xunit1`;
   }
@@ -242,10 +266,11 @@ async function captureEverything(hash: string): Promise<void> {
   for (const [project, dir] of Object.entries(PROJECT_DIRS)) {
     cpSync(join(ROOT, "test/fixtures", dir), join(WORK_DIR, project), { recursive: true, filter: (src) => !src.includes("__pycache__") });
   }
+  for (const project of GIT_PROJECTS) makeOwnRepository(join(WORK_DIR, project));
   goTruthRuns.clear();
   const shared = sharedEnv();
-  const queue = CAPTURE_CASES.filter((spec) => spec.pinned === undefined && spec.project !== "cargo");
-  const results: CapturedRun[] = CAPTURE_CASES.filter((spec) => spec.pinned !== undefined).map(loadPinned);
+  const queue = ALL_CASES.filter((spec) => spec.pinned === undefined && spec.project !== "cargo");
+  const results: CapturedRun[] = ALL_CASES.filter((spec) => spec.pinned !== undefined).map(loadPinned);
   // Go cases first: their first build fills the shared GOCACHE while Python cases keep the other worker busy.
   queue.sort((a, b) => Number(b.project === "go") - Number(a.project === "go"));
   const workers = Math.max(2, Math.min(3, availableParallelism()));
@@ -348,6 +373,6 @@ export async function ensureCaptured(options: { fresh?: boolean } = {}): Promise
 /** Loads one captured run by case name (after {@link ensureCaptured}). */
 export function loadCapture(name: string): CapturedRun {
   const path = join(RUNS_DIR, `${name}.json`);
-  if (!existsSync(path)) throw new Error(`no captured run named ${name}; known: ${CAPTURE_CASES.map((c) => c.name).join(", ")}`);
+  if (!existsSync(path)) throw new Error(`no captured run named ${name}; known: ${ALL_CASES.map((c) => c.name).join(", ")}`);
   return JSON.parse(readFileSync(path, "utf8")) as CapturedRun;
 }

@@ -35,16 +35,6 @@ const FILES: Record<string, string> = {
   "src/main.rs": 'fn main() {\n    println!("fx");\n}\n',
 };
 
-/** An environment for git that reads no host configuration and names a fixed author. */
-export const GIT_ENV: Record<string, string> = {
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "fixture",
-  GIT_AUTHOR_EMAIL: "fixture@example.com",
-  GIT_COMMITTER_NAME: "fixture",
-  GIT_COMMITTER_EMAIL: "fixture@example.com",
-};
-
 /**
  * Writes the fixture repository at `dir` and commits it (a Cargo.lock too, made by cargo offline
  * when cargo is installed, so a build finds it current; a case removes it to see a build write

@@ -2,10 +2,10 @@
 // node, python3 -m pytest) run each command line through bash, stdout and stderr as one stream (as
 // the bash tool returns them), with its exit status and how long it took.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "./import-graph.js";
+import { tempDirPath } from "./temp-dir.js";
 
 /** The fixture project the package-manager captures run in. */
 export const NPM_SCRIPTS_FIXTURE = join(repoRoot, "test", "fixtures", "npm-scripts-project");
@@ -23,7 +23,7 @@ export interface NpmCapture {
 
 /** A fresh copy of the fixture project (a temp directory, never inside the repository). */
 export function copyNpmScriptsProject(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "ae-npm-scripts-")));
+  const dir = tempDirPath("ae-npm-scripts-");
   cpSync(NPM_SCRIPTS_FIXTURE, dir, { recursive: true });
   return dir;
 }

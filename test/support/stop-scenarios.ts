@@ -3,11 +3,11 @@
 // session as a Claude Code transcript and a Codex rollout with the Stop payloads that point at them,
 // and stores them under test/fixtures/hooks/stop-scenarios/ (see the README there).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { runStopHook, type HookClient } from "../../src/audit/hooks/stop.js";
-import { claude, codex, toJsonl, type CapturedRun } from "../audit/transcripts/records.js";
+import { claude, codex, toJsonl, type ShellRun } from "../audit/transcripts/records.js";
+import { tempDirPath } from "./temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** The project every scenario runs on (copied fresh for each). */
@@ -83,13 +83,13 @@ export const STOP_SCENARIOS: StopScenario[] = [
 ];
 
 /** A run as the recorder captured it. */
-export interface RecordedRun extends CapturedRun {
+export interface RecordedRun extends ShellRun {
   /** The step's index in the scenario. */
   step: number;
 }
 
 // Commands run as an agent's shell would, without the machine's pytest plugins or byte-code files.
-function runCommand(command: string, dir: string, home: string): CapturedRun {
+function runCommand(command: string, dir: string, home: string): ShellRun {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, LANG: "C.UTF-8", PYTHONDONTWRITEBYTECODE: "1", PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", ...(process.env.PYENV_VERSION === undefined ? {} : { PYENV_VERSION: process.env.PYENV_VERSION }) };
   const result = spawnSync("bash", ["-c", command], { cwd: dir, encoding: "utf8", env, timeout: 60_000 });
   if (result.error !== undefined) throw result.error;
@@ -105,7 +105,7 @@ function applyEdit(dir: string, change: FileEdit): void {
 
 /** Runs a scenario's commands and edits for real on a fresh copy of the project; returns the runs. */
 export function runScenario(scenario: StopScenario): RecordedRun[] {
-  const root = mkdtempSync(join(tmpdir(), "stop-scenario-"));
+  const root = tempDirPath("stop-scenario-");
   try {
     const dir = join(root, "stop-project");
     cpSync(STOP_PROJECT, dir, { recursive: true });
@@ -233,7 +233,7 @@ export function recordScenario(scenario: StopScenario, outDir = STOP_SCENARIOS_D
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "runs.json"), `${JSON.stringify(runs, null, 2)}\n`);
-  const state = mkdtempSync(join(tmpdir(), "stop-scenario-state-"));
+  const state = tempDirPath("stop-scenario-state-");
   try {
     for (const client of ["claude", "codex"] as const) {
       mkdirSync(join(dir, client));

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApplyPatchTool, parseNumstatPaths } from "../../src/tools/apply-patch.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let ws: { dir: string; cleanup: () => void };
 let outside: { dir: string; cleanup: () => void };

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCommandPolicy, type PolicyDecision } from "../../src/tools/bash-policy.js";
 import { createBashTool, type ConfirmRequest } from "../../src/tools/bash.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 describe("checkCommandPolicy", () => {
   it.each<[string, PolicyDecision["action"], string | null]>([

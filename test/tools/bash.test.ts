@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isEvidenceError } from "../../src/errors.js";
 import { createBashTool, readBashOutput, type BashData, type BashRunData, type BashToolOptions } from "../../src/tools/bash.js";
 import type { ToolResult } from "../../src/host/tool.js";
-import { makeTempDir, survivors, uniqueSleep } from "./helpers.js";
+import { survivors, uniqueSleep } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let ws: { dir: string; cleanup: () => void };
 let scratch: { dir: string; cleanup: () => void };

@@ -1,16 +1,15 @@
 // What the model is offered (issue 17, section 6): tool descriptions name no machine path (the
 // workspace is "the workspace", so every candidate worktree gets the same prompt and prompt caching
 // holds), and file_write offers only the modes it allows.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { evidenceTools, EVIDENCE_TOOL_NAMES } from "../../src/observation/evidence-tools.js";
 import { createFileWriteTool } from "../../src/tools/file-write.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
-const a = mkdtempSync(join(tmpdir(), "ae-desc-a-"));
-const b = mkdtempSync(join(tmpdir(), "ae-desc-bb-"));
+const a = tempDirPath("ae-desc-a-");
+const b = tempDirPath("ae-desc-bb-");
 afterAll(() => {
   rmSync(a, { recursive: true, force: true });
   rmSync(b, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
 import { createFileReadTool } from "../../src/tools/file-read.js";
 import { createFileWriteTool } from "../../src/tools/file-write.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 const CALLS = 5_000;
 const MAX_MS = 20_000;

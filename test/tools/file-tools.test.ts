@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFileReadTool } from "../../src/tools/file-read.js";
 import { createFileWriteTool, type FileWriteInput } from "../../src/tools/file-write.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let ws: { dir: string; cleanup: () => void };
 let outside: { dir: string; cleanup: () => void };

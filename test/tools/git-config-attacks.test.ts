@@ -10,7 +10,8 @@ import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createGitDiffTool } from "../../src/tools/git-diff.js";
 import { createGrepTool } from "../../src/tools/grep.js";
 import type { Tool } from "../../src/host/tool.js";
-import { makeTempDir } from "./helpers.js";
+import { git as fixtureGit } from "../support/git.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -21,9 +22,7 @@ function repo(): { dir: string; marker: string; git: (...args: string[]) => void
   const ws = makeTempDir("ae-git-attack-");
   const host = makeTempDir("ae-git-attack-host-");
   cleanups.push(ws.cleanup, host.cleanup);
-  const git = (...args: string[]): void => {
-    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws.dir, stdio: "ignore", env: { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null" } });
-  };
+  const git = (...args: string[]): void => void fixtureGit(ws.dir, ...args);
   writeFileSync(join(ws.dir, "a.txt"), "one\n");
   git("init", "-q");
   git("add", "-A");

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGitDiffTool, parsePorcelainStatus, type GitDiffData } from "../../src/tools/git-diff.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let repo: { dir: string; cleanup: () => void };
 let home: { dir: string; cleanup: () => void };

@@ -6,7 +6,7 @@ import { isEvidenceError } from "../../src/errors.js";
 import { isIgnored, parseGitignore } from "../../src/tools/gitignore.js";
 import { globToRegExp, matchesGlob } from "../../src/tools/glob.js";
 import { createGrepTool, defaultRgPath, type GrepData, type GrepEngine, type GrepInput } from "../../src/tools/grep.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let repo: { dir: string; cleanup: () => void };
 let plain: { dir: string; cleanup: () => void };

@@ -1,14 +1,5 @@
-// Shared test helpers: throwaway workspaces and a `ps` view of what is still running.
+// Shared test helpers of the tools tests: a `ps` view of what is still running.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
-/** A fresh directory (realpath) removed by the returned cleanup. */
-export function makeTempDir(prefix = "ae-tools-"): { dir: string; cleanup: () => void } {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** Processes whose command line contains `marker` or whose process group is `pgid`, from `ps`. */
 export function survivors(marker: string, pgid?: number): string[] {

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createHostGitInvocation, runHostGit, type HostGitLocation } from "../../src/tools/host-git.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
 const savedEnv = { ...process.env };

@@ -12,7 +12,7 @@ import {
   TOOL_NAME_PATTERN,
   type Tool,
 } from "../../src/tools/index.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let ws: { dir: string; cleanup: () => void };
 beforeAll(() => {

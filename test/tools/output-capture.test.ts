@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderBashText, renderStream } from "../../src/tools/bash-render.js";
 import { OutputCapture } from "../../src/tools/output-capture.js";
-import { makeTempDir } from "./helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 let tmp: { dir: string; cleanup: () => void };
 beforeAll(() => {

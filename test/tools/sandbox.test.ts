@@ -1,14 +1,15 @@
 // The sandbox as a security boundary, through the real bash tool and real bubblewrap: as the user the
 // suite runs as (root in CI) and, where this process may switch users, as `nobody` too.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBashTool, type BashRunData, type BashToolOptions } from "../../src/tools/bash.js";
 import { bubblewrapArgs, type SandboxHost } from "../../src/tools/sandbox.js";
-import { makeTempDir, survivors, uniqueSleep } from "./helpers.js";
+import { survivors, uniqueSleep } from "./helpers.js";
+import { makeTempDir, tempDirPath } from "../support/temp-dir.js";
 
 const ROOT = process.geteuid?.() === 0;
 const LEVELS = ["strict", "workspace-only"] as const;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   scratch = makeTempDir("ae-sandbox-tmp-");
   writeFileSync(join(outside.dir, "secret.txt"), "outside secret\n");
   symlinkSync(join(outside.dir, "secret.txt"), join(ws.dir, "link-to-secret"));
-  homeSecret = mkdtempSync(join(homedir(), ".ae-sandbox-home-"));
+  homeSecret = tempDirPath(".ae-sandbox-home-", { parent: homedir() });
   writeFileSync(join(homeSecret, "credentials"), "home secret\n");
   server = createServer((socket) => socket.end("hello from the host\n"));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -171,7 +172,7 @@ describe("what each level shows of the host", () => {
 describe("as an unprivileged user", () => {
   // runuser needs root; the same checks then run in a node process as nobody.
   it.runIf(ROOT && existsSync("/usr/sbin/runuser") && existsSync(DIST))("nobody gets the same boundary", () => {
-    const dir = mkdtempSync(join(tmpdir(), "ae-sandbox-nobody-"));
+    const dir = tempDirPath("ae-sandbox-nobody-");
     try {
       const workspace = join(dir, "ws");
       mkdirSync(workspace);
@@ -216,7 +217,7 @@ process.stdout.write(JSON.stringify(out));`,
 describe("a signal to the host process", () => {
   it.runIf(existsSync(DIST)).each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("%s leaves no process and no temp dir", async (signal) => {
     const sleep = uniqueSleep();
-    const base = mkdtempSync(join(tmpdir(), "ae-sandbox-signal-"));
+    const base = tempDirPath("ae-sandbox-signal-");
     try {
       const script = join(base, "host.mjs");
       writeFileSync(

@@ -1,15 +1,15 @@
 // `agent-evidence run` reads the JUnit report the project already configures (issue 17, section 7)
 // instead of adding its own --junitxml, which, coming last, would replace it: real pytest, with the
 // path in pytest.ini's addopts, in pyproject.toml, and in PYTEST_ADDOPTS.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { addoptsOf, configuredJunitxml, junitxmlFromArguments, splitAddopts } from "../../src/verdict/configured-report.js";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
 import { suiteEnv } from "./verdict-cases.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "ae-configured-report-"));
+const scratch = tempDirPath("ae-configured-report-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function project(name: string, files: Record<string, string>): string {

@@ -1,16 +1,16 @@
 // The suite's output echoed as it streams: as text (`echo`) or as the very bytes the suite wrote
 // (`echoBytes`, what the CLI uses for stderr), never both.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 // A multi-byte character split by printf's separate writes, and a byte that is not UTF-8.
 const COMMAND = "printf 'caf\\303'; sleep 0.1; printf '\\251 ok\\n\\377 end\\n'";
 
 async function echoed(which: "echo" | "echoBytes"): Promise<{ text: string[]; bytes: Buffer; log: Buffer }> {
-  const dir = mkdtempSync(join(tmpdir(), "ae-verdict-echo-"));
+  const dir = tempDirPath("ae-verdict-echo-");
   try {
     const text: string[] = [];
     const bytes: Buffer[] = [];

@@ -1,10 +1,9 @@
 // The progress line: only on a TTY and not under CI; counts the runner's own pass/fail lines.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CLEAR_LINE, createProgressCounter, renderProgress, shouldShowProgress } from "../../src/verdict/progress.js";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 describe("progress", () => {
   it.each([
@@ -29,7 +28,7 @@ describe("progress", () => {
     ["a TTY", {}, true],
     ["a TTY under CI", { CI: "1" }, false],
   ])("runVerdict draws the line on %s: %s", async (_name, extraEnv, drawn) => {
-    const dir = mkdtempSync(join(tmpdir(), "ae-verdict-progress-"));
+    const dir = tempDirPath("ae-verdict-progress-");
     try {
       const writes: string[] = [];
       await runVerdict({ command: "printf 'x\\n'; sleep 0.4", cwd: dir, outDir: dir, env: { ...process.env, CI: undefined, ...extraEnv }, progress: { isTTY: true, write: (t: string) => writes.push(t) } });
@@ -58,7 +57,7 @@ describe("progress", () => {
   });
 
   it("never erases a partial line the runner is still printing (pytest -v's `id ` before `PASSED`)", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "ae-verdict-partial-"));
+    const dir = tempDirPath("ae-verdict-partial-");
     try {
       const writes: string[] = [];
       const decoder = new TextDecoder();

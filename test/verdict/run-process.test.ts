@@ -4,8 +4,7 @@
 // every field the verdict reads must agree (the judge's result, the clipping scan, the progress
 // counts), and the real process keeps the log's bytes and hash exactly.
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import fc from "fast-check";
@@ -17,13 +16,14 @@ import { createProgressCounter } from "../../src/verdict/progress.js";
 import { decodeInPieces, runSuiteProcess, TEXT_PIECE } from "../../src/verdict/run-process.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 let captures: CapturedRun[] = [];
 let dir = "";
 beforeAll(async () => {
   await ensureCaptured();
   captures = CAPTURE_CASES.map((c) => loadCapture(c.name));
-  dir = mkdtempSync(join(tmpdir(), "ae-run-process-"));
+  dir = tempDirPath("ae-run-process-");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,11 +1,11 @@
 // runVerdict in-process on real runners: status, reasons, exit status and report state per case.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
 import { verdictExitCode, verdictSchema } from "../../src/verdict/schema.js";
 import { prepareCase, VERDICT_CASES } from "./verdict-cases.js";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -15,7 +15,7 @@ afterEach(() => {
 describe("runVerdict on the fixture projects", () => {
   it.each(VERDICT_CASES.map((spec) => [spec.name, spec] as const))("%s", async (_name, spec) => {
     const { dir, env } = prepareCase(spec);
-    const outDir = mkdtempSync(join(tmpdir(), "ae-verdict-out-"));
+    const outDir = tempDirPath("ae-verdict-out-");
     dirs.push(dir, outDir);
     const verdict = await runVerdict({
       command: typeof spec.command === "string" ? spec.command : spec.command.join(" "),

@@ -1,9 +1,9 @@
 // The `agent-evidence run` cases: real runners on copies of the fixture projects. Shared by the
 // in-process tests (runVerdict) and the CLI tests (node dist/cli/main.js run).
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { tempDirPath } from "../support/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Go's build cache and module path, shared with the capture harness (concurrency-safe, kept warm). */
@@ -120,7 +120,7 @@ export const VERDICT_CASES: VerdictCase[] = [
 
 /** A fresh copy of a fixture project in a temp dir, and the environment to run it with. */
 export function prepareCase(spec: VerdictCase): { dir: string; env: NodeJS.ProcessEnv } {
-  const dir = mkdtempSync(join(tmpdir(), "ae-verdict-"));
+  const dir = tempDirPath("ae-verdict-");
   cpSync(join(ROOT, "test/fixtures", PROJECT_DIRS[spec.project]), dir, { recursive: true, filter: (src) => !src.includes("__pycache__") });
   const extra = spec.setup?.(dir) ?? {};
   return { dir, env: { ...suiteEnv(), ...extra } };

@@ -1,12 +1,12 @@
 // How `hook install` names agent-evidence in the hook commands it writes (hookExecutable), and which
 // commands `hook uninstall` takes for its own (isOwnHookCommand), on real files and links.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hookExecutable, isOwnHookCommand, removeHookSettings, shellWord } from "../../../src/audit/hooks/install.js";
+import { tempDirPath } from "../../support/temp-dir.js";
 
-const root = mkdtempSync(join(tmpdir(), "hook-executable-"));
+const root = tempDirPath("hook-executable-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function executable(path: string): string {

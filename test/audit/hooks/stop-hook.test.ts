@@ -1,5 +1,4 @@
-import { appendFileSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runPostToolUseHook } from "../../../src/audit/hooks/post-tool-use.js";
@@ -8,6 +7,7 @@ import { runStopHook, type HookClient } from "../../../src/audit/hooks/stop.js";
 import { toJsonl } from "../transcripts/records.js";
 import { captureRealRuns, type RealRuns } from "../transcripts/real-runs.js";
 import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario, type ScenarioStep } from "../transcripts/scenarios.js";
+import { tempDirPath } from "../../support/temp-dir.js";
 
 let runs: RealRuns;
 let scenarios: Scenario[];
@@ -15,7 +15,7 @@ let dir: string;
 beforeAll(() => {
   runs = captureRealRuns();
   scenarios = buildScenarios(runs);
-  dir = mkdtempSync(join(tmpdir(), "stop-hook-"));
+  dir = tempDirPath("stop-hook-");
 });
 
 const scenario = (name: string): Scenario => scenarios.find((s) => s.name.startsWith(name))!;

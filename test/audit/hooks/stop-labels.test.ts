@@ -3,13 +3,13 @@
 // a Claude Code transcript and a Codex rollout, with the Stop payloads the clients write), piped as
 // stored into the built CLI: `node dist/cli/main.js hook claude-stop | codex-stop [--strict]`.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HookClient } from "../../../src/audit/hooks/stop.js";
 import { CLI, expectBuiltCli } from "../../adversarial/hook-harness.js";
 import { payloadName, STOP_SCENARIOS_DIR, transcriptName } from "../../support/stop-scenarios.js";
+import { tempDirPath } from "../../support/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const PYTEST = "python -m pytest -q";
@@ -28,7 +28,7 @@ beforeAll(() => {
  * relative to the repository root, so the CLI runs there.
  */
 function replay(scenario: string, client: HookClient) {
-  const home = mkdtempSync(join(tmpdir(), "stop-labels-home-"));
+  const home = tempDirPath("stop-labels-home-");
   homes.push(home);
   return {
     /** Runs the Stop of payload `number`; returns the block reason, or null when it allowed. */

@@ -3,8 +3,7 @@
 // public session file, a transcript export, a parser's fixture taken from real files, the client's own
 // message constants), with the client version when the source gives one. The search index's hit ids
 // are those of its find_string / read_file answers. Command outputs are real pytest runs (real-runs.ts).
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -16,14 +15,15 @@ import { findSubagentFiles, mergeSubagentTranscripts } from "../../../src/audit/
 import { readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
 import type { ShellEvent, TranscriptEvent } from "../../../src/audit/transcripts/types.js";
 import { runCli } from "../../../src/cli/program.js";
-import { timestampAt as at, toJsonl, type CapturedRun } from "./records.js";
+import { timestampAt as at, toJsonl, type ShellRun } from "./records.js";
 import { captureRealRuns, type RealRuns } from "./real-runs.js";
+import { tempDirPath } from "../../support/temp-dir.js";
 
 let runs: RealRuns;
 let dir: string;
 beforeAll(() => {
   runs = captureRealRuns();
-  dir = mkdtempSync(join(tmpdir(), "claude-shapes-"));
+  dir = tempDirPath("claude-shapes-");
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -44,7 +44,7 @@ function result(second: number, id: string, content: string, options: { isError?
     ...(options.toolUseResult === undefined ? {} : { toolUseResult: options.toolUseResult }),
   };
 }
-const combined = (run: CapturedRun): string => [run.stdout, run.stderr].filter((part) => part !== "").join("\n");
+const combined = (run: ShellRun): string => [run.stdout, run.stderr].filter((part) => part !== "").join("\n");
 const shells = (events: readonly TranscriptEvent[]): ShellEvent[] => events.filter((event): event is ShellEvent => event.type === "shell");
 const read = (records: readonly unknown[]) => readTranscript(toJsonl(records));
 
@@ -98,9 +98,9 @@ describe("background shells and their polls", () => {
 
   it.each([
     // BashOutput's text (2.0.x, timestamps of 2025-11): a format reference drawn from real sessions (hit 26789470123).
-    ["a BashOutput text", "bash_1", (run: CapturedRun) => `<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\n${run.stdout}</stdout>\n\n<stderr>\n</stderr>\n\n<timestamp>${at(4)}</timestamp>`, "BashOutput", { bash_id: "bash_1" }],
+    ["a BashOutput text", "bash_1", (run: ShellRun) => `<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\n${run.stdout}</stdout>\n\n<stderr>\n</stderr>\n\n<timestamp>${at(4)}</timestamp>`, "BashOutput", { bash_id: "bash_1" }],
     // TaskOutput's text, verbatim from a Claude Code session exported on 2026-05-20 (hit 60598374389).
-    ["a TaskOutput text", "bxh4fokic", (run: CapturedRun) => `<retrieval_status>success</retrieval_status>\n\n<task_id>bxh4fokic</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<output>\n${run.stdout}</output>`, "TaskOutput", { task_id: "bxh4fokic", block: true, timeout: 120000 }],
+    ["a TaskOutput text", "bxh4fokic", (run: ShellRun) => `<retrieval_status>success</retrieval_status>\n\n<task_id>bxh4fokic</task_id>\n\n<task_type>local_bash</task_type>\n\n<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<output>\n${run.stdout}</output>`, "TaskOutput", { task_id: "bxh4fokic", block: true, timeout: 120000 }],
   ] as const)("reads the tags of %s when there is no toolUseResult (a start told by its text only)", (_name, shellId, text, tool, input) => {
     const failing = runs.failingSuite;
     // The start without toolUseResult: that export keeps only the text (hit 60598374389).
@@ -143,9 +143,9 @@ describe("background shells and their polls", () => {
   it.each([
     // A killed shell: TaskOutput's `killed` status (TaskStop / KillShell): interrupted, no exit code; what it
     // printed before is judged as it is (here the start of a run, no summary).
-    ["killed", { status: "killed" }, (run: CapturedRun) => run.stdout.split("\n")[0]!, { completed: true, interrupted: true, exitCode: null }],
+    ["killed", { status: "killed" }, (run: ShellRun) => run.stdout.split("\n")[0]!, { completed: true, interrupted: true, exitCode: null }],
     // A failure that kept no exit code: a failed run of unknown status, even with a passing summary printed.
-    ["failed without an exit code", { status: "failed" }, (run: CapturedRun) => run.stdout, { completed: true, exitCode: null, clientStatus: "failed" }],
+    ["failed without an exit code", { status: "failed" }, (run: ShellRun) => run.stdout, { completed: true, exitCode: null, clientStatus: "failed" }],
   ])("reads a %s shell: never a pass", (_name, task, output, expected) => {
     const passing = runs.passingSuite;
     const records = [

@@ -1,8 +1,8 @@
 // Builders for transcript records in the documented shapes (Claude Code session JSONL, Codex
 // rollout JSONL). The command outputs placed in them are real: the tests capture them from pytest.
 
-/** A real command result captured by the test. */
-export interface CapturedRun {
+/** One shell command's result as a transcript shows it (test/support/capture.ts's CapturedRun is the capture it comes from). */
+export interface ShellRun {
   command: string;
   stdout: string;
   stderr: string;
@@ -33,7 +33,7 @@ export const claude = {
     message: { id: `msg_${second}`, type: "message", role: "assistant", content: [{ type: "tool_use", id, name, input }] },
   }),
   // Claude Code: success -> toolUseResult object; failure -> is_error, "Exit code N" text, and a string toolUseResult.
-  bashResult: (id: string, run: CapturedRun, second: number, sidechain = false) => {
+  bashResult: (id: string, run: ShellRun, second: number, sidechain = false) => {
     const combined = [run.stdout, run.stderr].filter((part) => part !== "").join("\n");
     const base = { type: "user", uuid: `u${second}`, sessionId: "s1", cwd: "/w", timestamp: at(second), isSidechain: sidechain };
     return run.exitCode === 0
@@ -64,18 +64,18 @@ export const codex = {
     payload: { type: "function_call", name, arguments: JSON.stringify(args), call_id: callId },
   }),
   // The text form Codex gives the model: "Exit code: N\nWall time: S seconds\nOutput:\n...".
-  textOutput: (callId: string, run: CapturedRun, second: number) => ({
+  textOutput: (callId: string, run: ShellRun, second: number) => ({
     timestamp: at(second),
     type: "response_item",
     payload: { type: "function_call_output", call_id: callId, output: `Exit code: ${run.exitCode}\nWall time: 0.4 seconds\nOutput:\n${run.stdout}${run.stderr}` },
   }),
   // The older JSON form: {"output": ..., "metadata": {"exit_code": N, "duration_seconds": S}}.
-  jsonOutput: (callId: string, run: CapturedRun, second: number) => ({
+  jsonOutput: (callId: string, run: ShellRun, second: number) => ({
     timestamp: at(second),
     type: "response_item",
     payload: { type: "function_call_output", call_id: callId, output: JSON.stringify({ output: `${run.stdout}${run.stderr}`, metadata: { exit_code: run.exitCode, duration_seconds: 0.4 } }) },
   }),
-  execEnd: (callId: string, run: CapturedRun, cwd: string, second: number) => ({
+  execEnd: (callId: string, run: ShellRun, cwd: string, second: number) => ({
     timestamp: at(second),
     type: "event_msg",
     payload: { type: "exec_command_end", call_id: callId, command: ["bash", "-lc", run.command], cwd, stdout: run.stdout, stderr: run.stderr, aggregated_output: `${run.stdout}${run.stderr}`, exit_code: run.exitCode, formatted_output: run.stdout, duration: { secs: 0, nanos: 4e8 } },

@@ -1,12 +1,12 @@
 // The issue's audit scenarios as step lists, rendered into both clients' record shapes with real
 // pytest output. `label` is what claim labelling must say once it exists (it needs the judge).
 import type { ClaimKind } from "../../../src/audit/claims.js";
-import { claude, codex, type CapturedRun } from "./records.js";
+import { claude, codex, type ShellRun } from "./records.js";
 import type { RealRuns } from "./real-runs.js";
 
 /** One step of a scenario session. */
 export type ScenarioStep =
-  | { kind: "run"; run: CapturedRun }
+  | { kind: "run"; run: ShellRun }
   | { kind: "edit"; path: string }
   | { kind: "say"; text: string }
   /** The user's next message: a new turn. */
@@ -25,7 +25,7 @@ export interface Scenario {
 /** The scenarios of the issue's acceptance list, plus a backed claim. */
 export function buildScenarios(runs: RealRuns): Scenario[] {
   const edit: ScenarioStep = { kind: "edit", path: "calc.py" };
-  const run = (captured: CapturedRun): ScenarioStep => ({ kind: "run", run: captured });
+  const run = (captured: ShellRun): ScenarioStep => ({ kind: "run", run: captured });
   const say = (text: string): ScenarioStep => ({ kind: "say", text });
   const mcpWrite: ScenarioStep = { kind: "tool", name: "mcp__fs__write_file", input: { path: "calc.py", content: "def add(a, b):\n    return a - b\n" }, result: "Successfully wrote to calc.py", edit: ["calc.py"] };
   const mcpReplace: ScenarioStep = { kind: "tool", name: "mcp__editor__replace_text", input: { file: "calc.py", old: "a + b", new: "a - b" }, result: "Replaced 1 occurrence", edit: ["calc.py"] };
