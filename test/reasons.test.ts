@@ -1,7 +1,6 @@
 // Every reason code of src/reasons.ts comes out of the library for some real input: the table
 // below has one case per code, and a code no case produces fails here (remove it from the union).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { judge, judgeAnalyzed } from "../src/evidence/judge.js";
@@ -18,6 +17,7 @@ import { decideVerdict, type VerdictFacts } from "../src/verdict/decide.js";
 import { runVerdict } from "../src/verdict/run-verdict.js";
 import type { JudgeResult } from "../src/evidence/judge-types.js";
 import type { PackageScripts } from "../src/shell/package-scripts.js";
+import { makeTempDir } from "./support/temp-dir.js";
 
 const PASS = "============================= test session starts ==============================\ncollected 2 items\n\ntests/test_a.py ..                                                        [100%]\n\n============================== 2 passed in 0.01s ===============================\n";
 
@@ -130,12 +130,12 @@ const REASON_CASES: Record<ReasonCode, () => string[] | Promise<string[]>> = {
   "nonzero-exit": verdict({ runnerExit: 1 }),
   // Written before the suite starts and replaced after it: the suite itself prints it.
   "run-not-finished": async () => {
-    const dir = mkdtempSync(join(tmpdir(), "agent-evidence-reasons-"));
+    const { dir, cleanup } = makeTempDir("agent-evidence-reasons-");
     try {
       await runVerdict({ command: "cat verdict.json", cwd: dir, outDir: dir });
       return (JSON.parse(readFileSync(join(dir, "suite.log"), "utf8")) as { reasons: string[] }).reasons;
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      cleanup();
     }
   },
   "failed-without-exit-code": () =>

@@ -257,7 +257,7 @@ describe("damage at every offset and at random", () => {
 });
 
 describe("kill -9 in a write loop (20 times, through the built dist/)", () => {
-  const DIST = join(import.meta.dirname, "..", "..", "dist", "evidence", "bash-evidence.js");
+  const DIST = join(import.meta.dirname, "..", "..", "dist", "index.js");
 
   // The child alternates a test run and an edit as fast as it can. Around each call it appends to a
   // side file (synced): `ran <i> <command>` when the tool runs the command, `done <i>` when the call returned.

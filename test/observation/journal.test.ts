@@ -8,7 +8,7 @@ import { survivors, uniqueSleep } from "../tools/helpers.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "../evidence/ledger-helpers.js";
 
-const DIST = join(import.meta.dirname, "..", "..", "dist", "tools", "evidence-tools.js");
+const DIST = join(import.meta.dirname, "..", "..", "dist", "index.js");
 const projects: TempProject[] = [];
 afterEach(() => {
   for (const made of projects.splice(0)) made.cleanup();

@@ -32,8 +32,8 @@ describe("the npm tarball", () => {
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License\n[\s\S]*Permission is hereby granted, free of charge/);
   });
 
-  it("builds before it is packed, with the build's own config, then bundles the CLI", () => {
-    expect(manifest.scripts.prepack).toBe("tsc -p tsconfig.build.json && node scripts/bundle-cli.mjs");
+  it("builds before it is packed from an empty dist/ (no stale module of a moved file ships), with the build's own config, then bundles the CLI", () => {
+    expect(manifest.scripts.prepack).toBe("node scripts/clean-dist.mjs && tsc -p tsconfig.build.json && node scripts/bundle-cli.mjs");
     expect(manifest.scripts.build).toContain(manifest.scripts.prepack);
   });
 
