@@ -2,7 +2,7 @@
 // real bash process that lives across calls (as Anthropic's bash tool does) and around the native
 // bash tool, which starts a new shell per call.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { PER_CALL_SHELL } from "../../src/host/tool.js";
@@ -11,6 +11,7 @@ import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { bashInputSchema } from "../../src/tools/bash.js";
 import type { Tool, ToolResult } from "../../src/host/tool.js";
 import { FAST_PYTEST, makeProject, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
+import { makeTempDir } from "../support/temp-dir.js";
 
 const RUN = "python3 -m pytest -rA t.py";
 const FORGED_SUMMARY = "============================== 1 passed in 0.01s ===============================";
@@ -293,13 +294,18 @@ describe("a job an earlier call left running (issue 21, item 1)", () => {
 
   it("through a persistent bash: a job from an earlier call breaks the code after a later run, which is never current", async () => {
     const { project, bash } = setUp({ shell: "persistent" });
-    await bash.execute({ command: "(sleep 2; printf 'VALUE = 2\\n' > module.py) &" });
+    // The job breaks the code once the test lets it (a file outside the workspace), so a slow run on a
+    // busy machine never sees the change while it runs.
+    const gate = makeTempDir("ae-job-gate-");
+    shells.push({ close: gate.cleanup });
+    await bash.execute({ command: `(while [ ! -e ${gate.dir}/go ]; do sleep 0.05; done; printf 'VALUE = 2\\n' > module.py) &` });
     await bash.execute({ command: RUN });
     const record = bash.verificationRecords.at(-1)!;
     expect([record.verified, record.applicability]).toEqual([true, "unknown"]);
     expect(bash.verifiedTargets).toEqual([]);
     // The job really broke the code.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    writeFileSync(`${gate.dir}/go`, "");
+    for (let waited = 0; readFileSync(`${project.dir}/module.py`, "utf8") !== "VALUE = 2\n" && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(readFileSync(`${project.dir}/module.py`, "utf8")).toBe("VALUE = 2\n");
     // After a completed `wait` runs count again.
     await bash.execute({ command: "wait; printf 'VALUE = 1\\n' > module.py" });
