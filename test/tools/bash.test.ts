@@ -83,8 +83,10 @@ describe("bash: timeouts and aborts kill the whole process group", () => {
   it.each([false, true])("an aborted ctx.signal kills the group like a timeout (headless %s)", async (headless) => {
     const marker = uniqueSleep();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 400);
-    const result = await bash({ headless }).execute({ command: `sleep ${marker} & sleep ${marker}` }, { signal: controller.signal });
+    // The abort comes 400 ms after the tool starts the command (timed from a fixed point, a busy machine
+    // could abort before a slow sandbox started it: a command that never ran).
+    const onCommandStart = (): void => void setTimeout(() => controller.abort(), 400);
+    const result = await bash({ headless }).execute({ command: `sleep ${marker} & sleep ${marker}` }, { signal: controller.signal, onCommandStart });
     const data = ran(result);
     expect({ exitCode: data.exitCode, timedOut: data.timedOut, aborted: data.aborted }).toEqual({ exitCode: 130, timedOut: false, aborted: true });
     expect(survivors(marker, data.processGroup)).toEqual([]);
