@@ -93,23 +93,15 @@ export function createNoiseFilter(runs: readonly PackageScriptRun[], onDropped: 
       }
       const text = held + rest;
       const last = text.lastIndexOf("\n");
-      if (last === -1) {
-        held = text;
-        if (held.length <= MAX_MANAGER_LINE) return passed;
-        // Memory stays flat on an endless line: it is not a manager's, so it passes as it comes.
-        held = "";
-        passing = true;
-        return passed + text;
-      }
       held = text.slice(last + 1);
       const out: string[] = [];
-      for (const line of text.slice(0, last).split("\n")) if (kept(line)) out.push(line);
-      const lines = out.length === 0 ? "" : `${out.join("\n")}\n`;
+      if (last !== -1) for (const line of text.slice(0, last).split("\n")) if (kept(line)) out.push(line);
+      let lines = out.length === 0 ? "" : `${out.join("\n")}\n`;
+      // Memory stays flat on an endless line: it is not a manager's, so it passes as it comes.
       if (held.length > MAX_MANAGER_LINE) {
-        const long = held;
+        lines += held;
         held = "";
         passing = true;
-        return passed + lines + long;
       }
       return passed + lines;
     },

@@ -128,11 +128,7 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
   };
 
   const onLine = (line: string, complete: boolean): void => {
-    // No run reads this output: its line-level signals (a host's clipping note) still count.
-    if (parser === null) {
-      scanner.scanWindow(line);
-      return;
-    }
+    if (parser === null) return;
     const split = slots[current]!.split;
     if (!complete || midLine || split.by !== "unit" || !splits()) {
       flushPending();
@@ -220,8 +216,7 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
       if (lineMode && held !== "") onLine(held, false);
       flushPending();
       if (!lineMode && carry !== "") {
-        if (parser === null) scanner.scanWindow(carry);
-        else scanner.scan(carry, current);
+        scanner.scan(carry, current);
         if (carry.trim() !== "") lastLine = carry.trimEnd().slice(0, 256);
       }
       held = "";

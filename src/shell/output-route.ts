@@ -2,7 +2,7 @@
 // `tail` or `grep`), into a file that a later command of the line prints, through a command that can
 // rewrite text (`sed`, `awk`, `python -c`), or nowhere the output shows (`> /dev/null`, `> log`).
 // Only the first two let the captured output stand for what the runner printed. Pure.
-import { factsOf, writtenOperands } from "./command-facts.js";
+import { factsOf, isOption, writtenOperands } from "./command-facts.js";
 import { numberSimpleCommands } from "./flatten.js";
 import type { CommandNode, ParsedLine, Redirect, SimpleCommand, Statement } from "./types.js";
 import { basename } from "./wrappers.js";
@@ -297,7 +297,7 @@ function keepsLines(command: SimpleCommand): boolean {
   if (command.assignments.length > 0 && command.words.length === 0) return false;
   const [first, ...args] = command.words;
   const facts = factsOf(basename(first ?? ""));
-  return facts?.output !== undefined && facts.keepsLinesWith !== undefined && facts.keepsLinesWith(args.filter((a) => a.startsWith("-") && a !== "-"));
+  return facts?.output !== undefined && facts.keepsLinesWith !== undefined && facts.keepsLinesWith(args.filter(isOption));
 }
 
 // `tail`/`head` with a line count: the window they show (default 10 lines); undefined for other commands.
