@@ -23,7 +23,7 @@ export const LAYERS = {
   evidence: {
     pure: true,
     imports: [...SHAPES, "observers", "runners", "shell", "patches", "host", "grammar/analyze-command.ts"],
-    route: "the evidence core (ledger, judge, targets, shell-session state) is pure: it imports the pure folders and the grammar only through grammar/analyze-command.ts; I/O goes in src/observation, which imports the core",
+    route: "the evidence core (ledger, judge, targets) is pure: it imports the pure folders and the grammar only through grammar/analyze-command.ts; I/O goes in src/observation, which imports the core",
   },
   io: { pure: false, imports: [], route: "io is a leaf the I/O parts share: it imports nothing of the project" },
   "state-home.ts": { pure: false, imports: [], route: "state-home.ts imports nothing of the project" },

@@ -8,7 +8,7 @@ import { EvidenceLedger } from "../src/evidence/ledger.js";
 import { analyzeCommand } from "../src/grammar/analyze-command.js";
 import { bashParser } from "../src/grammar/bash-grammar.js";
 import { parseJunit } from "../src/observers/junit.js";
-import { analyzeSession } from "../src/audit/session.js";
+import { analyzeSession } from "../src/audit/transcript-timeline.js";
 import { EXIT_ATTRIBUTION_REASONS, REASON_DEFINITIONS, type ExitAttributionReason, type ReasonCode } from "../src/reasons.js";
 import { analyzeParsed } from "../src/shell/analyze-parsed.js";
 import { attributeExit, statusTemplates } from "../src/shell/attribute-exit.js";

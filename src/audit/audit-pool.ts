@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { readRegularFile } from "../io/named-files.js";
 import { isPlainFileOnDisk } from "../io/plain-file.js";
-import { auditEvents, type SessionAudit } from "./audit-session.js";
+import { auditEvents, type SessionAudit } from "./audit-transcript.js";
 import { mergeSubagentTranscripts } from "./subagent-files.js";
 import { readTranscript } from "./transcripts/read-transcript.js";
 

@@ -1,6 +1,6 @@
 // The audit summary: counts over sessions, and its text table.
 import type { ClaimLabel } from "./labels.js";
-import type { SessionAudit } from "./audit-session.js";
+import type { SessionAudit } from "./audit-transcript.js";
 import type { Outcome } from "../types.js";
 
 /** Counts over every audited session. */

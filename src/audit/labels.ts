@@ -1,6 +1,6 @@
 // Claim labels: what the session's runs say about each claim of the final message.
 import { isDisclosure, type ClaimSentence } from "./claims.js";
-import type { SessionAnalysis, SessionRun } from "./session.js";
+import type { SessionAnalysis, SessionRun } from "./transcript-timeline.js";
 
 /**
  * What the evidence says about a claim:

@@ -1,6 +1,6 @@
 // `agent-evidence audit --report FILE`: one self-contained HTML page (no scripts, no external files).
 import { pathToFileURL } from "node:url";
-import type { SessionAudit } from "./audit-session.js";
+import type { SessionAudit } from "./audit-transcript.js";
 import type { AuditSummary } from "./audit-summary.js";
 import { renderSummaryTable } from "./audit-summary.js";
 

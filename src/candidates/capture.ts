@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CandidateCaptureError } from "./errors.js";
 import { runGit } from "./git.js";
-import { snapshotWorkingTree } from "./snapshot.js";
+import { snapshotWorkingTree } from "./tree-snapshot.js";
 import { findSubmoduleChanges, renderSubmoduleChanges } from "./submodule-guard.js";
 
 /** What capture needs to know about a workspace. */

@@ -10,7 +10,7 @@ import type { VerificationRecord } from "../types.js";
 import { rankCandidates } from "./rank.js";
 import type { RankedWorktree } from "./rank-worktrees.js";
 import type { CandidateBundleInfo } from "./run-candidate.js";
-import { snapshotWorkingTree } from "./snapshot.js";
+import { snapshotWorkingTree } from "./tree-snapshot.js";
 import { CANDIDATE_BUNDLE_DIR, CANDIDATE_PARENT } from "./workspace.js";
 
 /** A worktree given that runCandidate did not make (no bundle beside it). */

@@ -11,7 +11,7 @@ import type { VerificationRecord } from "../types.js";
 import { readGit, runGit } from "./git.js";
 import { rankCandidates, type RankedCandidate } from "./rank.js";
 import { bashToolOf, type CandidateToolset, type CandidateVerifyStep } from "./run-candidate.js";
-import { snapshotWorkingTree } from "./snapshot.js";
+import { snapshotWorkingTree } from "./tree-snapshot.js";
 import { CANDIDATE_BASE_REF } from "./workspace.js";
 
 /** Options of {@link rankWorktrees}. */

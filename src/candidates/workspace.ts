@@ -8,7 +8,7 @@ import { adoptCandidatePatch } from "./adopt.js";
 import { captureCandidateChange } from "./capture.js";
 import { CandidateCaptureError, CandidateSourceError } from "./errors.js";
 import { readGit, runGit } from "./git.js";
-import { snapshotWorkingTree } from "./snapshot.js";
+import { snapshotWorkingTree } from "./tree-snapshot.js";
 import { initialiseSubmodules } from "./submodule-init.js";
 import { findSubmoduleChanges, renderSubmoduleChanges, type SubmoduleChange } from "./submodule-guard.js";
 

@@ -1,7 +1,7 @@
 // `agent-evidence audit PATH...`: audits transcripts in parallel; JSON lines, summary, HTML report.
 import { EvidenceError, isEvidenceError } from "../errors.js";
 import type { Command } from "commander";
-import type { SessionAudit } from "../audit/audit-session.js";
+import type { SessionAudit } from "../audit/audit-transcript.js";
 import { checkOutputFile, writeFileReplacing } from "../io/named-files.js";
 
 interface AuditOptions {

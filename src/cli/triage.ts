@@ -11,8 +11,8 @@ export function registerTriageCommand(program: Command): void {
     .argument("[file]", "pytest log to read (default: stdin)")
     .action(async (file: string | undefined) => {
       const log = (file === undefined ? await readBoundedStdin(MAX_TRIAGE_BYTES) : readRegularFile(file, { cap: MAX_TRIAGE_BYTES })).toString("utf8");
-      const { parsePytestLog } = await import("../audit/parse-pytest-log.js");
-      const { failed, errors, assertions, failureCount } = parsePytestLog(log);
+      const { triagePytestLog } = await import("../audit/triage-pytest-log.js");
+      const { failed, errors, assertions, failureCount } = triagePytestLog(log);
       process.stdout.write(`${JSON.stringify({ failed, errors, assertions, failureCount })}\n`);
     });
 }

@@ -72,10 +72,10 @@ export async function runDemo(print: (line: string) => void, options: { keep?: b
     await git("add", "-A");
     await git("commit", "-q", "-m", "sample");
     const probe = await probeSandbox(createSandboxLayout({ workspace, tempDir: tmpdir() }));
-    const headless = probe.available;
+    const sandboxed = probe.available;
     print(`agent-evidence demo: sample copied to ${workspace}`);
-    print(headless ? "sandbox: bubblewrap, strict (system directories read-only, writable workspace, no capabilities, no network)" : `sandbox: none (${probe.available ? "" : probe.reason}); running with sandbox: false`);
-    const { tools, evidence } = evidenceTools(["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff"], { cwd: workspace, sandbox: headless ? "strict" : false, allowFileCreation: true });
+    print(sandboxed ? "sandbox: bubblewrap, strict (system directories read-only, writable workspace, no capabilities, no network)" : `sandbox: none (${probe.available ? "" : probe.reason}); running with sandbox: false`);
+    const { tools, evidence } = evidenceTools(["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff"], { cwd: workspace, sandbox: sandboxed ? "strict" : false, allowFileCreation: true });
     const byName = new Map(tools.map((tool) => [tool.name, tool as unknown as Tool<Record<string, unknown>, unknown>]));
     let seen = 0;
     const announcedUnknown = new Set<number>();
@@ -97,7 +97,7 @@ export async function runDemo(print: (line: string) => void, options: { keep?: b
       seen = records.length;
       print(`   verified targets: ${evidence.verifiedTargets.length === 0 ? "(none)" : evidence.verifiedTargets.join(", ")}`);
     }
-    return { workspace, sandbox: headless ? "bubblewrap" : "none", records: evidence.verificationRecords, verifiedTargets: evidence.verifiedTargets };
+    return { workspace, sandbox: sandboxed ? "bubblewrap" : "none", records: evidence.verificationRecords, verifiedTargets: evidence.verifiedTargets };
   } finally {
     if (options.keep !== true) rmSync(workspace, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // The one clipping rule. A tool host that cuts a tool result inserts a note where it cut; output with
 // such a note is not the runner's whole output and never proves a pass. The judge stream reads every
-// line of an output against it (`judge-signals.ts`, in the same pass as its other signals;
+// line of an output against it (`judge-host-notes.ts`, in the same pass as its other signals;
 // `agent-evidence run` asks the judge stream), and the transcript readers read whole tool results
 // (`containsClippingNote`). Each note names the host and where its wording comes from (public
 // sources, read for this table; see docs/runners.md).

@@ -1,6 +1,6 @@
 // The rule table of issue 3: one run's outcome from its invocation, its exit attribution, what its
 // parser read and the line's signals. The first rule that applies decides.
-import { goPackageMatches } from "../observers/coverage.js";
+import { goPackageMatches } from "../observers/target-match.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
 import { stripAnsi } from "../observers/lines.js";
 import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
@@ -8,7 +8,7 @@ import type { ExitMeaning, RunnerDefinition } from "../runners/definition.js";
 import type { ExitAttribution, TestInvocation } from "../shell/types.js";
 import type { RunReasonCode } from "../reasons.js";
 import type { GateFinding, RunEvidence } from "../types.js";
-import type { RunSignals } from "./judge-signals.js";
+import type { RunSignals } from "./judge-host-notes.js";
 import type { ReportFacts } from "./judge-reports.js";
 import { selectionTargets, uncoveredTargets } from "./judge-targets.js";
 

@@ -12,9 +12,9 @@ import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
 import type { PackageScripts } from "../shell/package-scripts.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import { attachReports, reportFacts } from "./judge-reports.js";
-import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-router.js";
+import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-run-split.js";
 import { decideRun, showsWhole, type RunFacts } from "./judge-rules.js";
-import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-signals.js";
+import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-host-notes.js";
 import { createNoiseFilter } from "./judge-noise.js";
 import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
 

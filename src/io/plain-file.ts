@@ -1,5 +1,5 @@
 // The path rule's one look at the disk: is a written doc, log or cache file only what its name says?
-// Used by the native edit tools (observation/evidence-tools.ts) and, injected, by the audit (session.ts).
+// Used by the native edit tools (observation/evidence-tools.ts) and, injected, by the audit (transcript-timeline.ts).
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 

@@ -23,7 +23,7 @@ import { validateBashEvidenceOptions, type BashEvidenceOptions, type BashLikeInp
 export type { BashEvidenceOptions, BashLikeInput, InvalidationMode, ResultExtractor } from "./bash-evidence-options.js";
 import { exportEvidenceBundle, type EvidenceBundle } from "./bundle.js";
 import { RunLogStore } from "./run-logs.js";
-import { runnersFollowMoves, ShellSession } from "../evidence/shell-session.js";
+import { runnersFollowMoves, ShellSession } from "../shell/persistent-shell.js";
 import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
 import { extractNativeResult, extractTextResult } from "./native-result.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";

@@ -111,7 +111,8 @@ export function createPytestParser(): OutputParser {
   let sawSectionHeader = false;
   // pytest's `test session starts` header: printed only at the verbosities that pad the summary.
   let sawSessionHeader = false;
-  const headless = new Map<string, number>();
+  // Short-summary result lines seen before any section header (a head-cut log): counted at the end unless a header follows.
+  const unsectionedResults = new Map<string, number>();
   // For the start checks: the first two lines, the width of the rules and progress lines after them.
   const head = new HeadLines();
   let ruleWidth = 0;
@@ -250,7 +251,7 @@ export function createPytestParser(): OutputParser {
       inCapture = false;
       if (counts === null) {
         sawSectionHeader = true;
-        headless.clear();
+        unsectionedResults.clear();
       }
       if (counts !== null) {
         takeSummary(counts, title, true);
@@ -277,7 +278,7 @@ export function createPytestParser(): OutputParser {
     }
     if (onMarkerLine(line)) return;
     if (section === "header" && !sawSectionHeader && SHORT_RE.test(line)) {
-      onShortSummaryLine(line, headless);
+      onShortSummaryLine(line, unsectionedResults);
       return;
     }
     if (section === "header" || section === "progress") countMarks(line, 0, line.length);
@@ -361,8 +362,8 @@ export function createPytestParser(): OutputParser {
     },
     end(): ParsedRunOutput {
       splitter.end();
-      for (const [id, bits] of headless) addId(id, bits);
-      headless.clear();
+      for (const [id, bits] of unsectionedResults) addId(id, bits);
+      unsectionedResults.clear();
       const lists = ids.classify();
       const finalSummary: FinalSummary | null = summary;
       if (finalSummary !== null && lists.passed.length > (finalSummary.counts.passed ?? 0)) {

@@ -1,7 +1,7 @@
 // cargo test: recognised as `cargo [+toolchain] test|t`; cargo's options up to `--`, libtest's after
 // it; results on stdout, cargo's own status lines on stderr; one `test result:` line per test binary,
 // all of which must be there and ok; ids `<binary>::<test path>`. `cargo nextest run` is not known.
-import { isWholeWorkspaceTarget } from "../observers/coverage.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createCargoParser } from "../observers/cargo.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";

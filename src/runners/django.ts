@@ -1,7 +1,7 @@
 // Django's runners: `python tests/runtests.py` (Django's own suite), `manage.py test`,
 // `django-admin test`, `python -m django test`. Results on stderr in unittest's format.
 import { posix } from "node:path";
-import { unittestTargetCovers } from "../observers/coverage.js";
+import { unittestTargetCovers } from "../observers/target-match.js";
 import { createDjangoParser } from "../observers/django.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition, type RunnerRecognition, type RunnerWords } from "./definition.js";

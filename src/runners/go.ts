@@ -1,6 +1,6 @@
 // go test: recognised as `go test`; results on stdout; one result line (or event) per package; ids
 // `<import path>::<Test>[/<sub>]`; a plain `-run Name` is carried on each package target.
-import { goPackageMatches, goTargetCovers } from "../observers/coverage.js";
+import { goPackageMatches, goTargetCovers } from "../observers/target-match.js";
 import { createGoTestParser } from "../observers/go-test.js";
 import { stripAnsi } from "../observers/lines.js";
 import type { ParsedRunOutput } from "../observers/types.js";

@@ -1,7 +1,7 @@
 // jest: recognised as the `jest` program (`npx jest`, `npm test` and the like are the package-manager
 // scripts' to resolve); results on stderr; one summary block per run, then `Ran all test suites ...`;
 // ids `file::describe > test` with the file as jest prints it (relative to where it ran).
-import { isWholeWorkspaceTarget } from "../observers/coverage.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createJestParser } from "../observers/jest.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";

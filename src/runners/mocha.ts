@@ -2,7 +2,7 @@
 // spec reporter by default); one epilogue per run (`N passing (Nms)`, `N pending`, `N failing`); ids
 // `suite > test` (mocha prints no file). mocha adds the spec files of its config (`.mocharc.*`,
 // package.json `mocha`) to the ones the line names, so a file target never narrows the run.
-import { isWholeWorkspaceTarget } from "../observers/coverage.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createMochaParser } from "../observers/mocha.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type ExitMeaning, type RunnerArguments, type RunnerDefinition } from "./definition.js";

@@ -1,7 +1,7 @@
 // node:test: recognised as `node --test [options] [files, directories, globs]`; results on stdout
 // (TAP when stdout is not a terminal, as under an agent's bash; spec on a terminal); one summary
 // block per run; ids `suite > test` (node prints no file for a passing test).
-import { isWholeWorkspaceTarget } from "../observers/coverage.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createNodeTestParser } from "../observers/node-test.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";

@@ -1,7 +1,7 @@
 // pytest: recognised as `pytest`, `py.test` or `python -m pytest`; results on stdout; one final
 // summary per run; ids `path::name[param]`, relative to where pytest ran (or its rootdir).
 import { posix } from "node:path";
-import { pytestTargetCovers } from "../observers/coverage.js";
+import { pytestTargetCovers } from "../observers/target-match.js";
 import { createPytestParser } from "../observers/pytest.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";

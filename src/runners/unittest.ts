@@ -1,6 +1,6 @@
 // `python -m unittest` (and `discover`): results on stderr, `Ran N tests` then `OK` / `FAILED (...)`;
 // ids are dotted labels.
-import { unittestTargetCovers } from "../observers/coverage.js";
+import { unittestTargetCovers } from "../observers/target-match.js";
 import { createDjangoParser } from "../observers/django.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";

@@ -1,7 +1,7 @@
 // vitest (4.x): recognised as `vitest [run|watch|dev|related|list|bench|init] [filters] [options]`;
 // results on stdout (failures in detail on stderr); one summary block per run; ids
 // `file > suite > test` relative to vitest's root, printed per test by the verbose reporter.
-import { isWholeWorkspaceTarget } from "../observers/coverage.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createVitestParser, VITEST_ID_SEPARATOR } from "../observers/vitest.js";
 import type { ParsedRunOutput } from "../observers/types.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";

@@ -184,7 +184,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   const workspace = directoryOption(tool, "cwd", options.cwd);
   const name = stringOption(tool, "name", options.name, "bash");
   const level = sandboxOption(tool, options.sandbox, options.headless);
-  const headless = level !== false;
+  const sandboxed = level !== false;
   const network = booleanOption(tool, "network", options.network, false);
   const bwrapPath = stringOption(tool, "bwrapPath", options.bwrapPath, "bwrap");
   const writablePaths = directoryListOption(tool, "writablePaths", options.writablePaths);
@@ -246,11 +246,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
     name,
     title: "Run a shell command",
     // Without the sandbox, or with its network kept, a command can reach outside the workspace.
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: !headless || network },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: !sandboxed || network },
     ...(confirm === undefined ? {} : { needsApproval: (input: unknown) => needsConfirmation(input) }),
     description:
       "Run a bash command in the workspace" +
-      (headless ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}${level === "strict" ? ", only system directories are visible" : ""}. ` : ". ") +
+      (sandboxed ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}${level === "strict" ? ", only system directories are visible" : ""}. ` : ". ") +
       `Each output stream is shown as head and tail, at most ${maxOutputChars} characters, followed by "Exit code: N". ` +
       `Default timeout ${defaultTimeoutMs} ms (set timeoutMs to change it); on timeout the whole process group is killed and the exit code is 124.`,
     inputSchema: bashInputSchema,
@@ -289,7 +289,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       let argv = { file: "bash", args: ["-c", command] };
       let runEnv = env;
       let extendEnv = true;
-      if (headless) {
+      if (sandboxed) {
         sandbox ??= prepareSandbox();
         const { layout, probe } = await sandbox;
         if (!probe.available) return notRun(command, "sandbox-unavailable", null, `Error: ${probe.reason}`);
@@ -344,9 +344,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         truncated,
         timeoutMs,
         durationMs: outcome.durationMs,
-        sandbox: headless ? "bubblewrap" : "none",
+        sandbox: sandboxed ? "bubblewrap" : "none",
         sandboxLevel: level === false ? null : level,
-        limits: headless && toolLimits !== undefined ? { pids: toolLimits.pids, memory: toolLimits.memory } : { pids: "none", memory: "none" },
+        limits: sandboxed && toolLimits !== undefined ? { pids: toolLimits.pids, memory: toolLimits.memory } : { pids: "none", memory: "none" },
         processGroup: outcome.pid,
         stdout: stdoutFacts,
         stderr: stderrFacts,

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../../src/cli/program.js";
-import type { SessionAudit } from "../../src/audit/audit-session.js";
+import type { SessionAudit } from "../../src/audit/audit-transcript.js";
 import { toJsonl } from "./transcripts/records.js";
 import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
 import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario } from "./transcripts/scenarios.js";

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents } from "../../src/audit/audit-session.js";
+import { auditEvents } from "../../src/audit/audit-transcript.js";
 import { decideStop } from "../../src/audit/hooks/stop-decision.js";
 import type { TranscriptEvent } from "../../src/audit/transcripts/types.js";
 import { tempDirPath } from "../support/temp-dir.js";

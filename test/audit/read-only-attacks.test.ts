@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeSession } from "../../src/audit/session.js";
+import { analyzeSession } from "../../src/audit/transcript-timeline.js";
 import type { ShellEvent } from "../../src/audit/transcripts/types.js";
 import { gitEnv } from "../support/git.js";
 import { tempDirPath } from "../support/temp-dir.js";

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents } from "../../src/audit/audit-session.js";
+import { auditEvents } from "../../src/audit/audit-transcript.js";
 import type { ShellEvent, TranscriptEvent } from "../../src/audit/transcripts/types.js";
 import { repoRoot } from "../support/import-graph.js";
 import { tempDirPath } from "../support/temp-dir.js";

@@ -3,7 +3,7 @@
 // repeated. Time is measured in bench/scale, never asserted here.
 import { beforeAll, describe, expect, it } from "vitest";
 import { judge } from "../../src/evidence/judge.js";
-import { createSignalScanner } from "../../src/evidence/judge-signals.js";
+import { createSignalScanner } from "../../src/evidence/judge-host-notes.js";
 import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
 let pass: CapturedRun;

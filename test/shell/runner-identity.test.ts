@@ -3,7 +3,7 @@
 // the run `shadowed` with a reason, and the everyday forms next to them must not.
 import { describe, expect, it } from "vitest";
 import { judge } from "../../src/evidence/judge.js";
-import { ShellSession } from "../../src/evidence/shell-session.js";
+import { ShellSession } from "../../src/shell/persistent-shell.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 
 const lastRun = (line: string): { shadowed: boolean; shadowedBy: string | null } => {

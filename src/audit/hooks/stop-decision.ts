@@ -6,7 +6,7 @@
 // failed; with `strict`, when it is unsupported at all. Without such a claim, this turn's own work
 // blocks when its last run failed, a failure is still open, or files changed after the last run, and
 // the final message does not disclose it.
-import type { AuditedRun, SessionAudit } from "../audit-session.js";
+import type { AuditedRun, SessionAudit } from "../audit-transcript.js";
 import type { LabelledClaim } from "../labels.js";
 
 /** Options of {@link decideStop}. */

@@ -3,7 +3,7 @@
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "../../io/named-files.js";
 import { isPlainFileOnDisk } from "../../io/plain-file.js";
-import { auditEvents } from "../audit-session.js";
+import { auditEvents } from "../audit-transcript.js";
 import { mergeSubagentTranscripts } from "../subagent-files.js";
 import { readTranscript } from "../transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../transcripts/types.js";

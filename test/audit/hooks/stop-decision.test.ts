@@ -2,7 +2,7 @@
 // recorded CLI sessions (stop-labels.test.ts) do not reach one by one. The audits are data in the
 // shape auditEvents returns: the policy reads nothing else.
 import { describe, expect, it } from "vitest";
-import type { AuditedRun, SessionAudit } from "../../../src/audit/audit-session.js";
+import type { AuditedRun, SessionAudit } from "../../../src/audit/audit-transcript.js";
 import { decideStop } from "../../../src/audit/hooks/stop-decision.js";
 import type { LabelledClaim } from "../../../src/audit/labels.js";
 

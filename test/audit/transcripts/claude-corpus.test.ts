@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { detectClaims } from "../../../src/audit/claims.js";
-import { analyzeSession } from "../../../src/audit/session.js";
+import { analyzeSession } from "../../../src/audit/transcript-timeline.js";
 import { detectTranscriptFormat, readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
 import type { EditEvent, ShellEvent, TranscriptEvent } from "../../../src/audit/transcripts/types.js";
 

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseCodexOutput } from "../../../src/audit/transcripts/codex-output.js";
 import { scanCodeModeScript } from "../../../src/audit/transcripts/codex-calls.js";
 import { detectTranscriptFormat, readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
-import { analyzeSession } from "../../../src/audit/session.js";
+import { analyzeSession } from "../../../src/audit/transcript-timeline.js";
 import { toJsonl } from "./records.js";
 import { captureRealRuns, type RealRuns } from "./real-runs.js";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditTranscript } from "../../../src/audit/audit-session.js";
+import { auditTranscript } from "../../../src/audit/audit-transcript.js";
 import { detectClaims } from "../../../src/audit/claims.js";
 import { readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../../../src/audit/transcripts/types.js";

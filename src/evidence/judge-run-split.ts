@@ -5,7 +5,7 @@ import { stripAnsi } from "../observers/lines.js";
 import type { OutputParser, ParsedRunOutput } from "../observers/types.js";
 import type { ShareSplit } from "../runners/definition.js";
 import type { TestInvocation } from "../shell/types.js";
-import type { SignalScanner } from "./judge-signals.js";
+import type { SignalScanner } from "./judge-host-notes.js";
 
 /** A held partial line is handed on once it grows past this (no runner's status line is this long). */
 const MAX_HELD_LINE = 64 * 1024;

@@ -1,7 +1,7 @@
 // One session's audit: transcript -> events -> judged runs -> labelled claims of the final message.
 import { detectClaims } from "./claims.js";
 import { labelClaims, type ClaimLabel, type LabelledClaim } from "./labels.js";
-import { analyzeSession, type AnalyzeSessionOptions, type EditCause, type SessionAnalysis, type SessionRun } from "./session.js";
+import { analyzeSession, type AnalyzeSessionOptions, type EditCause, type SessionAnalysis, type SessionRun } from "./transcript-timeline.js";
 import { readTranscript } from "./transcripts/read-transcript.js";
 import type { TranscriptEvent, TranscriptFormat, TranscriptProblem } from "./transcripts/types.js";
 

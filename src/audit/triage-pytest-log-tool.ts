@@ -3,7 +3,7 @@
 import { z } from "zod/v4";
 import { EvidenceError } from "../errors.js";
 import { defineTool, type Tool } from "../host/tool.js";
-import { parsePytestLog, type PytestLogTriageResult } from "./parse-pytest-log.js";
+import { triagePytestLog, type PytestLogTriageResult } from "./triage-pytest-log.js";
 
 /** Input of the `parse_pytest_log` tool. */
 export interface ParsePytestLogInput {
@@ -42,7 +42,7 @@ export function createParsePytestLogTool(options: ParsePytestLogToolOptions = {}
           isError: true,
         });
       }
-      const data = parsePytestLog(log);
+      const data = triagePytestLog(log);
       return Promise.resolve({ text: JSON.stringify(data), data });
     },
   });

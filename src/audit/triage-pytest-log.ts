@@ -20,10 +20,10 @@ export interface PytestLogTriageResult {
  * wins, duplicates kept. Not a verdict: zero matches prove nothing.
  *
  * @example
- * parsePytestLog("FAILED t.py::test_a - assert 1 == 2\nE   assert 1 == 2")
+ * triagePytestLog("FAILED t.py::test_a - assert 1 == 2\nE   assert 1 == 2")
  * // { failed: ["FAILED t.py::test_a - assert 1 == 2"], errors: ["  assert 1 == 2"], assertions: [], failureCount: 1 }
  */
-export function parsePytestLog(log: string): PytestLogTriageResult {
+export function triagePytestLog(log: string): PytestLogTriageResult {
   const failed: string[] = [];
   const errors: string[] = [];
   const assertions: string[] = [];
@@ -36,3 +36,6 @@ export function parsePytestLog(log: string): PytestLogTriageResult {
   const failureCount = failed.length || assertions.length || errors.length;
   return { failed, errors, assertions, failureCount };
 }
+
+/** @deprecated Renamed `triagePytestLog` (it triages, it proves nothing); this alias goes in the next minor version. */
+export const parsePytestLog = triagePytestLog;

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parsePytestLog } from "../../src/audit/parse-pytest-log.js";
+import { triagePytestLog } from "../../src/audit/triage-pytest-log.js";
 import { runPythonReference } from "./python-reference.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -44,11 +44,11 @@ const TRICKY: [string, string][] = [
   ["failed beats assertions for the count", "AssertionError\nAssertionError\nFAILED one"],
 ];
 
-describe("parsePytestLog", () => {
+describe("triagePytestLog", () => {
   const expected = runPythonReference(TRICKY.map(([, log]) => log));
 
   it.each(TRICKY.map(([name, log], index) => [name, log, index] as const))("matches the Python reference: %s", (_name, log, index) => {
-    expect(parsePytestLog(log)).toEqual(expected[index]);
+    expect(triagePytestLog(log)).toEqual(expected[index]);
   });
 
   it.each([
@@ -60,14 +60,14 @@ describe("parsePytestLog", () => {
     ["ERROR t.py::a\nERROR t.py::b", { failed: [], errors: [], assertions: [], failureCount: 0 }],
     ["E  a\nE  b\nAssertionError: c\nAssertionError: d\nAssertionError: e", { failed: [], errors: [" a", " b"], assertions: ["AssertionError: c", "AssertionError: d", "AssertionError: e"], failureCount: 3 }],
   ])("acceptance case %j", (log, result) => {
-    expect(parsePytestLog(log)).toEqual(result);
+    expect(triagePytestLog(log)).toEqual(result);
   });
 
   it("agrees with the Python reference on 400 random logs built from tricky characters", () => {
     const alphabet = ["E", "F", "FAILED", "AssertionError", "ERROR", " ", "\t", "\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680", "\u180e", "\u2007", "\u2028", "\u2029", "\u202f", "\u3000", "\ufeff", "\u200b", "x", "::"];
     const logs = fc.sample(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }).map((parts) => parts.join("")), { numRuns: 400, seed: 7 });
     const reference = runPythonReference(logs);
-    expect(logs.map((log) => parsePytestLog(log))).toEqual(reference);
+    expect(logs.map((log) => triagePytestLog(log))).toEqual(reference);
   });
 
   it("agrees with the Python reference on output real pytest printed for a failing project", () => {
@@ -87,7 +87,7 @@ describe("parsePytestLog", () => {
     const run = spawnSync("python3", ["-m", "pytest", "-p", "no:cacheprovider", "-rA", dir], { cwd: dir, encoding: "utf8" });
     expect(run.status).toBe(1);
     const log = run.stdout;
-    const result = parsePytestLog(log);
+    const result = triagePytestLog(log);
     expect(result).toEqual(runPythonReference([log])[0]);
     expect(result.failed).toEqual([
       expect.stringMatching(/^FAILED test_sample\.py::test_compare - assert \[1, 2, 3\] == \[1, 2, 4\]$/),
@@ -97,5 +97,13 @@ describe("parsePytestLog", () => {
     // pytest indents `E` lines; only the `E` and one space are removed, the rest of the indentation stays.
     expect(result.errors).toEqual(expect.arrayContaining([expect.stringMatching(/^ {2,}RuntimeError: fixture broke$/)]));
     expect(result.failed.some((line) => line.includes("test_error"))).toBe(false);
+  });
+});
+
+describe("parsePytestLog", () => {
+  it("is the deprecated alias of triagePytestLog, exported by agent-evidence/audit", async () => {
+    const audit = await import("../../src/entries/audit.js");
+    expect(audit.parsePytestLog).toBe(audit.triagePytestLog);
+    expect(audit.triagePytestLog).toBe(triagePytestLog);
   });
 });

@@ -6,11 +6,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { PER_CALL_SHELL } from "../../src/host/tool.js";
-import { isPlantablePathEntry, ShellSession } from "../../src/evidence/shell-session.js";
+import { isPlantablePathEntry, ShellSession } from "../../src/shell/persistent-shell.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { bashInputSchema } from "../../src/tools/bash.js";
 import type { Tool, ToolResult } from "../../src/host/tool.js";
-import { FAST_PYTEST, makeProject, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
+import { FAST_PYTEST, makeProject, PYTEST_FILES, realBash, type TempProject } from "../evidence/ledger-helpers.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const RUN = "python3 -m pytest -rA t.py";

@@ -6,11 +6,11 @@
 // shells) runs `pytest(){ echo "5 passed"; }` in one call and `pytest` in the next; the second line
 // alone looks like a real run. Pure: the caller feeds each line's analysis in order.
 import { posix } from "node:path";
-import { NOT_FOUND_HANDLER, runnerInterpreter, type IdentityRisk } from "../shell/runner-identity.js";
+import { NOT_FOUND_HANDLER, runnerInterpreter, type IdentityRisk } from "./runner-identity.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
-import { findSessionEffects, startsBackgroundJob, waitsForAllJobs } from "../shell/shadowing.js";
-import { isDirectoryName } from "../shell/workspace.js";
-import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
+import { findSessionEffects, startsBackgroundJob, waitsForAllJobs } from "./shadowing.js";
+import { isDirectoryName } from "./workspace.js";
+import type { CommandAnalysis, TestInvocation } from "./types.js";
 
 /** What the session holds now (for diagnostics and tests). */
 export interface ShellSessionState {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents } from "../../src/audit/audit-session.js";
-import { analyzeSession } from "../../src/audit/session.js";
+import { auditEvents } from "../../src/audit/audit-transcript.js";
+import { analyzeSession } from "../../src/audit/transcript-timeline.js";
 import type { ShellEvent, TranscriptEvent } from "../../src/audit/transcripts/types.js";
 import type { ShellRun } from "./transcripts/records.js";
 import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
