@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every benchmark under bench/<name>/index.mjs (or only those named on the command line).
-import { readdirSync, existsSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 

@@ -2,10 +2,11 @@
 // Bootstrap for both README commands: node dependencies, then the real runners the command uses
 // (`--for demo`: pytest, git and bubblewrap; `--for test`, the default: every runner of the suite)
 // through apt when root; otherwise a message naming exactly what to install.
-import { existsSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { aptPackages, blockingRequirements, missingRequirements, PURPOSES, renderInstallHint } from "./runners.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

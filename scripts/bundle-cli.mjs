@@ -22,6 +22,7 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { bundleLibrary } from "./bundle-library.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -77,7 +78,9 @@ await esbuild.build({
   plugins: [externalPackages, ownSourceMapsDropped],
   define: { AGENT_EVIDENCE_PACKAGE_BUNDLE: JSON.stringify("dist/cli") },
   // The bundled CommonJS packages require node's built-in modules: give them a require.
-  banner: { js: 'import { createRequire as __agentEvidenceCreateRequire } from "node:module";\nconst require = __agentEvidenceCreateRequire(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as __agentEvidenceCreateRequire } from "node:module";\nconst require = __agentEvidenceCreateRequire(import.meta.url);',
+  },
   logLevel: "warning",
 });
 

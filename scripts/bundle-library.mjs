@@ -40,7 +40,9 @@ export async function bundleLibrary(esbuild, root) {
     setup(build) {
       build.onResolve({ filter: new RegExp(`^${ALL}$`) }, () => ({ path: ALL, namespace: ALL }));
       build.onLoad({ filter: /.*/, namespace: ALL }, () => ({
-        contents: Object.values(entryPoints).map((path, i) => `export * as e${i} from ${JSON.stringify(`./${path}`)};`).join("\n"),
+        contents: Object.values(entryPoints)
+          .map((path, i) => `export * as e${i} from ${JSON.stringify(`./${path}`)};`)
+          .join("\n"),
         resolveDir: root,
         loader: "js",
       }));

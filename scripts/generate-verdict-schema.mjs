@@ -4,6 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { verdictJsonSchema } from "../dist/verdict/schema.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,5 +1,12 @@
 export type Purpose = "demo" | "test";
-export interface Requirement { name: string; command: string[]; pkg: string; for: Purpose[]; outsideHome?: boolean; optionalFor?: Partial<Record<Purpose, string>> }
+export interface Requirement {
+  name: string;
+  command: string[];
+  pkg: string;
+  for: Purpose[];
+  outsideHome?: boolean;
+  optionalFor?: Partial<Record<Purpose, string>>;
+}
 export const REQUIREMENTS: Requirement[];
 export const PURPOSES: Purpose[];
 export function aptPackages(purpose: Purpose): string[];

@@ -11,12 +11,29 @@ import { delimiter } from "node:path";
  */
 export const REQUIREMENTS = [
   // The demo's sandbox hides $HOME, so its python3 must be one outside it (a pyenv shim will not do).
-  { name: "python3 with pytest, outside $HOME", command: ["python3", "-c", "import pytest"], outsideHome: true, pkg: "python3-pytest", for: ["demo"] },
+  {
+    name: "python3 with pytest, outside $HOME",
+    command: ["python3", "-c", "import pytest"],
+    outsideHome: true,
+    pkg: "python3-pytest",
+    for: ["demo"],
+  },
   { name: "git", command: ["git", "--version"], pkg: "git", for: ["demo", "test"] },
-  { name: "bubblewrap", command: ["bwrap", "--version"], pkg: "bubblewrap", for: ["demo", "test"], optionalFor: { demo: "the demo runs its agent without the sandbox" } },
+  {
+    name: "bubblewrap",
+    command: ["bwrap", "--version"],
+    pkg: "bubblewrap",
+    for: ["demo", "test"],
+    optionalFor: { demo: "the demo runs its agent without the sandbox" },
+  },
   { name: "Debian python3 with pytest", command: ["/usr/bin/python3", "-c", "import pytest"], pkg: "python3-pytest", for: ["test"] },
   // Fixtures and tests type `python -m pytest`, as agents do; Debian names python3 alone without this.
-  { name: "python (python3 under the name agents type)", command: ["/usr/bin/python", "-c", "import pytest"], pkg: "python-is-python3", for: ["test"] },
+  {
+    name: "python (python3 under the name agents type)",
+    command: ["/usr/bin/python", "-c", "import pytest"],
+    pkg: "python-is-python3",
+    for: ["test"],
+  },
   { name: "pytest-cov", command: ["/usr/bin/python3", "-c", "import pytest_cov"], pkg: "python3-pytest-cov", for: ["test"] },
   { name: "pytest-xdist", command: ["/usr/bin/python3", "-c", "import xdist"], pkg: "python3-pytest-xdist", for: ["test"] },
   { name: "Django", command: ["/usr/bin/python3", "-c", "import django"], pkg: "python3-django", for: ["test"] },
@@ -42,7 +59,10 @@ export function requirementsFor(purpose) {
 
 // PATH without the entries under $HOME, as the sandbox sees it.
 function pathOutsideHome(path, home) {
-  return path.split(delimiter).filter((entry) => entry !== "" && entry !== home && !entry.startsWith(`${home}/`)).join(delimiter);
+  return path
+    .split(delimiter)
+    .filter((entry) => entry !== "" && entry !== home && !entry.startsWith(`${home}/`))
+    .join(delimiter);
 }
 
 /** Returns the requirements of `purpose` whose probe fails (default: the suite's). */
@@ -71,6 +91,7 @@ export function renderInstallHint(missing, purpose = "test") {
     lines.push(`  apt-get update && apt-get install -y ${[...new Set(blocking.map((req) => req.pkg))].join(" ")}`);
     if (purpose === "test") lines.push("(PyPI is not needed; the tests run the real runners and never skip them.)");
   }
-  for (const req of optional) lines.push(`agent-evidence: ${req.name} is not installed (apt-get install -y ${req.pkg}): ${req.optionalFor[purpose]}.`);
+  for (const req of optional)
+    lines.push(`agent-evidence: ${req.name} is not installed (apt-get install -y ${req.pkg}): ${req.optionalFor[purpose]}.`);
   return lines.join("\n");
 }

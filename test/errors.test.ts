@@ -1,8 +1,10 @@
 // EvidenceError: recognised by its brand across copies of the package; every code documented and thrown.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it, vi } from "vitest";
-import { EvidenceError, isEvidenceError, type EvidenceErrorCode } from "../src/errors.js";
+
+import { EvidenceError, type EvidenceErrorCode, isEvidenceError } from "../src/errors.js";
 import { repoRoot } from "./support/import-graph.js";
 
 function sources(dir: string): string[] {
@@ -13,7 +15,9 @@ function sources(dir: string): string[] {
 }
 
 // The union's members, read from its declaration.
-const CODES = [...readFileSync(join(repoRoot, "src", "errors.ts"), "utf8").matchAll(/^ {2}\| "(E_[A-Z_]+)"/gm)].map((m) => m[1]! as EvidenceErrorCode);
+const CODES = [...readFileSync(join(repoRoot, "src", "errors.ts"), "utf8").matchAll(/^ {2}\| "(E_[A-Z_]+)"/gm)].map(
+  (m) => m[1]! as EvidenceErrorCode,
+);
 
 describe("isEvidenceError", () => {
   it("recognises an error of another copy of the module, where instanceof does not", async () => {
@@ -21,12 +25,22 @@ describe("isEvidenceError", () => {
     const other = await import("../src/errors.js");
     expect(other.EvidenceError).not.toBe(EvidenceError);
     const error = new other.EvidenceError("E_IO", "cannot read x");
-    expect([error instanceof EvidenceError, isEvidenceError(error), isEvidenceError(error, "E_IO"), isEvidenceError(error, "E_USAGE")]).toEqual([false, true, true, false]);
+    expect([
+      error instanceof EvidenceError,
+      isEvidenceError(error),
+      isEvidenceError(error, "E_IO"),
+      isEvidenceError(error, "E_USAGE"),
+    ]).toEqual([false, true, true, false]);
   });
 
   it("is false for an error that only looks like one", () => {
     const lookalike = Object.assign(new Error("x"), { name: "EvidenceError", code: "E_IO" });
-    expect([isEvidenceError(lookalike), isEvidenceError(null), isEvidenceError("E_IO"), isEvidenceError({ code: "E_IO" })]).toEqual([false, false, false, false]);
+    expect([isEvidenceError(lookalike), isEvidenceError(null), isEvidenceError("E_IO"), isEvidenceError({ code: "E_IO" })]).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("holds for the candidate errors, subclasses of EvidenceError", async () => {

@@ -2,33 +2,40 @@
 // below has one case per code, and a code no case produces fails here (remove it from the union).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
+import { analyzeSession } from "../src/audit/transcript-timeline.js";
 import { judge, judgeAnalyzed } from "../src/evidence/judge.js";
+import type { JudgeResult } from "../src/evidence/judge-types.js";
 import { EvidenceLedger } from "../src/evidence/ledger.js";
 import { analyzeCommand } from "../src/grammar/analyze-command.js";
 import { bashParser } from "../src/grammar/bash-grammar.js";
 import { parseJunit } from "../src/observers/junit.js";
-import { analyzeSession } from "../src/audit/transcript-timeline.js";
-import { EXIT_ATTRIBUTION_REASONS, REASON_DEFINITIONS, type ExitAttributionReason, type ReasonCode } from "../src/reasons.js";
+import { EXIT_ATTRIBUTION_REASONS, type ExitAttributionReason, REASON_DEFINITIONS, type ReasonCode } from "../src/reasons.js";
 import { analyzeParsed } from "../src/shell/analyze-parsed.js";
 import { attributeExit, statusTemplates } from "../src/shell/attribute-exit.js";
+import type { PackageScripts } from "../src/shell/package-scripts.js";
 import { parseCommandLine } from "../src/shell/parse-command-line.js";
 import { decideVerdict, type VerdictFacts } from "../src/verdict/decide.js";
 import { runVerdict } from "../src/verdict/run-verdict.js";
-import type { JudgeResult } from "../src/evidence/judge-types.js";
-import type { PackageScripts } from "../src/shell/package-scripts.js";
 import { makeTempDir } from "./support/temp-dir.js";
 
-const PASS = "============================= test session starts ==============================\ncollected 2 items\n\ntests/test_a.py ..                                                        [100%]\n\n============================== 2 passed in 0.01s ===============================\n";
+const PASS =
+  "============================= test session starts ==============================\ncollected 2 items\n\ntests/test_a.py ..                                                        [100%]\n\n============================== 2 passed in 0.01s ===============================\n";
 
 /** Every code a judgement holds: the line's and each run's. */
 function codes(result: JudgeResult): string[] {
   return [...result.reasons, ...result.runs.flatMap((run) => run.reasons)];
 }
 
-const line = (command: string, output: string, exitCode: number | null = 0, more: Partial<Parameters<typeof judge>[0]> = {}): (() => string[]) => () => codes(judge({ command, output, exitCode, ...more }));
+const line =
+  (command: string, output: string, exitCode: number | null = 0, more: Partial<Parameters<typeof judge>[0]> = {}): (() => string[]) =>
+  () =>
+    codes(judge({ command, output, exitCode, ...more }));
 
-const junit = (body: string, attrs = 'tests="1" failures="0" errors="0"'): string => `<?xml version="1.0"?><testsuites><testsuite name="pytest" ${attrs}>${body}</testsuite></testsuites>`;
+const junit = (body: string, attrs = 'tests="1" failures="0" errors="0"'): string =>
+  `<?xml version="1.0"?><testsuites><testsuite name="pytest" ${attrs}>${body}</testsuite></testsuites>`;
 
 function verdict(facts: Partial<VerdictFacts>): () => string[] {
   return () =>
@@ -60,19 +67,35 @@ function ledgerReasons(command: string, output: string, judgeRuns: boolean): () 
 const REASON_CASES: Record<ReasonCode, () => string[] | Promise<string[]>> = {
   "not-a-test-command": line('echo "12 passed"', "12 passed\n"),
   "opaque-command": line("pytest -q 'unterminated", ""),
-  "report-not-attributed": line("pytest a.py; pytest b.py", "", 0, { reports: [{ kind: "junit", xml: junit('<testcase classname="c" name="t"/>'), path: "other.xml" }] }),
+  "report-not-attributed": line("pytest a.py; pytest b.py", "", 0, {
+    reports: [{ kind: "junit", xml: junit('<testcase classname="c" name="t"/>'), path: "other.xml" }],
+  }),
   "shadowed-runner": line("pytest(){ echo 5 passed; }; pytest", "5 passed in 0.10s\n"),
   "output-transformed": line("pytest 2>&1 | sed 's/failed/passed/'", "2 passed in 0.01s\n"),
   "output-not-shown": line('pytest > /dev/null; echo "3 passed in 0.1s"', "3 passed in 0.1s\n"),
   "collect-only": line("pytest --collect-only -q", "tests/test_a.py::test_a\n\n1 test collected in 0.05s\n"),
   "not-a-run": line("pytest --version", "pytest 8.3.4\n"),
-  "usage-error": line("pytest --foo", "ERROR: usage: pytest [options] [file_or_dir] [file_or_dir] [...]\npytest: error: unrecognized arguments: --foo\n", 4),
+  "usage-error": line(
+    "pytest --foo",
+    "ERROR: usage: pytest [options] [file_or_dir] [file_or_dir] [...]\npytest: error: unrecognized arguments: --foo\n",
+    4,
+  ),
   "tests-failed": line("pytest -q | tail -3", "1 failed, 4 passed in 0.50s\n"),
-  "collection-error": line("pytest -q", "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.05s\n", 2),
+  "collection-error": line(
+    "pytest -q",
+    "!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!\n1 error in 0.05s\n",
+    2,
+  ),
   "build-failure": line("go test ./broken", "FAIL\texample.com/m/broken [build failed]\nFAIL\n", 1),
   "runner-exit-nonzero": line("set -euo pipefail; pytest -q | tail -1", "", 1),
   "report-failed": line("python -m pytest --junitxml=r.xml tests > /dev/null", "", 1, {
-    reports: [{ kind: "junit", xml: junit('<testcase classname="c" name="t"><failure message="x"/></testcase>', 'tests="1" failures="1" errors="0"'), path: "r.xml" }],
+    reports: [
+      {
+        kind: "junit",
+        xml: junit('<testcase classname="c" name="t"><failure message="x"/></testcase>', 'tests="1" failures="1" errors="0"'),
+        path: "r.xml",
+      },
+    ],
   }),
   truncated: line("python -m pytest tests", PASS, 0, { outputTruncated: true }),
   timeout: line("timeout 1 pytest", "", 124),
@@ -85,9 +108,19 @@ const REASON_CASES: Record<ReasonCode, () => string[] | Promise<string[]>> = {
   "multiple-summaries": line("python -m pytest tests", PASS + PASS),
   "target-not-proven": line("pytest -q tests/a.py tests/b.py | tail -1", "2 passed in 0.01s\n"),
   "report-stale": line("python -m pytest --junitxml=r.xml tests", PASS, 0, {
-    reports: [{ kind: "junit", xml: junit('<testcase classname="c" name="t"/>'), path: "r.xml", mtime: "2020-01-01T00:00:00Z", startedAt: "2021-01-01T00:00:00Z" }],
+    reports: [
+      {
+        kind: "junit",
+        xml: junit('<testcase classname="c" name="t"/>'),
+        path: "r.xml",
+        mtime: "2020-01-01T00:00:00Z",
+        startedAt: "2021-01-01T00:00:00Z",
+      },
+    ],
   }),
-  "report-invalid": line("python -m pytest --junitxml=r.xml tests", PASS, 0, { reports: [{ kind: "junit", xml: "<testsuite", path: "r.xml" }] }),
+  "report-invalid": line("python -m pytest --junitxml=r.xml tests", PASS, 0, {
+    reports: [{ kind: "junit", xml: "<testsuite", path: "r.xml" }],
+  }),
   "report-count-mismatch": line("python -m pytest --junitxml=r.xml tests", PASS, 0, {
     reports: [{ kind: "junit", xml: junit('<testcase classname="c" name="t"/>', 'tests="3" failures="0" errors="0"'), path: "r.xml" }],
   }),
@@ -107,7 +140,13 @@ const REASON_CASES: Record<ReasonCode, () => string[] | Promise<string[]>> = {
   "script-config": line("npm test --script-shell ./sh", "", 0, { cwd: "/p", packageScripts: scripts("/p", "node --test") }),
   "script-arguments-unclear": line("npm test -t add", "", 0, { cwd: "/p", packageScripts: scripts("/p", "node --test") }),
   // The pure analysis leaves a script run unexpanded unless the caller expands it (analyzeCommand does).
-  "script-not-expanded": () => codes(judgeAnalyzed(analyzeParsed(parseCommandLine("npm test", bashParser()), { cwd: "/p", packageScripts: scripts("/p", "node --test") }), { output: "", exitCode: 0 })),
+  "script-not-expanded": () =>
+    codes(
+      judgeAnalyzed(
+        analyzeParsed(parseCommandLine("npm test", bashParser()), { cwd: "/p", packageScripts: scripts("/p", "node --test") }),
+        { output: "", exitCode: 0 },
+      ),
+    ),
   "workspace-unknown": ledgerReasons('cd "$D" && python -m pytest -rA t.py', PASS, true),
   "not-judged": ledgerReasons("python -m pytest -rA t.py", PASS, false),
   "clipping-marker": verdict({ clippingMarker: true }),
@@ -118,9 +157,18 @@ const REASON_CASES: Record<ReasonCode, () => string[] | Promise<string[]>> = {
     junit: "ok",
     report: parseJunit(junit('<testcase classname="c" name="t"><failure message="x"/></testcase>', 'tests="1" failures="1" errors="0"')),
   }),
-  "sources-disagree": verdict({ junit: "ok", report: parseJunit(junit('<testcase classname="c" name="t"><failure message="x"/></testcase>', 'tests="1" failures="1" errors="0"')) }),
-  "junit-count-mismatch": verdict({ junit: "ok", report: parseJunit(junit('<testcase classname="c" name="t"/>', 'tests="3" failures="0" errors="0"')) }),
-  "junit-no-passed-tests": verdict({ junit: "ok", report: parseJunit(junit('<testcase classname="c" name="t"><skipped/></testcase>', 'tests="1" failures="0" errors="0" skipped="1"')) }),
+  "sources-disagree": verdict({
+    junit: "ok",
+    report: parseJunit(junit('<testcase classname="c" name="t"><failure message="x"/></testcase>', 'tests="1" failures="1" errors="0"')),
+  }),
+  "junit-count-mismatch": verdict({
+    junit: "ok",
+    report: parseJunit(junit('<testcase classname="c" name="t"/>', 'tests="3" failures="0" errors="0"')),
+  }),
+  "junit-no-passed-tests": verdict({
+    junit: "ok",
+    report: parseJunit(junit('<testcase classname="c" name="t"><skipped/></testcase>', 'tests="1" failures="0" errors="0" skipped="1"')),
+  }),
   "missing-junit": verdict({ junit: "missing_junit" }),
   "malformed-junit": verdict({ junit: "malformed_junit" }),
   "no-testsuite": verdict({ junit: "no_testsuite" }),
@@ -140,7 +188,23 @@ const REASON_CASES: Record<ReasonCode, () => string[] | Promise<string[]>> = {
   },
   "failed-without-exit-code": () =>
     analyzeSession([
-      { type: "shell", id: "1", command: "python -m pytest tests", output: PASS, exitCode: null, cwd: null, interrupted: false, timedOut: false, outputTruncated: false, persistedOutputPath: null, completed: true, sidechain: false, timestamp: null, line: 1, clientStatus: "failed" },
+      {
+        type: "shell",
+        id: "1",
+        command: "python -m pytest tests",
+        output: PASS,
+        exitCode: null,
+        cwd: null,
+        interrupted: false,
+        timedOut: false,
+        outputTruncated: false,
+        persistedOutputPath: null,
+        completed: true,
+        sidechain: false,
+        timestamp: null,
+        line: 1,
+        clientStatus: "failed",
+      },
     ]).lastRun?.reasons ?? [],
 };
 
@@ -196,7 +260,9 @@ const EXIT_CASES: Record<ExitAttributionReason, () => string[]> = {
   "opaque-line": () => attributeExit({ ...analyzeCommand("pytest"), opaque: true }, 0).map((a) => a.reason),
   "runner-not-found": () => {
     const analysis = analyzeCommand("pytest");
-    return attributeExit({ ...analysis, invocations: analysis.invocations.map((inv) => ({ ...inv, commandIndex: 99 })) }, 0).map((a) => a.reason);
+    return attributeExit({ ...analysis, invocations: analysis.invocations.map((inv) => ({ ...inv, commandIndex: 99 })) }, 0).map(
+      (a) => a.reason,
+    );
   },
   "no-exit-status": attribution("pytest", null),
   "inconsistent-evidence": attribution("pytest; echo done", 1, ""),

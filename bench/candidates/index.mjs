@@ -79,7 +79,21 @@ try {
   const ours = timed(process.execPath, ["--input-type=module", "-e", OURS], env);
   const { green } = JSON.parse(ours.stdout.trim().split("\n").at(-1));
   if (green !== CANDIDATES) throw new Error(`only ${green} of ${CANDIDATES} candidates verified green`);
-  console.log(JSON.stringify({ files: FILES, candidates: CANDIDATES, concurrency: 2, loop: { wallS: loop.wallS, peakRssMB: loop.peakRssMB }, ours: { wallS: ours.wallS, peakRssMB: ours.peakRssMB }, wallRatio: +(ours.wallS / loop.wallS).toFixed(2), rssRatio: +(ours.peakRssMB / loop.peakRssMB).toFixed(2) }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        files: FILES,
+        candidates: CANDIDATES,
+        concurrency: 2,
+        loop: { wallS: loop.wallS, peakRssMB: loop.peakRssMB },
+        ours: { wallS: ours.wallS, peakRssMB: ours.peakRssMB },
+        wallRatio: +(ours.wallS / loop.wallS).toFixed(2),
+        rssRatio: +(ours.peakRssMB / loop.peakRssMB).toFixed(2),
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   rmSync(base, { recursive: true, force: true });
 }

@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath, pathToFileURL } from "node:url";
+
 import { capturePytest, copiesFor, copyFixture, generatePytest, writeGenerated } from "../support/pytest-logs.mjs";
 import { median } from "../support/stats.mjs";
 import { Targets, worstGrowth } from "../support/targets.mjs";
@@ -54,7 +55,9 @@ async function main() {
   const started = Date.now();
   try {
     const rows = generateInputs(work, maxMb);
-    console.log(`inputs written in ${((Date.now() - started) / 1000).toFixed(1)} s (${rows.version}); node ${process.version}; ${runs} rounds; load average ${loadAverage()}`);
+    console.log(
+      `inputs written in ${((Date.now() - started) / 1000).toFixed(1)} s (${rows.version}); node ${process.version}; ${runs} rounds; load average ${loadAverage()}`,
+    );
     // Warm the page cache and check every answer once: the CLI's JSON against what the generator wrote.
     for (const row of rows.all) checkCli(row, work);
     const samples = new Map(rows.all.map((row) => [row, { floor: [], judge: [], cli: [] }]));
@@ -67,8 +70,22 @@ async function main() {
       }
     }
     const t = new Targets();
-    report(t, "log size", rows.sizes, samples, (row) => row.bytes, (row) => row.label);
-    report(t, "distinct ids", rows.ids, samples, (row) => row.ids, (row) => row.label);
+    report(
+      t,
+      "log size",
+      rows.sizes,
+      samples,
+      (row) => row.bytes,
+      (row) => row.label,
+    );
+    report(
+      t,
+      "distinct ids",
+      rows.ids,
+      samples,
+      (row) => row.ids,
+      (row) => row.label,
+    );
     console.log(`\nload average after: ${loadAverage()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
     t.finish();
   } finally {
@@ -80,21 +97,40 @@ async function main() {
 
 function generateInputs(work, maxMb) {
   const service = cached(join(work, "service-capture.json"), () => capturePytest(copyFixture(root, work, "py-app-project")));
-  const oneTest = cached(join(work, "service-one-test-capture.json"), () => capturePytest(join(work, "py-app-project"), ["tests", "-k", "test_unknown_sku"]));
+  const oneTest = cached(join(work, "service-one-test-capture.json"), () =>
+    capturePytest(join(work, "py-app-project"), ["tests", "-k", "test_unknown_sku"]),
+  );
   const params = cached(join(work, "param-capture.json"), () => capturePytest(writeParamProject(work)));
   const sizes = [];
   // 1 kB: a real run of one test of the service suite, as pytest printed it.
   const oneTestFile = join(work, "size-1kB.log");
   writeFileSync(oneTestFile, oneTest.text);
-  sizes.push({ label: "1 kB", path: oneTestFile, bytes: Buffer.byteLength(oneTest.text), ids: 1, expected: { passedIds: 1, failedIds: 0 }, verdict: "passed" });
-  for (const [label, mb] of [["1 MB", 1], ["10 MB", 10], ["100 MB", 100], ["1 GB", 1000]]) {
+  sizes.push({
+    label: "1 kB",
+    path: oneTestFile,
+    bytes: Buffer.byteLength(oneTest.text),
+    ids: 1,
+    expected: { passedIds: 1, failedIds: 0 },
+    verdict: "passed",
+  });
+  for (const [label, mb] of [
+    ["1 MB", 1],
+    ["10 MB", 10],
+    ["100 MB", 100],
+    ["1 GB", 1000],
+  ]) {
     if (mb > maxMb) continue;
     const generate = (out, copies) => generatePytest(service.text, out, copies);
     const input = cachedInput(join(work, `size-${mb}MB.log`), generate, copiesFor(generate, mb * MB));
     sizes.push({ label, ...input, ids: input.expected.passedIds + input.expected.failedIds, verdict: "failed" });
   }
   const ids = [];
-  for (const [label, count] of [["10", 10], ["1 k", 1000], ["100 k", 100_000], ["1 M", 1_000_000]]) {
+  for (const [label, count] of [
+    ["10", 10],
+    ["1 k", 1000],
+    ["100 k", 100_000],
+    ["1 M", 1_000_000],
+  ]) {
     const generate = (out, copies) => generatePytest(params.text, out, copies);
     const input = cachedInput(join(work, `ids-${count}.log`), generate, count / PARAMS);
     if (input.expected.passedIds !== count) throw new Error(`the id log for ${count} holds ${input.expected.passedIds} ids`);
@@ -109,7 +145,10 @@ const PARAMS = 10;
 function writeParamProject(work) {
   const project = join(work, "param-project");
   mkdirSync(join(project, "tests"), { recursive: true });
-  writeFileSync(join(project, "tests", "test_mod.py"), `import pytest\n\n\nclass TestThing:\n    @pytest.mark.parametrize("param", [f"param-{i}" for i in range(${PARAMS})], ids=str)\n    def test_case(self, param):\n        assert param.startswith("param-")\n`);
+  writeFileSync(
+    join(project, "tests", "test_mod.py"),
+    `import pytest\n\n\nclass TestThing:\n    @pytest.mark.parametrize("param", [f"param-{i}" for i in range(${PARAMS})], ids=str)\n    def test_case(self, param):\n        assert param.startswith("param-")\n`,
+  );
   return project;
 }
 
@@ -138,7 +177,11 @@ function cachedInput(path, generate, copies) {
 function runWorker(mode, row) {
   const stats = join(tmpdir(), `ae-judge-scale-time-${process.pid}`);
   const startedAt = performance.now();
-  const child = spawnSync(TIME, ["-f", "%U %S %M", "-o", stats, process.execPath, fileURLToPath(import.meta.url), "--worker", mode, row.path], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const child = spawnSync(
+    TIME,
+    ["-f", "%U %S %M", "-o", stats, process.execPath, fileURLToPath(import.meta.url), "--worker", mode, row.path],
+    { encoding: "utf8", maxBuffer: 1 << 24 },
+  );
   const processWall = (performance.now() - startedAt) / 1000;
   if (child.status !== 0) throw new Error(`${mode} on ${row.path}: exit ${child.status}: ${child.stderr.slice(-2000)}`);
   const [user, sys] = readFileSync(stats, "utf8").trim().split("\n").at(-1).split(" ").map(Number);
@@ -157,14 +200,33 @@ function runCli(row) {
   const startedAt = performance.now();
   let child;
   try {
-    child = spawnSync(TIME, ["-f", "%U %S %M", "-o", stats, process.execPath, join(dist, "cli", "main.js"), "judge", "--command", COMMAND, "--exit-code", "0", "--output", row.path], { stdio: ["ignore", devNull, "pipe"], encoding: "utf8" });
+    child = spawnSync(
+      TIME,
+      [
+        "-f",
+        "%U %S %M",
+        "-o",
+        stats,
+        process.execPath,
+        join(dist, "cli", "main.js"),
+        "judge",
+        "--command",
+        COMMAND,
+        "--exit-code",
+        "0",
+        "--output",
+        row.path,
+      ],
+      { stdio: ["ignore", devNull, "pipe"], encoding: "utf8" },
+    );
   } finally {
     closeSync(devNull);
   }
   const wall = (performance.now() - startedAt) / 1000;
   const [user, sys, rssKb] = readFileSync(stats, "utf8").trim().split("\n").at(-1).split(" ").map(Number);
   rmSync(stats, { force: true });
-  if (child.status !== (row.verdict === "passed" ? 0 : 1) || child.stderr !== "") throw new Error(`judge CLI on ${row.label}: exit ${child.status} ${child.stderr.slice(-2000)}`);
+  if (child.status !== (row.verdict === "passed" ? 0 : 1) || child.stderr !== "")
+    throw new Error(`judge CLI on ${row.label}: exit ${child.status} ${child.stderr.slice(-2000)}`);
   return { wall, cpu: user + sys, rssMb: (rssKb * 1024) / MB };
 }
 
@@ -173,18 +235,29 @@ function checkCli(row, work) {
   const out = join(work, "cli-check.json");
   const fd = openSync(out, "w");
   try {
-    spawnSync(process.execPath, [join(dist, "cli", "main.js"), "judge", "--command", COMMAND, "--exit-code", "0", "--output", row.path], { stdio: ["ignore", fd, "inherit"] });
+    spawnSync(process.execPath, [join(dist, "cli", "main.js"), "judge", "--command", COMMAND, "--exit-code", "0", "--output", row.path], {
+      stdio: ["ignore", fd, "inherit"],
+    });
   } finally {
     closeSync(fd);
   }
   const result = JSON.parse(readFileSync(out, "utf8"));
   rmSync(out);
-  const problem = checkResult(row, { verdict: result.verdict, runs: result.runs.length, passed: result.runs[0]?.passed.length, failed: result.runs[0]?.failed.length });
+  const problem = checkResult(row, {
+    verdict: result.verdict,
+    runs: result.runs.length,
+    passed: result.runs[0]?.passed.length,
+    failed: result.runs[0]?.failed.length,
+  });
   if (problem !== null) throw new Error(`judge CLI on ${row.label}: ${problem}`);
 }
 
 function checkResult(row, result) {
-  const ok = result.verdict === row.verdict && result.runs === 1 && result.passed === row.expected.passedIds && result.failed === row.expected.failedIds;
+  const ok =
+    result.verdict === row.verdict &&
+    result.runs === 1 &&
+    result.passed === row.expected.passedIds &&
+    result.failed === row.expected.failedIds;
   return ok ? null : `gave ${JSON.stringify(result)}, expected ${row.verdict} with ${JSON.stringify(row.expected)}`;
 }
 
@@ -194,7 +267,9 @@ function report(t, family, rows, samples, sizeOf, labelOf) {
   console.log(`\n### ${family}\n`);
   const per = family === "log size" ? "MB" : "1k ids";
   const perUnit = family === "log size" ? MB : 1000;
-  console.log(`| input | MB | ids | in-process MB/s (median wall) | CPU s (median) | spread | CPU ms per ${per} of the step | x the newline floor | peak RSS MB | CLI wall s | CLI CPU s | spread | CLI x the floor process | CLI peak RSS MB |`);
+  console.log(
+    `| input | MB | ids | in-process MB/s (median wall) | CPU s (median) | spread | CPU ms per ${per} of the step | x the newline floor | peak RSS MB | CLI wall s | CLI CPU s | spread | CLI x the floor process | CLI peak RSS MB |`,
+  );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
   const inProcess = [];
   const cli = [];
@@ -218,7 +293,10 @@ function report(t, family, rows, samples, sizeOf, labelOf) {
     );
   }
   const unit = family === "log size" ? "bytes" : "ids";
-  for (const [name, points] of [["in-process judge", inProcess], ["judge CLI", cli]]) {
+  for (const [name, points] of [
+    ["in-process judge", inProcess],
+    ["judge CLI", cli],
+  ]) {
     const worst = worstGrowth(points, SLACK);
     const step = worst.from === null ? "" : ` (${fmtSize(worst.from, unit)} -> ${fmtSize(worst.to, unit)})`;
     t.ratio(`${name}, CPU time against ${family}: worst step's growth over the input's${step}`, worst.factor, SLACK, "max");
@@ -232,7 +310,11 @@ function fmt(value) {
 
 function fmtSize(value, unit) {
   if (unit === "ids") return `${value} ids`;
-  return value >= 1e9 ? `${(value / 1e9).toFixed(1)} GB` : value >= 1e6 ? `${(value / 1e6).toFixed(0)} MB` : `${(value / 1e3).toFixed(1)} kB`;
+  return value >= 1e9
+    ? `${(value / 1e9).toFixed(1)} GB`
+    : value >= 1e6
+      ? `${(value / 1e6).toFixed(0)} MB`
+      : `${(value / 1e3).toFixed(1)} kB`;
 }
 
 function loadAverage() {
@@ -253,7 +335,9 @@ async function worker(mode, file) {
   const result = run(file);
   const wall = Number(process.hrtime.bigint() - startedAt) / 1e9;
   const used = process.cpuUsage(cpu);
-  process.stdout.write(JSON.stringify({ ...result, wall, cpu: (used.user + used.system) / 1e6, maxRssMb: (process.resourceUsage().maxRSS * 1024) / MB }));
+  process.stdout.write(
+    JSON.stringify({ ...result, wall, cpu: (used.user + used.system) / 1e6, maxRssMb: (process.resourceUsage().maxRSS * 1024) / MB }),
+  );
 }
 
 async function loadJudge() {

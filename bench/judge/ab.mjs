@@ -3,8 +3,9 @@
 // on the same generated logs (a pytest -rA log of 300 k ids, a go -json stream of 100 k tests),
 // alternating, five rounds each in one process; prints the medians and the ratio new/old.
 // Run: node --expose-gc bench/judge/ab.mjs /path/to/old/checkout .
-import { pathToFileURL } from "node:url";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
 import { median } from "../support/stats.mjs";
 const [oldRoot, newRoot] = process.argv.slice(2);
 const load = async (root) => ({
@@ -13,8 +14,16 @@ const load = async (root) => ({
 });
 const impls = { old: await load(oldRoot), new: await load(newRoot) };
 function pytestLog(ids) {
-  const parts = ["============================= test session starts ==============================\n", "platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0\n", "rootdir: /work/project\n", `collected ${ids} items\n`, "\n", "=========================== short test summary info ============================\n"];
-  for (let i = 0; i < ids; i++) parts.push(`PASSED tests/test_mod_${String(i % 500).padStart(5, "0")}.py::TestThing::test_case_${i % 10}[param-${i}]\n`);
+  const parts = [
+    "============================= test session starts ==============================\n",
+    "platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0\n",
+    "rootdir: /work/project\n",
+    `collected ${ids} items\n`,
+    "\n",
+    "=========================== short test summary info ============================\n",
+  ];
+  for (let i = 0; i < ids; i++)
+    parts.push(`PASSED tests/test_mod_${String(i % 500).padStart(5, "0")}.py::TestThing::test_case_${i % 10}[param-${i}]\n`);
   parts.push(`======================== ${ids} passed in 12.34s ========================\n`);
   return parts.join("");
 }
@@ -22,7 +31,9 @@ function goLog(tests) {
   const parts = [];
   for (let i = 0; i < tests; i++) {
     parts.push(`{"Time":"2026-01-01T00:00:00Z","Action":"run","Package":"example.com/p","Test":"TestCase${i}"}\n`);
-    parts.push(`{"Time":"2026-01-01T00:00:00Z","Action":"output","Package":"example.com/p","Test":"TestCase${i}","Output":"=== RUN   TestCase${i}\\n"}\n`);
+    parts.push(
+      `{"Time":"2026-01-01T00:00:00Z","Action":"output","Package":"example.com/p","Test":"TestCase${i}","Output":"=== RUN   TestCase${i}\\n"}\n`,
+    );
     parts.push(`{"Time":"2026-01-01T00:00:00Z","Action":"pass","Package":"example.com/p","Test":"TestCase${i}","Elapsed":0}\n`);
   }
   parts.push(`{"Time":"2026-01-01T00:00:00Z","Action":"output","Package":"example.com/p","Output":"ok  \\texample.com/p\\t0.1s\\n"}\n`);
@@ -50,5 +61,7 @@ for (const [label, command, text] of inputs) {
     }
   }
   const mb = Buffer.byteLength(text) / 1e6;
-  console.log(`${label} (${mb.toFixed(1)} MB): old ${median(times.old).toFixed(0)} ms (${verdicts.old}), new ${median(times.new).toFixed(0)} ms (${verdicts.new}), new/old ${(median(times.new) / median(times.old)).toFixed(2)}x`);
+  console.log(
+    `${label} (${mb.toFixed(1)} MB): old ${median(times.old).toFixed(0)} ms (${verdicts.old}), new ${median(times.new).toFixed(0)} ms (${verdicts.new}), new/old ${(median(times.new) / median(times.old)).toFixed(2)}x`,
+  );
 }

@@ -24,11 +24,26 @@
 // Run: npm run build && node --expose-gc bench/judge/index.mjs (BENCH_RUNS=3, BENCH_DIR=dir keeps inputs,
 // BENCH_KINDS=cargo measures only the inputs of the kinds named).
 import { spawnSync } from "node:child_process";
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
+
 import { copiesFor, decorate, findPython, generatePytest, splitPytestLog } from "../support/pytest-logs.mjs";
 import { median } from "../support/stats.mjs";
 import { Targets } from "../support/targets.mjs";
@@ -69,7 +84,9 @@ async function main() {
     const kinds = process.env.BENCH_KINDS?.split(",") ?? null;
     const wanted = (kind) => kinds === null || kinds.includes(kind);
     const pytestLog = wanted("pytest") ? cached(join(work, "pytest-capture.json"), () => capturePytest(work, "py-project")) : null;
-    const serviceLog = wanted("pytest") ? cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project")) : null;
+    const serviceLog = wanted("pytest")
+      ? cached(join(work, "pytest-service-capture.json"), () => capturePytest(work, "py-app-project"))
+      : null;
     const goStream = wanted("go") ? cached(join(work, "go-capture.json"), () => captureGo(work)) : null;
     const vitestLog = wanted("vitest") ? cached(join(work, "vitest-capture.json"), () => captureVitest(work)) : null;
     const judgeAvailable = await hasJudgeStream();
@@ -77,7 +94,8 @@ async function main() {
     const inputs = [];
     for (const size of SIZES) {
       const add = (kind, family, label, generate) => {
-        if (wanted(kind)) inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
+        if (wanted(kind))
+          inputs.push({ kind, family, label, size, ...writeInput(join(work, `${kind}-${family}-${size}`), size, generate) });
       };
       add("pytest", "distinct", "pytest -rA", (out, copies) => generatePytest(pytestLog.text, out, copies, Infinity));
       // A service suite's -rA log: passing tests print request lines and INFO logs, which -rA shows.
@@ -91,25 +109,46 @@ async function main() {
     }
     // Issue 18's id-heavy log: one short summary of parametrised ids (20 MB and 200 MB).
     for (const size of PARAMS_SIZES) {
-      if (wanted("pytest")) inputs.push({ kind: "pytest", family: "params", label: "pytest -rA, parametrised ids", size, ...writeInput(join(work, `pytest-params-${size}`), size, (out, copies) => generatePytestParams(pytestLog.text, out, copies)) });
+      if (wanted("pytest"))
+        inputs.push({
+          kind: "pytest",
+          family: "params",
+          label: "pytest -rA, parametrised ids",
+          size,
+          ...writeInput(join(work, `pytest-params-${size}`), size, (out, copies) => generatePytestParams(pytestLog.text, out, copies)),
+        });
     }
     if (wanted("cargo") && cargoOutput === null) console.log("cargo test: not measured (no cargo on the PATH).");
-    const versions = [pytestLog?.version, goStream?.version, vitestLog?.version, cargoOutput?.version].filter((version) => version !== undefined).join("; ");
-    console.log(`inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${versions}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`);
+    const versions = [pytestLog?.version, goStream?.version, vitestLog?.version, cargoOutput?.version]
+      .filter((version) => version !== undefined)
+      .join("; ");
+    console.log(
+      `inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${versions}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`,
+    );
     const python = pythonAvailable();
     const impls = ["ours", "baseline", ...(judgeAvailable ? ["judge", "cli"] : []), ...(python ? ["python", "python-cli"] : []), "newline"];
     const results = [];
     for (const input of inputs) {
       // The baselines hold the whole input either way; the repeated-id inputs are there for our memory.
       // The floor (keeping the ids as strings, nothing else) is measured where pytest ids are distinct.
-      const wanted = input.family === "repeated" ? impls.filter((impl) => impl === "ours" || impl === "judge") : input.kind === "pytest" ? [...impls, "floor"] : input.kind === "vitest" || input.kind === "cargo" ? impls.filter((impl) => !impl.startsWith("python")) : impls;
+      const wanted =
+        input.family === "repeated"
+          ? impls.filter((impl) => impl === "ours" || impl === "judge")
+          : input.kind === "pytest"
+            ? [...impls, "floor"]
+            : input.kind === "vitest" || input.kind === "cargo"
+              ? impls.filter((impl) => !impl.startsWith("python"))
+              : impls;
       for (const impl of wanted) results.push({ input, impl, ...runWorker(impl, input) });
     }
     printTable(results);
     printPythonRatios(results);
     printFloorRatios(results);
     if (!python) console.log("\npython reference: not measured (no python3 on the PATH).");
-    if (!judgeAvailable) console.log("\njudge stream: not measured (dist/evidence/judge.js exports no createJudgeStream); the rows are the runner parsers alone.");
+    if (!judgeAvailable)
+      console.log(
+        "\njudge stream: not measured (dist/evidence/judge.js exports no createJudgeStream); the rows are the runner parsers alone.",
+      );
     console.log(`\nload average after: ${loadAverage()}; total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
     checkTargets(results);
   } finally {
@@ -143,16 +182,27 @@ function capturePytest(work, fixture) {
   const { python, version } = findPython();
   const project = join(work, fixture);
   cpSync(join(root, "test/fixtures", fixture), project, { recursive: true });
-  const result = run(python, ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "tests"], { cwd: project, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" } });
+  const result = run(python, ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "tests"], {
+    cwd: project,
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
+  });
   const text = result.stdout + result.stderr;
-  if (!/short test summary info/.test(text) || !/ in [\d.]+s/.test(text)) throw new Error(`pytest -rA gave no summary:\n${text.slice(-2000)}`);
+  if (!/short test summary info/.test(text) || !/ in [\d.]+s/.test(text))
+    throw new Error(`pytest -rA gave no summary:\n${text.slice(-2000)}`);
   return { text, version };
 }
 
 function captureGo(work) {
   const project = join(work, "go-project");
   cpSync(join(root, "test/fixtures/go-project"), project, { recursive: true });
-  const env = { ...process.env, GOTOOLCHAIN: "local", GOCACHE: join(work, "gocache"), GOPATH: join(work, "gopath"), GOFLAGS: "-count=1", GOTELEMETRY: "off" };
+  const env = {
+    ...process.env,
+    GOTOOLCHAIN: "local",
+    GOCACHE: join(work, "gocache"),
+    GOPATH: join(work, "gopath"),
+    GOFLAGS: "-count=1",
+    GOTELEMETRY: "off",
+  };
   const version = run("go", ["version"], { env }).stdout.trim();
   const result = run("go", ["test", "-json", "./..."], { cwd: project, env });
   const text = result.stdout;
@@ -184,10 +234,18 @@ function cargoAvailable() {
 function captureCargo(work) {
   const project = join(work, "cargo-project");
   cpSync(join(root, "test/fixtures/cargo-project"), project, { recursive: true });
-  const env = { ...process.env, CARGO_TARGET_DIR: join(work, "cargo-target"), CARGO_TERM_COLOR: "never", CARGO_NET_OFFLINE: "true", RUST_BACKTRACE: "0", AE_FAIL: "1" };
+  const env = {
+    ...process.env,
+    CARGO_TARGET_DIR: join(work, "cargo-target"),
+    CARGO_TERM_COLOR: "never",
+    CARGO_NET_OFFLINE: "true",
+    RUST_BACKTRACE: "0",
+    AE_FAIL: "1",
+  };
   const version = run("cargo", ["--version"], { env }).stdout.trim();
   const text = run("bash", ["-c", "cargo test --no-fail-fast 2>&1"], { cwd: project, env }).stdout;
-  if (!/^test result: FAILED\./m.test(text) || !/^\s*Doc-tests /m.test(text)) throw new Error(`cargo test gave no results:\n${text.slice(-2000)}`);
+  if (!/^test result: FAILED\./m.test(text) || !/^\s*Doc-tests /m.test(text))
+    throw new Error(`cargo test gave no results:\n${text.slice(-2000)}`);
   return { text, version };
 }
 
@@ -202,7 +260,9 @@ function generateCargo(text, out, copies) {
   for (const line of lines.slice(0, first)) out(`${line}\n`);
   for (let copy = 0; copy < copies; copy += 1) {
     for (const line of body) {
-      const renamed = isHeader(line) ? line.replace(/\/deps\/([^/]+)-([0-9a-f]{16})\)$/, `/deps/$1_b${copy}-$2)`).replace(/^(\s*Doc-tests )(\S+)$/, `$1$2_b${copy}`) : line;
+      const renamed = isHeader(line)
+        ? line.replace(/\/deps\/([^/]+)-([0-9a-f]{16})\)$/, `/deps/$1_b${copy}-$2)`).replace(/^(\s*Doc-tests )(\S+)$/, `$1$2_b${copy}`)
+        : line;
       out(`${renamed}\n`);
     }
   }
@@ -248,14 +308,15 @@ const PARAMS_PER_COPY = 1000;
 function generatePytestParams(text, out, copies) {
   const { header } = splitPytestLog(text);
   const total = copies * PARAMS_PER_COPY;
-  const id = (n) => `tests/test_mod_${String(Math.floor(n / PARAMS_PER_COPY)).padStart(5, "0")}.py::TestThing::test_case_${String(n % 100).padStart(2, "0")}[param-${n}]`;
+  const id = (n) =>
+    `tests/test_mod_${String(Math.floor(n / PARAMS_PER_COPY)).padStart(5, "0")}.py::TestThing::test_case_${String(n % 100).padStart(2, "0")}[param-${n}]`;
   for (const line of header.slice(0, -1)) out(`${line}\n`);
   out(`collected ${total} items\n\n`);
   for (let copy = 0; copy < copies; copy += 1) {
     const done = (copy + 1) * PARAMS_PER_COPY;
     const marks = (copy === 0 ? "F" : "") + ".".repeat(copy === 0 ? PARAMS_PER_COPY - 1 : PARAMS_PER_COPY);
     let left = `tests/test_mod_${String(copy).padStart(5, "0")}.py `;
-    for (let at = 0; at < marks.length; ) {
+    for (let at = 0; at < marks.length;) {
       const take = Math.min(73 - left.length, marks.length - at);
       left += marks.slice(at, at + take);
       at += take;
@@ -264,7 +325,9 @@ function generatePytestParams(text, out, copies) {
       left = "";
     }
   }
-  out(`\n${decorate("FAILURES")}\n${"_".repeat(25)} TestThing.test_case_00[param-0] ${"_".repeat(25)}\n\n    def test_case(param):\n>       assert param != 0\nE       assert 0 != 0\n\ntests/test_mod_00000.py:7: AssertionError\n`);
+  out(
+    `\n${decorate("FAILURES")}\n${"_".repeat(25)} TestThing.test_case_00[param-0] ${"_".repeat(25)}\n\n    def test_case(param):\n>       assert param != 0\nE       assert 0 != 0\n\ntests/test_mod_00000.py:7: AssertionError\n`,
+  );
   out(`${decorate("short test summary info")}\n`);
   for (let n = 1; n < total; n += 1) out(`PASSED ${id(n)}\n`);
   out(`FAILED ${id(0)} - assert 0 != 0\n`);
@@ -323,7 +386,8 @@ function generateVitest(text, out, copies) {
   const firstTest = lines.findIndex((line) => /^ [✓×↓□] /.test(line));
   const summaryAt = lines.findIndex((line) => line.startsWith(" Test Files  "));
   const failuresAt = lines.findIndex((line, i) => i > firstTest && line.startsWith("⎯"));
-  if (firstTest === -1 || summaryAt === -1 || failuresAt === -1 || failuresAt > summaryAt) throw new Error("unexpected vitest output shape");
+  if (firstTest === -1 || summaryAt === -1 || failuresAt === -1 || failuresAt > summaryAt)
+    throw new Error("unexpected vitest output shape");
   const rename = (line, copy) => line.replace(/(^ [✓×↓□] | FAIL {2}|❯ )(?=\S)/, `$1b${copy}/`);
   const tests = lines.slice(firstTest, failuresAt);
   const failures = lines.slice(failuresAt + 1, summaryAt);
@@ -381,11 +445,21 @@ function pythonAvailable() {
 }
 
 function runPython(input, runs) {
-  const child = spawnSync("python3", [join(here, "reference.py"), input.kind, input.path, String(runs)], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const child = spawnSync("python3", [join(here, "reference.py"), input.kind, input.path, String(runs)], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  });
   if (child.status !== 0) return { error: (child.stderr || "").trim().split("\n").slice(-1)[0] || `exit ${child.status}` };
   const out = JSON.parse(child.stdout);
   const mb = input.bytes / MB;
-  const result = { best: mb / out.best, median: mb / out.median, cpuMedian: null, heldMb: null, maxRssMb: out.maxRssMb, summary: out.summary };
+  const result = {
+    best: mb / out.best,
+    median: mb / out.median,
+    cpuMedian: null,
+    heldMb: null,
+    maxRssMb: out.maxRssMb,
+    summary: out.summary,
+  };
   const problem = checkResult("baseline", input, out.summary);
   return problem === null ? result : { ...result, error: problem };
 }
@@ -397,7 +471,19 @@ function runWholeProcess(impl, input, runs) {
   const command = judgeCommand(input.kind);
   const argv =
     impl === "cli"
-      ? ["/usr/bin/time", "-f", "%M", "sh", "-c", '"$0" "$1" judge --command "$2" --exit-code 1 --output "$3" > "$4"', process.execPath, join(root, "dist/cli/main.js"), command, input.path, outFile]
+      ? [
+          "/usr/bin/time",
+          "-f",
+          "%M",
+          "sh",
+          "-c",
+          '"$0" "$1" judge --command "$2" --exit-code 1 --output "$3" > "$4"',
+          process.execPath,
+          join(root, "dist/cli/main.js"),
+          command,
+          input.path,
+          outFile,
+        ]
       : ["/usr/bin/time", "-f", "%M", "python3", join(here, "reference.py"), input.kind === "go" ? "go" : "pytest", input.path, "1"];
   const times = [];
   let rssKb = 0;
@@ -406,18 +492,32 @@ function runWholeProcess(impl, input, runs) {
     const child = spawnSync(argv[0], argv.slice(1), { encoding: "utf8", maxBuffer: 1 << 24 });
     times.push(Number(process.hrtime.bigint() - started) / 1e9);
     // The CLI exits 1 for the failed verdict every input carries.
-    if (child.status !== (impl === "cli" ? 1 : 0)) return { error: `exit ${child.status}: ${(child.stderr || "").trim().split("\n").slice(-2).join(" ")}` };
+    if (child.status !== (impl === "cli" ? 1 : 0))
+      return { error: `exit ${child.status}: ${(child.stderr || "").trim().split("\n").slice(-2).join(" ")}` };
     rssKb = Math.max(rssKb, Number(child.stderr.trim().split("\n").at(-1)));
   }
   const outBytes = impl === "cli" ? statSync(outFile).size : 0;
   if (impl === "cli") rmSync(outFile, { force: true });
   times.sort((a, b) => a - b);
   const mb = input.bytes / MB;
-  return { best: mb / times[0], median: mb / median(times), cpuMedian: null, heldMb: null, maxRssMb: (rssKb * 1024) / MB, summary: { outMb: outBytes / MB } };
+  return {
+    best: mb / times[0],
+    median: mb / median(times),
+    cpuMedian: null,
+    heldMb: null,
+    maxRssMb: (rssKb * 1024) / MB,
+    summary: { outMb: outBytes / MB },
+  };
 }
 
 function judgeCommand(kind) {
-  return kind === "pytest" ? "python -m pytest -rA tests" : kind === "vitest" ? "vitest run --reporter=verbose" : kind === "cargo" ? "cargo test --no-fail-fast" : "go test -json ./...";
+  return kind === "pytest"
+    ? "python -m pytest -rA tests"
+    : kind === "vitest"
+      ? "vitest run --reporter=verbose"
+      : kind === "cargo"
+        ? "cargo test --no-fail-fast"
+        : "go test -json ./...";
 }
 
 function runWorker(impl, input) {
@@ -425,7 +525,11 @@ function runWorker(impl, input) {
   const runs = input.family !== "repeated" && (input.size === 200 || input.family === "params") ? RUNS : 1;
   if (impl === "python") return runPython(input, runs);
   if (impl === "cli" || impl === "python-cli") return runWholeProcess(impl, input, runs);
-  const child = spawnSync(process.execPath, ["--expose-gc", fileURLToPath(import.meta.url), "--worker", impl, input.kind, input.path, String(runs)], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const child = spawnSync(
+    process.execPath,
+    ["--expose-gc", fileURLToPath(import.meta.url), "--worker", impl, input.kind, input.path, String(runs)],
+    { encoding: "utf8", maxBuffer: 1 << 24 },
+  );
   if (child.status !== 0) return { error: (child.stderr || "").trim().split("\n").slice(-3).join(" ") || `exit ${child.status}` };
   const result = JSON.parse(child.stdout);
   const problem = checkResult(impl, input, result.summary);
@@ -440,16 +544,27 @@ function checkResult(impl, input, summary) {
   if (impl === "newline") return summary.lines > 0 ? null : "no newline counted";
   if (impl === "floor") return summary.ids >= expected.passedIds + expected.failedIds ? null : `floor kept ${summary.ids} ids`;
   if (impl === "baseline") {
-    if (input.kind === "go" || input.kind === "cargo") return summary.pass === expected.passEvents && summary.fail === expected.failEvents ? null : `baseline counted ${JSON.stringify(summary)}`;
+    if (input.kind === "go" || input.kind === "cargo")
+      return summary.pass === expected.passEvents && summary.fail === expected.failEvents
+        ? null
+        : `baseline counted ${JSON.stringify(summary)}`;
     return summary.ids >= expected.passedIds ? null : `baseline saw ${summary.ids} ids`;
   }
   if (impl === "judge") return summary.verdict === "failed" && summary.runs === 1 ? null : `judge gave ${JSON.stringify(summary)}`;
   if (input.kind === "pytest" || input.kind === "vitest") {
-    const ok = summary.passed === expected.passedIds && summary.failed === expected.failedIds && summary.summaryPassed === expected.counts.passed && summary.summaryCount === 1;
+    const ok =
+      summary.passed === expected.passedIds &&
+      summary.failed === expected.failedIds &&
+      summary.summaryPassed === expected.counts.passed &&
+      summary.summaryCount === 1;
     return ok ? null : `ours read ${JSON.stringify(summary)}, expected ${JSON.stringify(expected)}`;
   }
   if (input.kind === "cargo") {
-    const ok = summary.passed === expected.passedIds && summary.failed === expected.failedIds && summary.summaryPassed === expected.passEvents && summary.summaryCount === 1;
+    const ok =
+      summary.passed === expected.passedIds &&
+      summary.failed === expected.failedIds &&
+      summary.summaryPassed === expected.passEvents &&
+      summary.summaryCount === 1;
     return ok ? null : `ours read ${JSON.stringify(summary)}, expected ${JSON.stringify(expected)}`;
   }
   return summary.passed > 0 && summary.failed > 0 && summary.packages >= expected.copies ? null : `ours read ${JSON.stringify(summary)}`;
@@ -481,7 +596,16 @@ async function worker(impl, kind, file, runs) {
   // CPU time (all threads, GC included) shows the cost of the code itself when other processes share the cores.
   const { result, ...summary } = last.summary;
   void result;
-  process.stdout.write(JSON.stringify({ best: mbps(times[0]), median: mbps(median(times)), cpuMedian: mbps(median(cpuTimes)), heldMb, maxRssMb: (process.resourceUsage().maxRSS * 1024) / MB, summary }));
+  process.stdout.write(
+    JSON.stringify({
+      best: mbps(times[0]),
+      median: mbps(median(times)),
+      cpuMedian: mbps(median(cpuTimes)),
+      heldMb,
+      maxRssMb: (process.resourceUsage().maxRSS * 1024) / MB,
+      summary,
+    }),
+  );
 }
 
 function streamFile(file, push) {
@@ -502,7 +626,8 @@ function streamFile(file, push) {
 }
 
 async function loadImpl(impl, kind) {
-  if (impl === "baseline") return kind === "pytest" ? baselinePytest : kind === "vitest" ? baselineVitest : kind === "cargo" ? baselineCargo : baselineGo;
+  if (impl === "baseline")
+    return kind === "pytest" ? baselinePytest : kind === "vitest" ? baselineVitest : kind === "cargo" ? baselineCargo : baselineGo;
   if (impl === "floor") return floorPytest;
   if (impl === "newline") return newlineFloor;
   if (impl === "judge") {
@@ -514,12 +639,26 @@ async function loadImpl(impl, kind) {
       const result = stream.end();
       const run = result.runs[0];
       let idBytes = 0;
-      for (const each of result.runs) for (const list of [each.passed, each.failed, each.skipped]) for (const id of list) idBytes += id.length;
-      return { result, verdict: result.verdict, runs: result.runs.length, ids: run ? run.passed.length + run.failed.length + run.skipped.length : 0, idBytes };
+      for (const each of result.runs)
+        for (const list of [each.passed, each.failed, each.skipped]) for (const id of list) idBytes += id.length;
+      return {
+        result,
+        verdict: result.verdict,
+        runs: result.runs.length,
+        ids: run ? run.passed.length + run.failed.length + run.skipped.length : 0,
+        idBytes,
+      };
     };
   }
   const observers = await import(join(root, "dist/observers/index.js"));
-  const create = kind === "pytest" ? observers.createPytestParser : kind === "vitest" ? observers.createVitestParser : kind === "cargo" ? observers.createCargoParser : observers.createGoTestParser;
+  const create =
+    kind === "pytest"
+      ? observers.createPytestParser
+      : kind === "vitest"
+        ? observers.createVitestParser
+        : kind === "cargo"
+          ? observers.createCargoParser
+          : observers.createGoTestParser;
   return (file) => {
     const parser = create();
     streamFile(file, (chunk) => parser.push(chunk));
@@ -531,7 +670,12 @@ async function loadImpl(impl, kind) {
       skipped: result.skipped.length,
       summaryPassed: result.summary?.counts.passed,
       summaryCount: result.summaryCount,
-      packages: kind === "go" ? (result.summary?.counts["packages passed"] ?? 0) + (result.summary?.counts["packages failed"] ?? 0) + (result.summary?.counts["packages skipped"] ?? 0) : undefined,
+      packages:
+        kind === "go"
+          ? (result.summary?.counts["packages passed"] ?? 0) +
+            (result.summary?.counts["packages failed"] ?? 0) +
+            (result.summary?.counts["packages skipped"] ?? 0)
+          : undefined,
       lines: result.lines,
     };
   };
@@ -643,7 +787,9 @@ function baselineCargo(file) {
 // ---- report
 
 function printTable(results) {
-  console.log("\n| input | MB | impl | MB/s best | MB/s median | MB/s per CPU second | ratio to baseline | ids | peak RSS MB | RSS / input | held at end MB |");
+  console.log(
+    "\n| input | MB | impl | MB/s best | MB/s median | MB/s per CPU second | ratio to baseline | ids | peak RSS MB | RSS / input | held at end MB |",
+  );
   console.log("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const row of results) {
     const label = row.input.label;
@@ -655,9 +801,22 @@ function printTable(results) {
     const base = results.find((r) => r.input === row.input && r.impl === "baseline" && !r.error);
     const ratio = row.impl === "baseline" ? "1.00x" : base ? `${(row.median / base.median).toFixed(2)}x` : "-";
     const s = row.summary;
-    const ids = row.impl === "ours" ? s.passed + s.failed + s.skipped : row.impl === "floor" ? `${s.ids} lines` : row.impl === "newline" ? `${s.lines} newlines` : row.impl === "cli" ? `${s.outMb.toFixed(0)} MB JSON` : row.impl === "python-cli" ? "-" : (s.ids ?? `${s.pass + s.fail} events`);
+    const ids =
+      row.impl === "ours"
+        ? s.passed + s.failed + s.skipped
+        : row.impl === "floor"
+          ? `${s.ids} lines`
+          : row.impl === "newline"
+            ? `${s.lines} newlines`
+            : row.impl === "cli"
+              ? `${s.outMb.toFixed(0)} MB JSON`
+              : row.impl === "python-cli"
+                ? "-"
+                : (s.ids ?? `${s.pass + s.fail} events`);
     const optional = (value) => (value === null ? "-" : value.toFixed(0));
-    console.log(`| ${label} | ${mb.toFixed(0)} | ${row.impl} | ${row.best.toFixed(0)} | ${row.median.toFixed(0)} | ${optional(row.cpuMedian)} | ${ratio} | ${ids} | ${row.maxRssMb.toFixed(0)} | ${(row.maxRssMb / mb).toFixed(2)} | ${optional(row.heldMb)} |`);
+    console.log(
+      `| ${label} | ${mb.toFixed(0)} | ${row.impl} | ${row.best.toFixed(0)} | ${row.median.toFixed(0)} | ${optional(row.cpuMedian)} | ${ratio} | ${ids} | ${row.maxRssMb.toFixed(0)} | ${(row.maxRssMb / mb).toFixed(2)} | ${optional(row.heldMb)} |`,
+    );
   }
 }
 
@@ -668,7 +827,9 @@ function printPythonRatios(results) {
     if (row.error || (row.impl !== "ours" && row.impl !== "judge")) continue;
     const python = results.find((r) => r.input === row.input && r.impl === "python" && !r.error);
     if (!python) continue;
-    lines.push(`${row.input.label} ${row.input.size} MB ${row.impl}: ${(row.median / python.median).toFixed(2)}x the speed, ${(row.maxRssMb / python.maxRssMb).toFixed(2)}x the peak RSS`);
+    lines.push(
+      `${row.input.label} ${row.input.size} MB ${row.impl}: ${(row.median / python.median).toFixed(2)}x the speed, ${(row.maxRssMb / python.maxRssMb).toFixed(2)}x the peak RSS`,
+    );
   }
   if (lines.length > 0) console.log(`\nagainst the Python reference:\n${lines.map((line) => `  ${line}`).join("\n")}`);
 }
@@ -679,27 +840,54 @@ function printFloorRatios(results) {
   for (const row of results) {
     if (row.error || (row.impl !== "ours" && row.impl !== "judge") || row.input.size !== 200) continue;
     const floor = results.find((r) => r.input === row.input && r.impl === "floor" && !r.error);
-    if (floor) lines.push(`${row.input.label} ${row.impl}: ${(row.best / floor.best).toFixed(2)}x the floor's speed (best ${row.best.toFixed(0)} against ${floor.best.toFixed(0)} MB/s)`);
+    if (floor)
+      lines.push(
+        `${row.input.label} ${row.impl}: ${(row.best / floor.best).toFixed(2)}x the floor's speed (best ${row.best.toFixed(0)} against ${floor.best.toFixed(0)} MB/s)`,
+      );
   }
-  if (lines.length > 0) console.log(`\nagainst the floor (status-line ids kept as strings, nothing checked):\n${lines.map((line) => `  ${line}`).join("\n")}`);
+  if (lines.length > 0)
+    console.log(`\nagainst the floor (status-line ids kept as strings, nothing checked):\n${lines.map((line) => `  ${line}`).join("\n")}`);
 }
 
 function checkTargets(results) {
   const targets = new Targets();
   for (const row of results) if (row.error) targets.check(false, `${row.input.label} ${row.input.size} MB ${row.impl}: ${row.error}`);
-  const find = (impl, kind, family, size) => results.find((r) => r.impl === impl && r.input.kind === kind && r.input.family === family && r.input.size === size && !r.error);
+  const find = (impl, kind, family, size) =>
+    results.find((r) => r.impl === impl && r.input.kind === kind && r.input.family === family && r.input.size === size && !r.error);
   for (const [kind, family, size] of TARGET_INPUTS) {
     const at = (impl) => find(impl, kind, family, size);
     const [judge, cli, python, pythonCli, floor, newline] = ["judge", "cli", "python", "python-cli", "floor", "newline"].map(at);
     const label = `${judge?.input.label ?? kind} ${size} MB`;
     // Medians against medians: the same rounds of the same run.
-    if (judge && python) targets.ratio(`${label}: in-process judge against the Python scanner`, judge.median / python.median, PYTHON_SHARE, "min");
-    if (cli && pythonCli) targets.ratio(`${label}: judge CLI (--output FILE, JSON to a file) against the Python scanner's whole process`, cli.median / pythonCli.median, PYTHON_SHARE, "min");
-    if (judge && floor) targets.ratio(`${label}: in-process judge against the floor that splits lines and keeps the ids`, judge.median / floor.median, FLOOR_SHARE, "min");
-    if (judge && newline) console.log(`context: ${label}: in-process judge ${judge.median.toFixed(0)} MB/s is ${(judge.median / newline.median).toFixed(3)}x the newline-count floor (${newline.median.toFixed(0)} MB/s); the CLI ${cli ? `${cli.median.toFixed(0)} MB/s` : "not measured"}`);
+    if (judge && python)
+      targets.ratio(`${label}: in-process judge against the Python scanner`, judge.median / python.median, PYTHON_SHARE, "min");
+    if (cli && pythonCli)
+      targets.ratio(
+        `${label}: judge CLI (--output FILE, JSON to a file) against the Python scanner's whole process`,
+        cli.median / pythonCli.median,
+        PYTHON_SHARE,
+        "min",
+      );
+    if (judge && floor)
+      targets.ratio(
+        `${label}: in-process judge against the floor that splits lines and keeps the ids`,
+        judge.median / floor.median,
+        FLOOR_SHARE,
+        "min",
+      );
+    if (judge && newline)
+      console.log(
+        `context: ${label}: in-process judge ${judge.median.toFixed(0)} MB/s is ${(judge.median / newline.median).toFixed(3)}x the newline-count floor (${newline.median.toFixed(0)} MB/s); the CLI ${cli ? `${cli.median.toFixed(0)} MB/s` : "not measured"}`,
+      );
     if (judge) {
       const limit = (ID_BYTES_FACTOR * judge.summary.idBytes) / MB + RSS_CONSTANT_MB;
-      targets.ratio(`${label}: in-process judge peak RSS in MB (ids ${(judge.summary.idBytes / MB).toFixed(0)} MB)`, judge.maxRssMb, Number(limit.toFixed(0)), "max", " MB");
+      targets.ratio(
+        `${label}: in-process judge peak RSS in MB (ids ${(judge.summary.idBytes / MB).toFixed(0)} MB)`,
+        judge.maxRssMb,
+        Number(limit.toFixed(0)),
+        "max",
+        " MB",
+      );
       if (cli) targets.ratio(`${label}: judge CLI peak RSS in MB`, cli.maxRssMb, Number(limit.toFixed(0)), "max", " MB");
     }
   }
@@ -707,7 +895,14 @@ function checkTargets(results) {
   for (const impl of ["ours", "judge"]) {
     for (const kind of ["pytest", "go"]) {
       const [small, large] = [find(impl, kind, "repeated", 50), find(impl, kind, "repeated", 200)];
-      if (small && large) targets.ratio(`${impl} ${large.input.label}: peak RSS growth from 50 to 200 MB of log, in MB`, large.maxRssMb - small.maxRssMb, FLAT_SLACK_MB, "max", " MB");
+      if (small && large)
+        targets.ratio(
+          `${impl} ${large.input.label}: peak RSS growth from 50 to 200 MB of log, in MB`,
+          large.maxRssMb - small.maxRssMb,
+          FLAT_SLACK_MB,
+          "max",
+          " MB",
+        );
     }
   }
   targets.finish();

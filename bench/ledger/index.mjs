@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, w
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { mean, median } from "../support/stats.mjs";
 import { Targets, worstGrowth } from "../support/targets.mjs";
 
@@ -39,13 +40,19 @@ const SHORT_CALLS = Number(process.env.BENCH_SHORT_CALLS ?? 200);
 const SANDBOX_CALLS = Number(process.env.BENCH_SANDBOX_CALLS ?? 200);
 const TEST_RUNS = Number(process.env.BENCH_TEST_RUNS ?? 15);
 const BALLAST_MB = Number(process.env.BENCH_BALLAST_MB ?? 300);
-const LEDGER_CALLS = (process.env.BENCH_LEDGER_CALLS ?? "10,1000,10000").split(",").map(Number).filter((n) => n > 0);
+const LEDGER_CALLS = (process.env.BENCH_LEDGER_CALLS ?? "10,1000,10000")
+  .split(",")
+  .map(Number)
+  .filter((n) => n > 0);
 const JOURNAL = process.env.BENCH_JOURNAL !== "0";
 // Every EVERY-th call of the scaling runs is a test run (500 in 10,000 calls).
 const EVERY = 20;
 
 const round = (value, digits = 2) => +value.toFixed(digits);
-const loadAverage = () => loadavg().map((l) => l.toFixed(1)).join(" ");
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
 
 // Runs both measurements for every command, in turns: a then b, then b then a; `into` gets the times.
 async function pairs(commands, [a, b], [intoA, intoB]) {
@@ -110,7 +117,27 @@ async function wrappingBench(repo, bash) {
 
 // A bare bubblewrap around bash, the least a sandboxed call costs (context for the tool's own sandbox).
 function bareBwrap(repo, command) {
-  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", repo, repo, "--unshare-all", "--die-with-parent", "--chdir", repo, "bash", "-c", command];
+  const args = [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--bind",
+    repo,
+    repo,
+    "--unshare-all",
+    "--die-with-parent",
+    "--chdir",
+    repo,
+    "bash",
+    "-c",
+    command,
+  ];
   return new Promise((resolveRun, reject) => {
     const start = performance.now();
     const child = spawn("bwrap", args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -129,7 +156,8 @@ async function sandboxBench(repo, logs) {
   if (probe.data?.status !== "completed" || probe.data.sandbox !== "bubblewrap") return { skipped: probe.text.slice(0, 200) };
   const wrapped = new BashEvidence(bash(), { workspace: repo });
   await wrapped.ready();
-  for (const command of ["true", "echo 1", "pwd", "printf '%s\\n' a | wc -c"]) for (const tool of [raw, wrapped]) await tool.execute({ command });
+  for (const command of ["true", "echo 1", "pwd", "printf '%s\\n' a | wc -c"])
+    for (const tool of [raw, wrapped]) await tool.execute({ command });
   let floor = true;
   await bareBwrap(repo, "true").catch(() => (floor = false));
   const commands = Array.from({ length: SANDBOX_CALLS }, (_, i) => [`echo ${i}`, "true", "pwd", `printf '%s\\n' a${i} | wc -c`][i % 4]);
@@ -154,7 +182,9 @@ async function sandboxBench(repo, logs) {
 // Target 5c: both modes on the same non-test calls, in alternating rounds; a raw tool on the same calls and one snapshot alone as context.
 async function snapshotBench(repo, bash) {
   // Read-only lines, a git read and a small edit, alternating, so every path is measured.
-  const mixed = Array.from({ length: SNAPSHOT_CALLS }, (_, i) => (i % 3 === 2 ? `echo '# ${i}' >> pkg0/mod0.py` : i % 3 === 1 ? "git status --short | head -1" : "ls pkg1 | wc -l"));
+  const mixed = Array.from({ length: SNAPSHOT_CALLS }, (_, i) =>
+    i % 3 === 2 ? `echo '# ${i}' >> pkg0/mod0.py` : i % 3 === 1 ? "git status --short | head -1" : "ls pkg1 | wc -l",
+  );
   const perCall = { raw: [], conservative: [], snapshot: [] };
   for (let r = 0; r < ROUNDS; r += 1) {
     const order = r % 2 === 0 ? ["raw", "conservative", "snapshot"] : ["snapshot", "conservative", "raw"];
@@ -236,12 +266,20 @@ async function testRunBench(repo, bash) {
 function inProcessProject(base) {
   const project = join(base, "ledger-project");
   mkdirSync(project);
-  for (let i = 0; i < 25; i += 1) writeFileSync(join(project, `test_m${i}.py`), `def test_a():\n    assert True\n\ndef test_b():\n    assert True\n`);
+  for (let i = 0; i < 25; i += 1)
+    writeFileSync(join(project, `test_m${i}.py`), `def test_a():\n    assert True\n\ndef test_b():\n    assert True\n`);
   const outputs = new Map();
   for (let i = 0; i < 25; i += 1) {
     const file = `test_m${i}.py`;
     try {
-      outputs.set(file, execFileSync("python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", file], { cwd: project, encoding: "utf8", env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" } }));
+      outputs.set(
+        file,
+        execFileSync("python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", file], {
+          cwd: project,
+          encoding: "utf8",
+          env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" },
+        }),
+      );
     } catch (error) {
       throw new Error(`bench/ledger needs pytest: ${error.message}`, { cause: error });
     }
@@ -255,7 +293,12 @@ function inProcessProject(base) {
       return Promise.resolve({ text: `${command.startsWith("python -m pytest") ? outputs.get(file) : "ok\n"}Exit code: 0` });
     },
   };
-  const command = (i) => (i % EVERY === 0 ? `python -m pytest -rA test_m${(i / EVERY) % 25}.py` : i % 3 === 0 ? `sed -i 's/True/True /' test_m${i % 25}.py` : `cat test_m${i % 25}.py`);
+  const command = (i) =>
+    i % EVERY === 0
+      ? `python -m pytest -rA test_m${(i / EVERY) % 25}.py`
+      : i % 3 === 0
+        ? `sed -i 's/True/True /' test_m${i % 25}.py`
+        : `cat test_m${i % 25}.py`;
   // One ledger; `run(n)` makes its next n calls (the mix goes on where it stopped) and times them.
   const open = async (options = {}) => {
     const bash = new BashEvidence(tool, { workspace: project, ...options });
@@ -343,7 +386,8 @@ async function journalBench(base, ledger, plain) {
   let parsed = 0;
   for (const line of readFileSync(file, "utf8").split("\n")) if (line !== "") parsed += JSON.parse(line.slice(65)) === null ? 0 : 1;
   const naiveMs = performance.now() - start;
-  if (state.records.length !== journaled.records || state.warnings.length > 0) throw new Error(`restore mismatch: ${state.records.length} records, warnings ${state.warnings}`);
+  if (state.records.length !== journaled.records || state.warnings.length > 0)
+    throw new Error(`restore mismatch: ${state.records.length} records, warnings ${state.warnings}`);
   return {
     calls: plain.calls,
     lines: parsed,
@@ -369,23 +413,41 @@ async function main() {
     const bash = () => createBashTool({ cwd: repo, sandbox: false, tempDir: logs });
 
     const wrapping = SHORT_CALLS > 0 ? await wrappingBench(repo, bash) : null;
-    if (wrapping) console.log(`\nwrapping, sandbox off, ${wrapping.calls} short commands: raw ${wrapping.rawMedianMs} ms, wrapped ${wrapping.wrappedMedianMs} ms (median; ${wrapping.ratio}x), median overhead ${wrapping.medianOverheadMs} ms; as a persistent shell (every line measured: two snapshots of ${FILES} files) ${wrapping.persistentShellMedianMs} ms (${wrapping.persistentShellRatio}x)`);
+    if (wrapping)
+      console.log(
+        `\nwrapping, sandbox off, ${wrapping.calls} short commands: raw ${wrapping.rawMedianMs} ms, wrapped ${wrapping.wrappedMedianMs} ms (median; ${wrapping.ratio}x), median overhead ${wrapping.medianOverheadMs} ms; as a persistent shell (every line measured: two snapshots of ${FILES} files) ${wrapping.persistentShellMedianMs} ms (${wrapping.persistentShellRatio}x)`,
+      );
     const sandbox = SANDBOX_CALLS > 0 ? await sandboxBench(repo, logs) : null;
     if (sandbox?.skipped !== undefined) console.log(`\nwrapping, bubblewrap: not measured (${sandbox.skipped})`);
-    else if (sandbox) console.log(`\nwrapping, bubblewrap (limits: pids ${sandbox.limits.pids}, memory ${sandbox.limits.memory}), ${sandbox.calls} short commands: raw sandboxed tool ${sandbox.rawMedianMs} ms, wrapped ${sandbox.wrappedMedianMs} ms, median overhead ${sandbox.medianOverheadMs} ms (${(sandbox.overheadShare * 100).toFixed(1)}% of the raw call); a bare bwrap around bash: ${sandbox.bareBwrapMedianMs === null ? "not measured" : `${sandbox.bareBwrapMedianMs} ms (the raw sandboxed tool ${sandbox.rawToBareBwrap}x that)`}`);
+    else if (sandbox)
+      console.log(
+        `\nwrapping, bubblewrap (limits: pids ${sandbox.limits.pids}, memory ${sandbox.limits.memory}), ${sandbox.calls} short commands: raw sandboxed tool ${sandbox.rawMedianMs} ms, wrapped ${sandbox.wrappedMedianMs} ms, median overhead ${sandbox.medianOverheadMs} ms (${(sandbox.overheadShare * 100).toFixed(1)}% of the raw call); a bare bwrap around bash: ${sandbox.bareBwrapMedianMs === null ? "not measured" : `${sandbox.bareBwrapMedianMs} ms (the raw sandboxed tool ${sandbox.rawToBareBwrap}x that)`}`,
+      );
     const snapshot = SNAPSHOT_CALLS > 0 ? await snapshotBench(repo, bash) : null;
-    if (snapshot) console.log(`\ninvalidation modes, ${snapshot.files}-file repository, ${snapshot.calls} mixed calls, median of ${snapshot.rounds} alternating rounds: raw ${snapshot.rawMsPerCall}, conservative ${snapshot.conservativeMsPerCall}, snapshot ${snapshot.snapshotMsPerCall} ms per call (snapshot ${snapshot.ratio}x conservative); one snapshot alone ${snapshot.oneSnapshotMedianMs} ms${snapshot.oneSnapshotHeavyProcessMs === null ? "" : `, ${snapshot.oneSnapshotHeavyProcessMs} ms with ${snapshot.ballastMB} MB more in this process`}`);
+    if (snapshot)
+      console.log(
+        `\ninvalidation modes, ${snapshot.files}-file repository, ${snapshot.calls} mixed calls, median of ${snapshot.rounds} alternating rounds: raw ${snapshot.rawMsPerCall}, conservative ${snapshot.conservativeMsPerCall}, snapshot ${snapshot.snapshotMsPerCall} ms per call (snapshot ${snapshot.ratio}x conservative); one snapshot alone ${snapshot.oneSnapshotMedianMs} ms${snapshot.oneSnapshotHeavyProcessMs === null ? "" : `, ${snapshot.oneSnapshotHeavyProcessMs} ms with ${snapshot.ballastMB} MB more in this process`}`,
+      );
     const testRun = TEST_RUNS > 0 ? await testRunBench(repo, bash) : null;
-    if (testRun) console.log(`\na pytest run on the same repository, median of ${testRun.runs}: raw ${testRun.rawMedianMs}, conservative ${testRun.conservativeMedianMs} (${testRun.conservativeRatio}x), snapshot ${testRun.snapshotMedianMs} ms (${testRun.snapshotRatio}x)`);
+    if (testRun)
+      console.log(
+        `\na pytest run on the same repository, median of ${testRun.runs}: raw ${testRun.rawMedianMs}, conservative ${testRun.conservativeMedianMs} (${testRun.conservativeRatio}x), snapshot ${testRun.snapshotMedianMs} ms (${testRun.snapshotRatio}x)`,
+      );
 
     const ledger = inProcessProject(base);
     const scaling = LEDGER_CALLS.length > 0 ? await scalingBench(ledger) : [];
     if (scaling.length > 0) {
-      console.log(`\nthe ledger against the number of bash calls in it (in-process tool, a test run every ${EVERY} calls; a call's cost: median of ${BLOCK_ROUNDS} blocks of ${BLOCK} calls, the sizes in rotating order):\n\n| calls | test runs | records | filled in: wall ms | CPU ms | a call at this size: wall ms | CPU ms |\n|---:|---:|---:|---:|---:|---:|---:|`);
-      for (const p of scaling) console.log(`| ${p.calls} | ${p.testRuns} | ${p.records} | ${p.fillWallMs} | ${p.fillCpuMs} | ${p.callWallMs} | ${p.callCpuMs} |`);
+      console.log(
+        `\nthe ledger against the number of bash calls in it (in-process tool, a test run every ${EVERY} calls; a call's cost: median of ${BLOCK_ROUNDS} blocks of ${BLOCK} calls, the sizes in rotating order):\n\n| calls | test runs | records | filled in: wall ms | CPU ms | a call at this size: wall ms | CPU ms |\n|---:|---:|---:|---:|---:|---:|---:|`,
+      );
+      for (const p of scaling)
+        console.log(`| ${p.calls} | ${p.testRuns} | ${p.records} | ${p.fillWallMs} | ${p.fillCpuMs} | ${p.callWallMs} | ${p.callCpuMs} |`);
     }
     const journal = JOURNAL && scaling.length > 0 ? await journalBench(base, ledger, scaling.at(-1)) : null;
-    if (journal) console.log(`\njournal, ${journal.calls} calls: ${journal.journalMB} MB, ${journal.lines} lines; without ${journal.withoutJournalMs} ms, with ${journal.withJournalMs} ms (${journal.ratio}x); restore ${journal.restoreMs} ms (${journal.restoreRatio}x a naive read and JSON.parse, ${journal.naiveReadParseMs} ms), heap +${journal.restoreHeapMB} MB`);
+    if (journal)
+      console.log(
+        `\njournal, ${journal.calls} calls: ${journal.journalMB} MB, ${journal.lines} lines; without ${journal.withoutJournalMs} ms, with ${journal.withJournalMs} ms (${journal.ratio}x); restore ${journal.restoreMs} ms (${journal.restoreRatio}x a naive read and JSON.parse, ${journal.naiveReadParseMs} ms), heap +${journal.restoreHeapMB} MB`,
+      );
 
     console.log(`\nload average after: ${loadAverage()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`);
     console.log(`figures: ${JSON.stringify({ wrapping, sandbox, snapshot, testRun, scaling, journal })}\n`);
@@ -393,11 +455,21 @@ async function main() {
     const t = new Targets();
     if (wrapping) t.ratio("wrapped bash tool, sandbox off: median overhead per call", wrapping.medianOverheadMs, 5, "max", " ms");
     if (sandbox?.skipped !== undefined) t.check(false, `wrapped bash tool with bubblewrap: not measured (${sandbox.skipped})`);
-    else if (sandbox) t.ratio("wrapped bash tool with bubblewrap: median overhead per call, share of the raw sandboxed call", sandbox.overheadShare * 100, 10, "max", "%");
+    else if (sandbox)
+      t.ratio(
+        "wrapped bash tool with bubblewrap: median overhead per call, share of the raw sandboxed call",
+        sandbox.overheadShare * 100,
+        10,
+        "max",
+        "%",
+      );
     if (snapshot) t.ratio(`snapshot invalidation against conservative mode, ${snapshot.files}-file repository`, snapshot.ratio, 1.5, "max");
     if (scaling.length > 1) {
       const worst = worstGrowth(scaling.map((p) => [p.calls, p.calls * p.callCpuMs]));
-      t.check(worst.ok, `ledger cost against bash calls in one ledger (CPU time of a call at 10 / 1,000 / 10,000 calls): worst step ${worst.from} -> ${worst.to} calls grows ${worst.factor.toFixed(2)}x linear (target <= 1.25x)`);
+      t.check(
+        worst.ok,
+        `ledger cost against bash calls in one ledger (CPU time of a call at 10 / 1,000 / 10,000 calls): worst step ${worst.from} -> ${worst.to} calls grows ${worst.factor.toFixed(2)}x linear (target <= 1.25x)`,
+      );
     }
     t.finish();
   } finally {

@@ -6,7 +6,19 @@
 // are committed, then modified (edits, additions, deletions, renames to awkward names, mode changes).
 // Each parser runs in its own process so one parser's heap does not slow the next.
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -17,16 +29,21 @@ const root = resolve(here, "../..");
 const PARSERS = ["agent-evidence", "parse-diff", "gitdiff-parser", "diff.parsePatch"];
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-
 async function main() {
   const work = mkdtempSync(join(tmpdir(), "ae-bench-patches-"));
   try {
     const started = Date.now();
     const { diffFile, statusFile, bytes } = buildDiff(work);
-    console.log(`diff: ${(bytes / 1e6).toFixed(1)} MB, generated in ${((Date.now() - started) / 1000).toFixed(1)} s (git ${gitVersion()}, node ${process.version}, best of ${RUNS} runs)`);
+    console.log(
+      `diff: ${(bytes / 1e6).toFixed(1)} MB, generated in ${((Date.now() - started) / 1000).toFixed(1)} s (git ${gitVersion()}, node ${process.version}, best of ${RUNS} runs)`,
+    );
     const results = [];
     for (const parser of PARSERS) {
-      const child = spawnSync(process.execPath, ["--expose-gc", "--max-old-space-size=8192", fileURLToPath(import.meta.url), "--worker", parser, diffFile, statusFile], { encoding: "utf8", maxBuffer: 1 << 24 });
+      const child = spawnSync(
+        process.execPath,
+        ["--expose-gc", "--max-old-space-size=8192", fileURLToPath(import.meta.url), "--worker", parser, diffFile, statusFile],
+        { encoding: "utf8", maxBuffer: 1 << 24 },
+      );
       if (child.status !== 0) {
         results.push({ parser, error: (child.stderr || "").trim().split("\n").slice(-1)[0] || `exit ${child.status}` });
         continue;
@@ -55,14 +72,27 @@ async function main() {
 }
 
 function git(cwd, args, options = {}) {
-  const env = { ...process.env, GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com", GIT_AUTHOR_DATE: "2001-02-03T04:05:06Z", GIT_COMMITTER_DATE: "2001-02-03T04:05:06Z" };
+  const env = {
+    ...process.env,
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "Bench",
+    GIT_AUTHOR_EMAIL: "bench@example.com",
+    GIT_COMMITTER_NAME: "Bench",
+    GIT_COMMITTER_EMAIL: "bench@example.com",
+    GIT_AUTHOR_DATE: "2001-02-03T04:05:06Z",
+    GIT_COMMITTER_DATE: "2001-02-03T04:05:06Z",
+  };
   const result = spawnSync("git", args, { cwd, env, maxBuffer: 1 << 30, ...options });
   if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`);
   return result.stdout;
 }
 
 function gitVersion() {
-  return git(root, ["--version"]).toString().trim().replace(/^git version /, "");
+  return git(root, ["--version"])
+    .toString()
+    .trim()
+    .replace(/^git version /, "");
 }
 
 function textFiles(dir, base = dir, out = []) {
@@ -82,11 +112,14 @@ function buildDiff(work) {
   mkdirSync(repo);
   git(repo, ["init", "-q", "-b", "main", "."]);
   const sources = ["typescript/lib", "zod", "@typescript-eslint", "eslint/lib"].map((p) => join(root, "node_modules", p));
-  for (const source of sources) cpSync(source, join(repo, source.slice(join(root, "node_modules").length + 1)), { recursive: true, dereference: true });
+  for (const source of sources)
+    cpSync(source, join(repo, source.slice(join(root, "node_modules").length + 1)), { recursive: true, dereference: true });
   writeFileSync(join(repo, "bin.dat"), Buffer.from([0, 1, 2, 3, 4, 5]));
   git(repo, ["add", "-A"]);
   git(repo, ["commit", "-q", "-m", "base"]);
-  const files = textFiles(repo).filter((path) => !path.startsWith(".git/")).sort();
+  const files = textFiles(repo)
+    .filter((path) => !path.startsWith(".git/"))
+    .sort();
   files.forEach((path, index) => {
     const full = join(repo, path);
     switch (index % 20) {
@@ -130,7 +163,7 @@ function expectedEntries(statusFile) {
   const fields = readFileSync(statusFile, "utf8").split("\0");
   fields.pop();
   const entries = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const status = fields[i];
     if (/^[RC]/.test(status)) {
       entries.push([fields[i + 1], fields[i + 2]]);
@@ -167,7 +200,8 @@ async function loadParsers() {
     },
     "gitdiff-parser": {
       parse: (text) => gitdiffParser.parse(text),
-      entries: (files) => files.map((f) => [f.type === "add" ? "" : plain(f.oldPath, "a/"), f.type === "delete" ? "" : plain(f.newPath, "b/")]),
+      entries: (files) =>
+        files.map((f) => [f.type === "add" ? "" : plain(f.oldPath, "a/"), f.type === "delete" ? "" : plain(f.newPath, "b/")]),
     },
     "diff.parsePatch": {
       parse: (text) => jsdiff.parsePatch(text),
@@ -206,7 +240,9 @@ async function worker(name, diffFile, statusFile) {
       remaining.set(key, count - 1);
     }
   }
-  process.stdout.write(JSON.stringify({ parser: name, ms: best, mbps: megabytes / (best / 1000), files: files.length, right, expected: expected.length }));
+  process.stdout.write(
+    JSON.stringify({ parser: name, ms: best, mbps: megabytes / (best / 1000), files: files.length, right, expected: expected.length }),
+  );
 }
 
 if (process.argv[2] === "--worker") await worker(process.argv[3], process.argv[4], process.argv[5]);

@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { best, median } from "../support/stats.mjs";
 import { Targets } from "../support/targets.mjs";
 
@@ -67,7 +68,10 @@ try {
   // The run's own peak RSS and CPU time (user + system, every thread), written by a preload at exit.
   const probe = join(work, "probe.mjs");
   const probeFile = join(work, "probe.json");
-  writeFileSync(probe, `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => { const u = process.resourceUsage(); writeFileSync(${JSON.stringify(probeFile)}, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 })); });\n`);
+  writeFileSync(
+    probe,
+    `import { writeFileSync } from "node:fs";\nprocess.on("exit", () => { const u = process.resourceUsage(); writeFileSync(${JSON.stringify(probeFile)}, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 })); });\n`,
+  );
 
   const ways = {
     direct: async () => run(["bash", "-c", `${command} > ${log} 2>&1`], env, work),
@@ -79,7 +83,11 @@ try {
   async function viaRun(main) {
     const out = join(work, "out");
     rmSync(out, { recursive: true, force: true });
-    const result = await run([process.execPath, "--import", probe, main, "run", "--cwd", work, "--out", out, "--cmd", command], env, undefined);
+    const result = await run(
+      [process.execPath, "--import", probe, main, "run", "--cwd", work, "--out", out, "--cmd", command],
+      env,
+      undefined,
+    );
     const verdict = JSON.parse(readFileSync(join(out, "verdict.json"), "utf8"));
     return { ...result, verdict, ...JSON.parse(readFileSync(probeFile, "utf8")) };
   }
@@ -96,7 +104,11 @@ try {
       if (name === "agent-evidence run") runs.push(result);
       if (name === "AE_BENCH_AB run") otherRuns.push(result);
     }
-    console.log(`round ${round + 1}: ${Object.entries(times).map(([name, ms]) => `${name} ${(ms.at(-1) / 1000).toFixed(2)} s`).join(", ")}`);
+    console.log(
+      `round ${round + 1}: ${Object.entries(times)
+        .map(([name, ms]) => `${name} ${(ms.at(-1) / 1000).toFixed(2)} s`)
+        .join(", ")}`,
+    );
   }
   rmSync(log, { force: true });
 
@@ -105,22 +117,32 @@ try {
   const rssMb = Math.max(...runs.map((r) => r.maxRSS)) / 1024;
   const cpuS = median(runs.map((r) => r.cpuMs)) / 1000;
   const last = runs.at(-1);
-  console.log(`\nsuite output: ${(last.verdict.bytes / 2 ** 20).toFixed(0)} MiB through agent-evidence run (direct run: ${(directBytes / 2 ** 20).toFixed(0)} MiB); ${ROUNDS} rounds, medians`);
+  console.log(
+    `\nsuite output: ${(last.verdict.bytes / 2 ** 20).toFixed(0)} MiB through agent-evidence run (direct run: ${(directBytes / 2 ** 20).toFixed(0)} MiB); ${ROUNDS} rounds, medians`,
+  );
   console.log(`verdict: ${last.verdict.status} ${JSON.stringify(last.verdict.reasons)}, exit ${last.code}, tests ${last.verdict.tests}`);
   // Bests too: on a shared machine the short direct run's median swings most.
   const fastest = Object.fromEntries(Object.entries(times).map(([name, ms]) => [name, best(ms)]));
   for (const [name, ms] of Object.entries(wall)) {
-    const ratio = name === "agent-evidence run" ? "" : `; agent-evidence run is ${(ours / ms).toFixed(2)}x this (bests: ${(fastest["agent-evidence run"] / fastest[name]).toFixed(2)}x)`;
+    const ratio =
+      name === "agent-evidence run"
+        ? ""
+        : `; agent-evidence run is ${(ours / ms).toFixed(2)}x this (bests: ${(fastest["agent-evidence run"] / fastest[name]).toFixed(2)}x)`;
     console.log(`wall time, ${name}: median ${(ms / 1000).toFixed(2)} s, best ${(fastest[name] / 1000).toFixed(2)} s${ratio}`);
   }
   console.log(`agent-evidence run: CPU ${cpuS.toFixed(2)} s (user + system, all threads), peak RSS ${rssMb.toFixed(1)} MB (worst round)`);
   if (otherRuns.length > 0) {
     const otherRss = Math.max(...otherRuns.map((r) => r.maxRSS)) / 1024;
-    console.log(`AE_BENCH_AB run (${OTHER_CLI}): CPU ${(median(otherRuns.map((r) => r.cpuMs)) / 1000).toFixed(2)} s, peak RSS ${otherRss.toFixed(1)} MB, verdict ${otherRuns.at(-1).verdict.status}`);
+    console.log(
+      `AE_BENCH_AB run (${OTHER_CLI}): CPU ${(median(otherRuns.map((r) => r.cpuMs)) / 1000).toFixed(2)} s, peak RSS ${otherRss.toFixed(1)} MB, verdict ${otherRuns.at(-1).verdict.status}`,
+    );
   }
 
   const t = new Targets();
-  t.check(runs.every((r) => r.verdict.status === "passed" && r.verdict.bytes >= Math.min(TARGET_BYTES, directBytes) * 0.99), "every run passed with the full output kept");
+  t.check(
+    runs.every((r) => r.verdict.status === "passed" && r.verdict.bytes >= Math.min(TARGET_BYTES, directBytes) * 0.99),
+    "every run passed with the full output kept",
+  );
   t.ratio("agent-evidence run wall time against the direct run", ours / wall.direct, WALL_LIMIT, "max");
   t.ratio("agent-evidence run peak RSS", rssMb, RSS_LIMIT_MB, "max", " MB");
   t.finish();

@@ -12,9 +12,10 @@
 // Run: npm run build && node --expose-gc bench/scale/index.mjs
 // BENCH_RUNS (default 5) rounds; BENCH_SIZES (default 1000,10000); BENCH_DIST=path/to/dist measures
 // another build (an older one: BENCH_MAX_SECONDS, default 60, skips a size once one call takes longer).
-import { performance } from "node:perf_hooks";
 import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+
 import { median } from "../support/stats.mjs";
 
 const dist = resolve(process.env.BENCH_DIST ?? new URL("../../dist", import.meta.url).pathname);
@@ -31,7 +32,12 @@ const OUTPUT = "1 passed in 0.01s\n";
 const shapes = [
   { name: "`;` statements", line: (n) => Array.from({ length: n }, (_, i) => `pytest t${i}.py`).join("; "), sizes: SIZES, target: 10000 },
   { name: "`&&` links", line: (n) => Array.from({ length: n }, (_, i) => `pytest t${i}.py`).join(" && "), sizes: SIZES, target: 10000 },
-  { name: "pipeline stages", line: (n) => `${Array.from({ length: n - 1 }, (_, i) => `cat f${i}`).join(" | ")} | pytest`, sizes: [1000], target: 1000 },
+  {
+    name: "pipeline stages",
+    line: (n) => `${Array.from({ length: n - 1 }, (_, i) => `cat f${i}`).join(" | ")} | pytest`,
+    sizes: [1000],
+    target: 1000,
+  },
 ];
 
 const subjects = [
@@ -69,7 +75,9 @@ const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
 console.log(`build: ${dist}`);
 console.log(`rounds: ${RUNS}; baseline: the 10-run form of each line, per run, times the runs`);
-console.log("| line | runs | call | first call ms | median ms | median CPU ms | best CPU ms | linear baseline ms | ratio to linear | naive ms | ratio to naive |");
+console.log(
+  "| line | runs | call | first call ms | median ms | median CPU ms | best CPU ms | linear baseline ms | ratio to linear | naive ms | ratio to naive |",
+);
 console.log("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 const missed = [];
 for (const shape of shapes) {
@@ -99,7 +107,9 @@ for (const shape of shapes) {
       const best = Math.min(...rows.bigCpu);
       const linear = median(rows.linear);
       const naive = median(rows.naive);
-      console.log(`| ${shape.name} | ${n} | ${subject.name} | ${fmt(first)} | ${fmt(med)} | ${fmt(median(rows.bigCpu))} | ${fmt(best)} | ${fmt(linear)} | ${(med / linear).toFixed(2)}x | ${fmt(naive)} | ${(med / naive).toFixed(0)}x |`);
+      console.log(
+        `| ${shape.name} | ${n} | ${subject.name} | ${fmt(first)} | ${fmt(med)} | ${fmt(median(rows.bigCpu))} | ${fmt(best)} | ${fmt(linear)} | ${(med / linear).toFixed(2)}x | ${fmt(naive)} | ${(med / naive).toFixed(0)}x |`,
+      );
       if (n === shape.target && best > TARGET_MS) missed.push(`${subject.name} on ${n} ${shape.name}: best ${fmt(best)} CPU ms`);
     }
   }

@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { median } from "../support/stats.mjs";
 import { Targets } from "../support/targets.mjs";
 
@@ -37,9 +38,20 @@ const transcript = join(scratch, "transcript.jsonl");
 writeFileSync(transcript, readFileSync(join(scenario, "transcript-1.jsonl")));
 const stopPayload = JSON.stringify({ ...JSON.parse(readFileSync(join(scenario, "stop-1.json"), "utf8")), transcript_path: transcript });
 const postPayload = JSON.stringify({
-  session_id: "bench-startup", transcript_path: transcript, cwd: scratch, permission_mode: "default", hook_event_name: "PostToolUse",
-  tool_name: "Bash", tool_use_id: "toolu_bench", tool_input: { command: "python -m pytest -q tests/test_a.py" },
-  tool_response: { stdout: "..                                                                       [100%]\n2 passed in 0.01s\n", stderr: "", interrupted: false, isImage: false },
+  session_id: "bench-startup",
+  transcript_path: transcript,
+  cwd: scratch,
+  permission_mode: "default",
+  hook_event_name: "PostToolUse",
+  tool_name: "Bash",
+  tool_use_id: "toolu_bench",
+  tool_input: { command: "python -m pytest -q tests/test_a.py" },
+  tool_response: {
+    stdout: "..                                                                       [100%]\n2 passed in 0.01s\n",
+    stderr: "",
+    interrupted: false,
+    isImage: false,
+  },
 });
 
 const cliCalls = (main, label, target) => [
@@ -58,7 +70,9 @@ const calls = [
 function measure(call) {
   const started = performance.now();
   const result = spawnSync(TIME, ["-f", "%U %S %M", process.execPath, ...call.args], {
-    input: call.stdin ?? "", encoding: "utf8", env: { ...process.env, XDG_STATE_HOME: state },
+    input: call.stdin ?? "",
+    encoding: "utf8",
+    env: { ...process.env, XDG_STATE_HOME: state },
   });
   const wall = (performance.now() - started) / 1000;
   const line = result.stderr.trim().split("\n").at(-1);
@@ -80,11 +94,14 @@ for (const call of calls) {
   const runs = samples.get(call.name);
   const wall = median(runs.map((s) => s.wall));
   const rss = median(runs.map((s) => s.rss));
-  console.log(`| ${call.name} | ${wall.toFixed(3)} s | ${(wall / baseline).toFixed(2)}x | ${median(runs.map((s) => s.cpu)).toFixed(3)} s | ${rss.toFixed(0)} MB |`);
-  if (call.target) checks.push(() => {
-    t.ratio(`${call.name}, wall against node -e 0`, wall / baseline, 2.5, "max");
-    t.ratio(`${call.name}, peak RSS`, rss, 60, "max", " MB");
-  });
+  console.log(
+    `| ${call.name} | ${wall.toFixed(3)} s | ${(wall / baseline).toFixed(2)}x | ${median(runs.map((s) => s.cpu)).toFixed(3)} s | ${rss.toFixed(0)} MB |`,
+  );
+  if (call.target)
+    checks.push(() => {
+      t.ratio(`${call.name}, wall against node -e 0`, wall / baseline, 2.5, "max");
+      t.ratio(`${call.name}, peak RSS`, rss, 60, "max", " MB");
+    });
 }
 
 // Import cost inside one process, the way a user imports the package: each entry file is the one
@@ -102,8 +119,17 @@ function entryFile(base, name) {
 const PHASES = ["import", "ready", "first", "warm"];
 function importRows(base, label) {
   const rows = [
-    { name: `agent-evidence/patches (pure)${label}`, file: entryFile(base, "agent-evidence/patches"), limit: label === "" ? 30 : undefined },
-    { name: `agent-evidence/shell (no grammar until a parse)${label}`, file: entryFile(base, "agent-evidence/shell"), limit: label === "" ? 30 : undefined, grammar: true },
+    {
+      name: `agent-evidence/patches (pure)${label}`,
+      file: entryFile(base, "agent-evidence/patches"),
+      limit: label === "" ? 30 : undefined,
+    },
+    {
+      name: `agent-evidence/shell (no grammar until a parse)${label}`,
+      file: entryFile(base, "agent-evidence/shell"),
+      limit: label === "" ? 30 : undefined,
+      grammar: true,
+    },
     { name: `agent-evidence (root)${label}`, file: entryFile(base, "agent-evidence") },
   ];
   return rows;
@@ -125,13 +151,16 @@ function measureImport(row) {
 
 const importSamples = new Map(imports.map((row) => [row, []]));
 for (let round = 0; round < RUNS; round += 1) for (const row of imports) importSamples.get(row).push(measureImport(row));
-console.log(`\n| import | import ms (median of ${RUNS}) | then ready(): grammar loaded, ms | then the first analyzeCommand, ms | then another line, ms | target |`);
+console.log(
+  `\n| import | import ms (median of ${RUNS}) | then ready(): grammar loaded, ms | then the first analyzeCommand, ms | then another line, ms | target |`,
+);
 console.log("| --- | ---: | ---: | ---: | ---: | --- |");
 for (const row of imports) {
   const runs = importSamples.get(row);
   const phase = (key) => (runs[0][key] === undefined ? "" : median(runs.map((r) => r[key])).toFixed(1));
   console.log(`| ${row.name} | ${PHASES.map(phase).join(" | ")} | ${row.limit === undefined ? "" : `import under ${row.limit} ms`} |`);
-  if (row.limit !== undefined) checks.push(() => t.ratio(`${row.name}, import`, median(runs.map((r) => r.import)), row.limit, "max", " ms"));
+  if (row.limit !== undefined)
+    checks.push(() => t.ratio(`${row.name}, import`, median(runs.map((r) => r.import)), row.limit, "max", " ms"));
 }
 
 rmSync(scratch, { recursive: true, force: true });

@@ -45,11 +45,15 @@ export function findPython() {
 export function capturePytest(project, args = ["tests"]) {
   const { python, version } = findPython();
   const result = spawnSync(python, ["-m", "pytest", "-rA", "-p", "no:cacheprovider", ...args], {
-    cwd: project, encoding: "utf8", maxBuffer: 1 << 28, env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
+    cwd: project,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1", NO_COLOR: "1" },
   });
   if (result.error) throw result.error;
   const text = result.stdout + result.stderr;
-  if (!/short test summary info/.test(text) || !/ in [\d.]+s/.test(text)) throw new Error(`pytest -rA gave no summary:\n${text.slice(-2000)}`);
+  if (!/short test summary info/.test(text) || !/ in [\d.]+s/.test(text))
+    throw new Error(`pytest -rA gave no summary:\n${text.slice(-2000)}`);
   return { text, version };
 }
 
@@ -80,7 +84,8 @@ export function splitPytestLog(text) {
   let at = collectedAt + 1;
   /** @type {string[]} */
   const progress = [];
-  for (; at < summaryAt && !/^=+ .* =+$/.test(must(lines[at], "line")); at += 1) if (lines[at] !== "") progress.push(must(lines[at], "line"));
+  for (; at < summaryAt && !/^=+ .* =+$/.test(must(lines[at], "line")); at += 1)
+    if (lines[at] !== "") progress.push(must(lines[at], "line"));
   /** @type {LogSection[]} */
   const sections = [];
   for (; at < summaryAt; at += 1) {
@@ -144,7 +149,8 @@ export function generatePytest(text, out, copies, cycle = Infinity) {
         groups.set(word, group);
         group.push(line);
       }
-      for (const group of groups.values()) for (let copy = 0; copy < copies; copy += 1) for (const line of group) out(`${rename(line, copy)}\n`);
+      for (const group of groups.values())
+        for (let copy = 0; copy < copies; copy += 1) for (const line of group) out(`${rename(line, copy)}\n`);
     } else {
       for (let copy = 0; copy < copies; copy += 1) for (const line of section.body) out(`${rename(line, copy)}\n`);
     }
@@ -168,7 +174,10 @@ export function generatePytest(text, out, copies, cycle = Infinity) {
  * @returns {{ passed: number; failed: number }}
  */
 function shortSummaryIds(sections) {
-  const short = must(sections.find((s) => /short test summary info/.test(s.title)), "short test summary");
+  const short = must(
+    sections.find((s) => /short test summary info/.test(s.title)),
+    "short test summary",
+  );
   /** @type {Set<string>} */
   const failed = new Set();
   /** @type {Set<string>} */

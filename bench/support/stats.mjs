@@ -31,7 +31,9 @@ export function interpolatedMedian(values) {
   const sorted = ascending(values);
   const mid = Math.floor(sorted.length / 2);
   const upper = /** @type {number} */ (sorted[mid]);
-  return sorted.length % 2 === 1 ? upper : (/** @type {number} */ (sorted[mid - 1]) + upper) / 2;
+  if (sorted.length % 2 === 1) return upper;
+  const lower = /** @type {number} */ (sorted[mid - 1]);
+  return (lower + upper) / 2;
 }
 
 /**

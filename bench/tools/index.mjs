@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
 import { interpolatedMedian } from "../support/stats.mjs";
 
 const here = fileURLToPath(import.meta.url);
@@ -63,7 +64,11 @@ async function shortCommands(count) {
     const env = sandboxEnvironment(process.env, undefined);
     // Each mode against the raw execa call that does the same work: plain bash, or bash in the same bwrap sandbox.
     const modes = [
-      { mode: "unsandboxed", tool: createBashTool({ cwd: ws, sandbox: false, tempDir: ws }), raw: (command) => execa("bash", ["-c", command], { cwd: ws, reject: false }) },
+      {
+        mode: "unsandboxed",
+        tool: createBashTool({ cwd: ws, sandbox: false, tempDir: ws }),
+        raw: (command) => execa("bash", ["-c", command], { cwd: ws, reject: false }),
+      },
       {
         mode: "bubblewrap",
         tool: createBashTool({ cwd: ws, sandbox: "strict", tempDir: ws }),
@@ -98,8 +103,32 @@ async function shortCommands(count) {
 // The bubblewrap flags before the sandbox was hardened (read-only root, no capability drop, no user
 // namespace, inherited environment), kept here only as the baseline of section 3.
 function previousArgs(ws, tempDir, argv) {
-  return ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", tempDir, "/tmp", "--bind", ws, ws,
-    "--unshare-pid", "--unshare-ipc", "--die-with-parent", "--setenv", "TMPDIR", "/tmp", "--unshare-net", "--chdir", ws, "--", ...argv];
+  return [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--bind",
+    tempDir,
+    "/tmp",
+    "--bind",
+    ws,
+    ws,
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--die-with-parent",
+    "--setenv",
+    "TMPDIR",
+    "/tmp",
+    "--unshare-net",
+    "--chdir",
+    ws,
+    "--",
+    ...argv,
+  ];
 }
 
 // Section 3: one sandboxed call with the old flags against the new levels, each through raw execa and
@@ -118,8 +147,23 @@ async function sandboxFlagCost(count) {
     const limits = createCallLimits({ pids: 2048, memoryBytes: 4 * 1024 ** 3 }, strictLayout.host.root);
     const variants = {
       previous: () => execa("bwrap", previousArgs(ws, sandboxTmp, ["bash", "-c", "true"]), { cwd: ws, reject: false }),
-      strict: () => execa("bwrap", bubblewrapArgs(createSandboxLayout({ workspace: ws, tempDir: sandboxTmp, level: "strict" }), ws, ["bash", "-c", "true"], env), { cwd: ws, reject: false, ...hostEnv }),
-      "workspace-only": () => execa("bwrap", bubblewrapArgs(createSandboxLayout({ workspace: ws, tempDir: sandboxTmp, level: "workspace-only" }), ws, ["bash", "-c", "true"], env), { cwd: ws, reject: false, ...hostEnv }),
+      strict: () =>
+        execa(
+          "bwrap",
+          bubblewrapArgs(createSandboxLayout({ workspace: ws, tempDir: sandboxTmp, level: "strict" }), ws, ["bash", "-c", "true"], env),
+          { cwd: ws, reject: false, ...hostEnv },
+        ),
+      "workspace-only": () =>
+        execa(
+          "bwrap",
+          bubblewrapArgs(
+            createSandboxLayout({ workspace: ws, tempDir: sandboxTmp, level: "workspace-only" }),
+            ws,
+            ["bash", "-c", "true"],
+            env,
+          ),
+          { cwd: ws, reject: false, ...hostEnv },
+        ),
       "strict + limits": () => {
         const argv = limits.wrapHost("bwrap", bubblewrapArgs(strictLayout, ws, limits.wrapInner(["bash", "-c", "true"]), env));
         return execa(argv.file, argv.args, { cwd: ws, reject: false, ...hostEnv });
@@ -153,9 +197,15 @@ async function main() {
   const bounded = big.textLength <= 2 * 8_000 + 400;
   const underLimit = big.maxRss < RSS_LIMIT;
   console.log(`1) ${bytes.toLocaleString("en")} bytes of output through the bash tool (maxOutputChars 8,000, raw cap 64 MiB)`);
-  console.log(`   peak RSS ${mb(big.maxRss)} (limit 200 MB: ${underLimit ? "ok" : "EXCEEDED"}); same worker running \`true\`: ${mb(baseline.maxRss)}`);
-  console.log(`   peak RSS / output size = ${(big.maxRss / big.bytes).toFixed(4)}; extra RSS over the \`true\` run / output size = ${((big.maxRss - baseline.maxRss) / big.bytes).toFixed(4)}`);
-  console.log(`   model-visible text ${big.textLength} chars (${bounded ? "bounded" : "NOT BOUNDED"}); log kept ${big.loggedBytes.toLocaleString("en")} bytes, truncated=${big.truncated}; ${(big.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `   peak RSS ${mb(big.maxRss)} (limit 200 MB: ${underLimit ? "ok" : "EXCEEDED"}); same worker running \`true\`: ${mb(baseline.maxRss)}`,
+  );
+  console.log(
+    `   peak RSS / output size = ${(big.maxRss / big.bytes).toFixed(4)}; extra RSS over the \`true\` run / output size = ${((big.maxRss - baseline.maxRss) / big.bytes).toFixed(4)}`,
+  );
+  console.log(
+    `   model-visible text ${big.textLength} chars (${bounded ? "bounded" : "NOT BOUNDED"}); log kept ${big.loggedBytes.toLocaleString("en")} bytes, truncated=${big.truncated}; ${(big.ms / 1000).toFixed(1)} s`,
+  );
   failed ||= !bounded || !underLimit || big.bytes !== bytes;
 
   console.log(`2) ${count} short commands, raw execa (same bash, same sandbox) vs the bash tool (interleaved, medians)`);
@@ -166,7 +216,9 @@ async function main() {
     );
   }
 
-  console.log(`3) ${count} sandboxed \`true\` calls per flag set (raw execa, interleaved, medians): the hardened flags against the previous ones`);
+  console.log(
+    `3) ${count} sandboxed \`true\` calls per flag set (raw execa, interleaved, medians): the hardened flags against the previous ones`,
+  );
   const flags = await sandboxFlagCost(count);
   for (const [name, ms] of Object.entries(flags)) {
     console.log(`   ${name.padEnd(16)} ${ms.toFixed(2)} ms, ratio to previous ${(ms / flags.previous).toFixed(3)}x`);
@@ -189,7 +241,9 @@ async function main() {
   };
   const policyMs = timeIt(() => checkCommandPolicy(`echo ${blob} | base64 -d > f`));
   const previousMs = timeIt(() => previousRule.test(`echo ${blob.slice(0, 10_000)}`));
-  console.log(`4) the bash policy on a ${(blob.length / 1000).toFixed(0)} KB base64 line: ${policyMs.toFixed(2)} ms (target under 50 ms: ${policyMs < 50 ? "ok" : "MISSED"}); the previous fork-bomb regex on 10 KB of it: ${previousMs.toFixed(1)} ms (ratio ${(policyMs / previousMs).toFixed(3)}x)`);
+  console.log(
+    `4) the bash policy on a ${(blob.length / 1000).toFixed(0)} KB base64 line: ${policyMs.toFixed(2)} ms (target under 50 ms: ${policyMs < 50 ? "ok" : "MISSED"}); the previous fork-bomb regex on 10 KB of it: ${previousMs.toFixed(1)} ms (ratio ${(policyMs / previousMs).toFixed(3)}x)`,
+  );
   failed ||= policyMs >= 50;
   process.exitCode = failed ? 1 : 0;
 }

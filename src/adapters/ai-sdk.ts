@@ -1,10 +1,11 @@
 // Vercel AI SDK 6 adapter. The model sees the tool's text (as error text when the call failed); code
 // reads the whole result object, `data` included, from the step's tool results.
-import { tool as aiTool, type ModelMessage, type ToolExecutionOptions, type ToolSet } from "ai";
+import { type ModelMessage, tool as aiTool, type ToolExecutionOptions, type ToolSet } from "ai";
 import { z } from "zod/v4";
+
 import { assertToolName, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
-import { assertUniqueToolNames } from "./unique-names.js";
 import { zodObjectSchema } from "./json-schema-input.js";
+import { assertUniqueToolNames } from "./unique-names.js";
 
 /**
  * Turns framework-free tools into an AI SDK 6 `ToolSet` keyed by tool name. Each tool's `execute`
@@ -36,7 +37,8 @@ export function toAiSdkTools(tools: readonly Tool<unknown, unknown>[]): ToolSet 
         if (abortSignal?.aborted === true) throw abortReason(abortSignal);
         return result;
       },
-      toModelOutput: ({ output }) => (output.isError === true ? { type: "error-text", value: output.text } : { type: "text", value: output.text }),
+      toModelOutput: ({ output }) =>
+        output.isError === true ? { type: "error-text", value: output.text } : { type: "text", value: output.text },
     });
   }
   return set;
@@ -64,7 +66,11 @@ export interface FromAiSdkToolOptions {
  * JSON; `data` is the output; a throw is an `isError` result (never thrown on). A zod 4 input schema
  * is kept; any other schema (`jsonSchema(...)`) is taken as an object the tool validates itself.
  */
-export function fromAiSdkTool<TInput>(name: string, tool: AiSdkToolLike<TInput>, options: FromAiSdkToolOptions = {}): Tool<TInput, unknown> {
+export function fromAiSdkTool<TInput>(
+  name: string,
+  tool: AiSdkToolLike<TInput>,
+  options: FromAiSdkToolOptions = {},
+): Tool<TInput, unknown> {
   assertToolName(name);
   const execute = tool.execute;
   const schema = tool.inputSchema;
@@ -80,7 +86,9 @@ export function fromAiSdkTool<TInput>(name: string, tool: AiSdkToolLike<TInput>,
       calls += 1;
       const toolCallId = ctx?.toolCallId ?? `${name}-${calls}`;
       try {
-        const output = await lastOutput(execute(input, { toolCallId, messages: [], ...(ctx?.signal === undefined ? {} : { abortSignal: ctx.signal }) }));
+        const output = await lastOutput(
+          execute(input, { toolCallId, messages: [], ...(ctx?.signal === undefined ? {} : { abortSignal: ctx.signal }) }),
+        );
         return { text: await modelText(tool, toolCallId, input, output), data: output };
       } catch (error) {
         return { text: `Error: ${name} failed: ${errorMessage(error)}`, isError: true };
@@ -92,7 +100,8 @@ export function fromAiSdkTool<TInput>(name: string, tool: AiSdkToolLike<TInput>,
 // An AI SDK execute may return a value, a promise, or an async iterable of preliminary outputs (the last is the result).
 async function lastOutput(value: unknown): Promise<unknown> {
   const settled = await value;
-  if (typeof settled !== "object" || settled === null || typeof (settled as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") return settled;
+  if (typeof settled !== "object" || settled === null || typeof (settled as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function")
+    return settled;
   let last: unknown;
   for await (const part of settled as AsyncIterable<unknown>) last = part;
   return last;
@@ -113,9 +122,14 @@ function approvedInMessages(messages: readonly ModelMessage[], toolCallId: strin
   const requested = new Set<string>();
   for (const message of messages) {
     if (message.role !== "assistant" || typeof message.content === "string") continue;
-    for (const part of message.content) if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) requested.add(part.approvalId);
+    for (const part of message.content)
+      if (part.type === "tool-approval-request" && part.toolCallId === toolCallId) requested.add(part.approvalId);
   }
-  return messages.some((message) => message.role === "tool" && message.content.some((part) => part.type === "tool-approval-response" && part.approved && requested.has(part.approvalId)));
+  return messages.some(
+    (message) =>
+      message.role === "tool" &&
+      message.content.some((part) => part.type === "tool-approval-response" && part.approved && requested.has(part.approvalId)),
+  );
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -1,9 +1,11 @@
 // The other direction: someone's LangChain tool as a framework-free Tool, so BashEvidence (or any
 // adapter) can wrap a bash tool written for LangChain.
 import { randomUUID } from "node:crypto";
-import { isBaseMessage, ToolMessage, type MessageContent } from "@langchain/core/messages";
+
+import { isBaseMessage, type MessageContent, ToolMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod/v4";
+
 import { assertToolName, errorMessage, invalidInputResult, type Tool, type ToolContext, type ToolResult } from "../host/tool.js";
 import { zodObjectSchema } from "./json-schema-input.js";
 
@@ -20,7 +22,9 @@ import { zodObjectSchema } from "./json-schema-input.js";
  * await bash.execute({ command: "python -m pytest -rA" });
  * bash.verifiedTargets;
  */
-export function fromLangChainTool<TSchema, TInput extends object = Record<string, unknown>>(lcTool: StructuredToolInterface<TSchema, TInput>): Tool<TInput, unknown> {
+export function fromLangChainTool<TSchema, TInput extends object = Record<string, unknown>>(
+  lcTool: StructuredToolInterface<TSchema, TInput>,
+): Tool<TInput, unknown> {
   assertToolName(lcTool.name);
   const name = lcTool.name;
   // Typed as the tool's input: a permissive schema lets LangChain's own check decide.
@@ -35,7 +39,10 @@ export function fromLangChainTool<TSchema, TInput extends object = Record<string
       let output: unknown;
       try {
         // A tool call, not plain arguments: plain invocation drops the artifact and the status.
-        output = await lcTool.invoke({ type: "tool_call", id: ctx?.toolCallId ?? randomUUID(), name, args: input as Record<string, unknown> }, { signal: ctx?.signal });
+        output = await lcTool.invoke(
+          { type: "tool_call", id: ctx?.toolCallId ?? randomUUID(), name, args: input as Record<string, unknown> },
+          { signal: ctx?.signal },
+        );
       } catch (error) {
         if (ctx?.signal?.aborted === true) throw error;
         return { text: `Error: ${name} failed: ${errorMessage(error)}`, isError: true };
@@ -47,9 +54,13 @@ export function fromLangChainTool<TSchema, TInput extends object = Record<string
 
 function resultOf(output: unknown): ToolResult {
   if (isBaseMessage(output) && ToolMessage.isInstance(output)) {
-    return { text: contentText(output.content), ...(output.artifact === undefined ? {} : { data: output.artifact as unknown }), ...(output.status === "error" ? { isError: true } : {}) };
+    return {
+      text: contentText(output.content),
+      ...(output.artifact === undefined ? {} : { data: output.artifact as unknown }),
+      ...(output.status === "error" ? { isError: true } : {}),
+    };
   }
-  return { text: typeof output === "string" ? output : JSON.stringify(output) ?? "" };
+  return { text: typeof output === "string" ? output : (JSON.stringify(output) ?? "") };
 }
 
 // A message's content as text: the string, or the text of its text blocks (other blocks as JSON).

@@ -18,7 +18,10 @@ const zodFromJSONSchema = (z as { fromJSONSchema?: (schema: Record<string, unkno
  * null: none) exists and accepts it as an object schema, else an object schema that accepts any object and
  * carries the JSON Schema's keywords as metadata, so `z.toJSONSchema` still renders them.
  */
-export function inputSchemaFromJson(jsonSchema: Record<string, unknown>, convert: JsonSchemaConverter | null = zodFromJSONSchema ?? null): { schema: z.ZodType<Record<string, unknown>>; kind: InputSchemaKind } {
+export function inputSchemaFromJson(
+  jsonSchema: Record<string, unknown>,
+  convert: JsonSchemaConverter | null = zodFromJSONSchema ?? null,
+): { schema: z.ZodType<Record<string, unknown>>; kind: InputSchemaKind } {
   if (convert !== null) {
     try {
       const schema = convert(jsonSchema);
@@ -36,5 +39,7 @@ export function inputSchemaFromJson(jsonSchema: Record<string, unknown>, convert
 export function zodObjectSchema(schema: unknown): z.ZodType<Record<string, unknown>> | undefined {
   if (typeof schema !== "object" || schema === null || !("_zod" in schema)) return undefined;
   const classic = schema as { _zod: { def?: { type?: unknown } }; safeParse?: unknown };
-  return classic._zod.def?.type === "object" && typeof classic.safeParse === "function" ? (schema as z.ZodType<Record<string, unknown>>) : undefined;
+  return classic._zod.def?.type === "object" && typeof classic.safeParse === "function"
+    ? (schema as z.ZodType<Record<string, unknown>>)
+    : undefined;
 }

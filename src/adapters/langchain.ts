@@ -3,6 +3,7 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { DynamicStructuredTool, type StructuredToolCallInput, type ToolReturnType, type ToolRunnableConfig } from "@langchain/core/tools";
 import type { z } from "zod/v4";
+
 import { invalidInputResult, type Tool, type ToolResult } from "../host/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 

@@ -2,6 +2,7 @@
 // observed: `new BashEvidence(await fromMcpTool(client, "bash"), { workspace })`.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool as McpToolDefinition } from "@modelcontextprotocol/sdk/types.js";
+
 import { EvidenceError } from "../errors.js";
 import { assertToolName, errorMessage, type Tool, type ToolAnnotations, type ToolContext, type ToolResult } from "../host/tool.js";
 import { inputSchemaFromJson, type InputSchemaKind } from "./json-schema-input.js";
@@ -38,15 +39,25 @@ const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHi
  * await bash.execute({ command: "python -m pytest -rA tests" });
  * bash.verifiedTargets;
  */
-export async function fromMcpTool<TInput extends object = Record<string, unknown>>(client: Client, name: string, options: FromMcpToolOptions = {}): Promise<McpClientTool<TInput>> {
+export async function fromMcpTool<TInput extends object = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  options: FromMcpToolOptions = {},
+): Promise<McpClientTool<TInput>> {
   const ownName = options.name ?? name;
   assertToolName(ownName);
   if (options.timeoutMs !== undefined && (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0)) {
-    throw new EvidenceError("E_INVALID_OPTION", `fromMcpTool option "timeoutMs" must be a positive integer; got ${JSON.stringify(options.timeoutMs)}.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `fromMcpTool option "timeoutMs" must be a positive integer; got ${JSON.stringify(options.timeoutMs)}.`,
+    );
   }
   const definition = await findTool(client, name);
   if (definition.execution?.taskSupport === "required") {
-    throw new EvidenceError("E_INVALID_OPTION", `fromMcpTool: the MCP tool ${JSON.stringify(name)} runs only as a task, which fromMcpTool does not support.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `fromMcpTool: the MCP tool ${JSON.stringify(name)} runs only as a task, which fromMcpTool does not support.`,
+    );
   }
   const { schema, kind } = inputSchemaFromJson(definition.inputSchema);
   const title = definition.title ?? definition.annotations?.title;
@@ -81,7 +92,13 @@ function hintsOf(definition: McpToolDefinition): ToolAnnotations | undefined {
   return Object.keys(hints).length === 0 ? undefined : hints;
 }
 
-async function callMcpTool(client: Client, name: string, input: unknown, ctx: ToolContext, timeoutMs: number | undefined): Promise<ToolResult> {
+async function callMcpTool(
+  client: Client,
+  name: string,
+  input: unknown,
+  ctx: ToolContext,
+  timeoutMs: number | undefined,
+): Promise<ToolResult> {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return { text: `Error: invalid input for ${name}: expected an object of arguments.`, isError: true };
   }
@@ -115,7 +132,8 @@ async function callMcpTool(client: Client, name: string, input: unknown, ctx: To
 export function fromCallToolResult(result: Record<string, unknown>): ToolResult {
   const content = result.content;
   // A server of protocol 2024-10-07 answers `{ toolResult }` instead of content.
-  if (!Array.isArray(content)) return { text: JSON.stringify(result.toolResult ?? null), ...(result.toolResult === undefined ? {} : { data: result.toolResult }) };
+  if (!Array.isArray(content))
+    return { text: JSON.stringify(result.toolResult ?? null), ...(result.toolResult === undefined ? {} : { data: result.toolResult }) };
   const text = (content as unknown[]).map(contentText).join("\n");
   const structured = result.structuredContent;
   return {
@@ -127,9 +145,22 @@ export function fromCallToolResult(result: Record<string, unknown>): ToolResult 
 
 // Text, and the text of an embedded text resource; anything else (an image, audio, a link) only named.
 function contentText(block: unknown): string {
-  const part = (typeof block === "object" && block !== null ? block : {}) as { type?: unknown; text?: unknown; resource?: { text?: unknown; uri?: unknown }; mimeType?: unknown; uri?: unknown };
+  const part = (typeof block === "object" && block !== null ? block : {}) as {
+    type?: unknown;
+    text?: unknown;
+    resource?: { text?: unknown; uri?: unknown };
+    mimeType?: unknown;
+    uri?: unknown;
+  };
   if (part.type === "text" && typeof part.text === "string") return part.text;
   if (part.type === "resource" && typeof part.resource?.text === "string") return part.resource.text;
-  const what = typeof part.mimeType === "string" ? part.mimeType : typeof part.uri === "string" ? part.uri : typeof part.resource?.uri === "string" ? part.resource.uri : "";
+  const what =
+    typeof part.mimeType === "string"
+      ? part.mimeType
+      : typeof part.uri === "string"
+        ? part.uri
+        : typeof part.resource?.uri === "string"
+          ? part.resource.uri
+          : "";
   return `[${typeof part.type === "string" ? part.type : "unknown"} content${what === "" ? "" : ` ${what}`} not shown]`;
 }

@@ -2,15 +2,17 @@
 // `evidence_status` (read the ledger) and `judge` (judge captured output). Logs go to stderr only:
 // stdout carries the protocol.
 import { createRequire } from "node:module";
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod/v4";
+
 import { judge } from "../evidence/judge.js";
 import type { JudgeInput, JudgeResult } from "../evidence/judge-types.js";
+import { defineTool } from "../host/tool.js";
 import { EVIDENCE_TOOL_NAMES, evidenceTools, type EvidenceToolsOptions, type EvidenceView } from "../observation/evidence-tools.js";
 import type { SandboxLevel } from "../tools/sandbox.js";
-import { defineTool } from "../host/tool.js";
-import { registerMcpTools, type McpTool } from "./mcp-tools.js";
+import { type McpTool, registerMcpTools } from "./mcp-tools.js";
 import { createMessageLines } from "./stdin-messages.js";
 
 /** Options of {@link createEvidenceMcpServer}. */
@@ -45,7 +47,12 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
  * evidence_status and judge. Throws an `EvidenceError` for a bad `cwd` or `limits`.
  */
 export function createEvidenceMcpServer(options: EvidenceMcpServerOptions = {}): EvidenceMcpServer {
-  const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, { cwd: options.cwd, sandbox: options.sandbox, headless: options.headless, limits: options.limits });
+  const { tools, evidence } = evidenceTools(EVIDENCE_TOOL_NAMES, {
+    cwd: options.cwd,
+    sandbox: options.sandbox,
+    headless: options.headless,
+    limits: options.limits,
+  });
   const all: McpTool[] = [...tools, judgeTool()];
   const server = new McpServer({ name: "agent-evidence", version });
   registerMcpTools(server, all);
@@ -73,7 +80,9 @@ export async function serveEvidenceMcp(options: ServeEvidenceMcpOptions = {}): P
     });
   });
   await server.connect(transport);
-  log(`agent-evidence mcp: serving ${toolNames.join(", ")} for ${options.cwd ?? process.cwd()} (sandbox: ${String(options.sandbox ?? (options.headless === false ? false : "strict"))})`);
+  log(
+    `agent-evidence mcp: serving ${toolNames.join(", ")} for ${options.cwd ?? process.cwd()} (sandbox: ${String(options.sandbox ?? (options.headless === false ? false : "strict"))})`,
+  );
   try {
     await closed;
   } finally {
@@ -88,14 +97,20 @@ const judgeInputSchema = z.object({
   cwd: z.string().nullish().describe("The directory the line ran in."),
   truncated: z.boolean().nullish().describe("True when the output was clipped."),
 });
-const judgeOutputSchema = z.looseObject({ schemaVersion: z.literal(1), verdict: z.enum(["passed", "failed", "unknown"]), reasons: z.array(z.string()), runs: z.array(z.looseObject({})) });
+const judgeOutputSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  verdict: z.enum(["passed", "failed", "unknown"]),
+  reasons: z.array(z.string()),
+  runs: z.array(z.looseObject({})),
+});
 
 function judgeTool(): McpTool {
   const tool = defineTool({
     name: "judge",
     title: "Judge test output",
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    description: "Judge captured test output without running anything: passed only with positive proof from the runner's own output, else failed or unknown with reasons.",
+    description:
+      "Judge captured test output without running anything: passed only with positive proof from the runner's own output, else failed or unknown with reasons.",
     inputSchema: judgeInputSchema,
     run: (input) => {
       const request: JudgeInput = { command: input.command, output: input.output };

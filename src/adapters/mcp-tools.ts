@@ -3,6 +3,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod/v4";
+
 import type { Tool, ToolProgress, ToolResult } from "../host/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 
@@ -25,7 +26,9 @@ export function registerMcpTools(server: McpServer, tools: readonly McpTool[]): 
         inputSchema: own.inputSchema as unknown as z.ZodObject,
         ...(own.outputSchema === undefined ? {} : { outputSchema: own.outputSchema }),
         ...(own.title === undefined ? {} : { title: own.title }),
-        ...(own.annotations === undefined ? {} : { annotations: { ...(own.title === undefined ? {} : { title: own.title }), ...own.annotations } }),
+        ...(own.annotations === undefined
+          ? {}
+          : { annotations: { ...(own.title === undefined ? {} : { title: own.title }), ...own.annotations } }),
       },
       async (input: unknown, extra) => {
         const progressToken = extra._meta?.progressToken;
@@ -41,7 +44,11 @@ export function registerMcpTools(server: McpServer, tools: readonly McpTool[]): 
                 last = update.progress;
                 extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...update } }).catch(() => undefined);
               };
-        const result = await own.execute(input, { signal: extra.signal, toolCallId: String(extra.requestId), ...(onProgress === undefined ? {} : { onProgress }) });
+        const result = await own.execute(input, {
+          signal: extra.signal,
+          toolCallId: String(extra.requestId),
+          ...(onProgress === undefined ? {} : { onProgress }),
+        });
         return toCallToolResult(result, own.outputSchema !== undefined);
       },
     ),
@@ -53,5 +60,7 @@ export function toCallToolResult(result: ToolResult, structured = false): CallTo
   const content: CallToolResult["content"] = [{ type: "text", text: result.text }];
   if (result.isError === true) return { content, isError: true };
   const data = result.data;
-  return structured && typeof data === "object" && data !== null && !Array.isArray(data) ? { content, structuredContent: data as Record<string, unknown> } : { content };
+  return structured && typeof data === "object" && data !== null && !Array.isArray(data)
+    ? { content, structuredContent: data as Record<string, unknown> }
+    : { content };
 }

@@ -1,7 +1,8 @@
 // OpenAI Agents SDK adapter. The model sees the tool's text; code reads `data` and `isError` from
 // the run item's `customData` (RunToolCallOutputItem), attached by the SDK's customDataExtractor.
-import { tool as agentTool, type FunctionTool } from "@openai/agents";
+import { type FunctionTool, tool as agentTool } from "@openai/agents";
 import type { z } from "zod/v4";
+
 import type { Tool, ToolResult } from "../host/tool.js";
 import { assertUniqueToolNames } from "./unique-names.js";
 
@@ -37,7 +38,9 @@ export function toOpenAIAgentsTools(tools: readonly Tool<unknown, unknown>[]): O
       name: own.name,
       description: own.description,
       parameters: own.inputSchema as unknown as z.ZodObject,
-      ...(needsApproval === undefined ? {} : { needsApproval: (_context: unknown, input: unknown) => Promise.resolve(needsApproval(input)) }),
+      ...(needsApproval === undefined
+        ? {}
+        : { needsApproval: (_context: unknown, input: unknown) => Promise.resolve(needsApproval(input)) }),
       execute: async (input, context, details) => {
         const callId = details?.toolCall?.callId;
         const signal = details?.signal;
@@ -61,7 +64,9 @@ export function toOpenAIAgentsTools(tools: readonly Tool<unknown, unknown>[]): O
 // What the SDK matches an aborted call by (error === signal.reason, or an AbortError).
 function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
-  return reason instanceof Error ? reason : new DOMException(typeof reason === "string" ? reason : "This operation was aborted", "AbortError");
+  return reason instanceof Error
+    ? reason
+    : new DOMException(typeof reason === "string" ? reason : "This operation was aborted", "AbortError");
 }
 
 // The SDK throws on data that is not plain JSON (undefined fields, class instances), which would

@@ -3,6 +3,7 @@
 // quietly closes the server; here a longer line ends the server with a clear error instead, and the
 // transport only ever receives whole lines.
 import { Transform, type TransformCallback } from "node:stream";
+
 import { createTooLargeError } from "../io/named-files.js";
 
 /** The largest message read from stdin: 8 MiB (under the SDK's 10 MiB buffer limit). */

@@ -9,7 +9,8 @@ export function assertUniqueToolNames(adapter: string, tools: readonly Tool<unkn
   if (!Array.isArray(list)) throw new EvidenceError("E_INVALID_OPTION", `${adapter} needs an array of tools; got ${typeof tools}.`);
   const seen = new Set<string>();
   for (const tool of tools) {
-    if (seen.has(tool.name)) throw new EvidenceError("E_DUPLICATE_TOOL", `${adapter}: two tools are named ${JSON.stringify(tool.name)}; names must be unique.`);
+    if (seen.has(tool.name))
+      throw new EvidenceError("E_DUPLICATE_TOOL", `${adapter}: two tools are named ${JSON.stringify(tool.name)}; names must be unique.`);
     seen.add(tool.name);
   }
 }

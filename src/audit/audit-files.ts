@@ -1,6 +1,7 @@
 // The transcript files under the paths given to `agent-evidence audit`.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+
 import { EvidenceError } from "../errors.js";
 
 /**
@@ -22,7 +23,10 @@ export function collectTranscriptFiles(paths: readonly string[]): string[] {
     try {
       stats = statSync(path);
     } catch (error) {
-      throw new EvidenceError("E_IO", `cannot read ${path} (${error instanceof Error && "code" in error ? String(error.code) : "unreadable"})`);
+      throw new EvidenceError(
+        "E_IO",
+        `cannot read ${path} (${error instanceof Error && "code" in error ? String(error.code) : "unreadable"})`,
+      );
     }
     if (stats.isDirectory()) walk(path);
     else files.push(path);

@@ -2,6 +2,7 @@
 // or when running from TypeScript sources, where a worker cannot load the module).
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+
 import { readRegularFile } from "../io/named-files.js";
 import { isPlainFileOnDisk } from "../io/plain-file.js";
 import { auditEvents, type SessionAudit } from "./audit-transcript.js";
@@ -43,7 +44,15 @@ export function auditFile(path: string, read: (path: string, encoding: "utf8") =
     return { kind: "error", path, error: error instanceof Error && "code" in error ? String(error.code) : String(error) };
   }
   const session = mergeSubagentTranscripts(readTranscript(text), path);
-  return { kind: "audit", audit: auditEvents(session.events, session.finalMessage, { path, format: session.format, problems: session.problems, isPlainFile: isPlainFileOnDisk }) };
+  return {
+    kind: "audit",
+    audit: auditEvents(session.events, session.finalMessage, {
+      path,
+      format: session.format,
+      problems: session.problems,
+      isPlainFile: isPlainFileOnDisk,
+    }),
+  };
 }
 
 const BATCH = 8;
@@ -80,25 +89,27 @@ export async function auditFiles(paths: readonly string[], options: AuditFilesOp
   }
   let next = 0;
   await Promise.all(
-    Array.from({ length: jobs }, () =>
-      new Promise<void>((resolve, reject) => {
-        const worker = new Worker(url);
-        const send = (): void => {
-          if (next >= total) {
-            void worker.terminate().then(() => resolve());
-            return;
-          }
-          const start = next;
-          next = Math.min(total, next + BATCH);
-          worker.postMessage({ id: start, paths: paths.slice(start, next) });
-        };
-        worker.on("message", (message: { id: number; results: AuditFileResult[] }) => {
-          message.results.forEach((result, k) => accept(message.id + k, result));
+    Array.from(
+      { length: jobs },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(url);
+          const send = (): void => {
+            if (next >= total) {
+              void worker.terminate().then(() => resolve());
+              return;
+            }
+            const start = next;
+            next = Math.min(total, next + BATCH);
+            worker.postMessage({ id: start, paths: paths.slice(start, next) });
+          };
+          worker.on("message", (message: { id: number; results: AuditFileResult[] }) => {
+            message.results.forEach((result, k) => accept(message.id + k, result));
+            send();
+          });
+          worker.on("error", reject);
           send();
-        });
-        worker.on("error", reject);
-        send();
-      }),
+        }),
     ),
   );
 }

@@ -1,7 +1,7 @@
 // The audit summary: counts over sessions, and its text table.
-import type { ClaimLabel } from "./labels.js";
-import type { SessionAudit } from "./audit-transcript.js";
 import type { Outcome } from "../types.js";
+import type { SessionAudit } from "./audit-transcript.js";
+import type { ClaimLabel } from "./labels.js";
 
 /** Counts over every audited session. */
 export interface AuditSummary {
@@ -85,9 +85,20 @@ export function renderSummaryTable(summary: AuditSummary): string {
     ["masked runs", `${summary.maskedRuns}${pct(summary.maskedRuns, summary.runs)}`],
     ["baseline runs", `${summary.baselineRuns}`],
     ["outcomes", `passed ${summary.outcomes.passed}, failed ${summary.outcomes.failed}, unknown ${summary.outcomes.unknown}`],
-    ["last run", `passed ${summary.lastRunOutcomes.passed}, failed ${summary.lastRunOutcomes.failed}, unknown ${summary.lastRunOutcomes.unknown}, stale ${summary.staleLastRuns}`],
+    [
+      "last run",
+      `passed ${summary.lastRunOutcomes.passed}, failed ${summary.lastRunOutcomes.failed}, unknown ${summary.lastRunOutcomes.unknown}, stale ${summary.staleLastRuns}`,
+    ],
     ["claim labels", (Object.entries(summary.labels) as [ClaimLabel, number][]).map(([label, count]) => `${label} ${count}`).join(", ")],
-    ["top unknown reasons", summary.unknownReasons.length === 0 ? "-" : summary.unknownReasons.slice(0, 5).map(([reason, count]) => `${reason} ${count}`).join(", ")],
+    [
+      "top unknown reasons",
+      summary.unknownReasons.length === 0
+        ? "-"
+        : summary.unknownReasons
+            .slice(0, 5)
+            .map(([reason, count]) => `${reason} ${count}`)
+            .join(", "),
+    ],
   ];
   const width = Math.max(...rows.map(([key]) => key.length));
   return `${rows.map(([key, value]) => `${key.padEnd(width)}  ${value}`).join("\n")}\n`;

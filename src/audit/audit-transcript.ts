@@ -1,7 +1,13 @@
 // One session's audit: transcript -> events -> judged runs -> labelled claims of the final message.
 import { detectClaims } from "./claims.js";
-import { labelClaims, type ClaimLabel, type LabelledClaim } from "./labels.js";
-import { analyzeSession, type AnalyzeSessionOptions, type EditCause, type SessionAnalysis, type SessionRun } from "./transcript-timeline.js";
+import { type ClaimLabel, labelClaims, type LabelledClaim } from "./labels.js";
+import {
+  analyzeSession,
+  type AnalyzeSessionOptions,
+  type EditCause,
+  type SessionAnalysis,
+  type SessionRun,
+} from "./transcript-timeline.js";
 import { readTranscript } from "./transcripts/read-transcript.js";
 import type { TranscriptEvent, TranscriptFormat, TranscriptProblem } from "./transcripts/types.js";
 
@@ -19,7 +25,13 @@ export interface AuditedRun {
 }
 
 /** Session-level findings, worst first. */
-export type SessionFinding = "last-run-failed" | "failure-not-rerun" | "last-run-stale" | "last-run-unknown" | "no-test-run" | `claim-${Exclude<ClaimLabel, "backed" | "disclosed">}`;
+export type SessionFinding =
+  | "last-run-failed"
+  | "failure-not-rerun"
+  | "last-run-stale"
+  | "last-run-unknown"
+  | "no-test-run"
+  | `claim-${Exclude<ClaimLabel, "backed" | "disclosed">}`;
 
 /** One session's audit: the JSON line `agent-evidence audit` prints. */
 export interface SessionAudit {
@@ -84,7 +96,12 @@ function findingsOf(session: SessionAnalysis, claims: readonly LabelledClaim[]):
 export function auditEvents(
   events: readonly TranscriptEvent[],
   finalMessage: string | null,
-  extra: { path?: string | null; format?: TranscriptFormat | null; problems?: TranscriptProblem[]; isPlainFile?: AnalyzeSessionOptions["isPlainFile"] } = {},
+  extra: {
+    path?: string | null;
+    format?: TranscriptFormat | null;
+    problems?: TranscriptProblem[];
+    isPlainFile?: AnalyzeSessionOptions["isPlainFile"];
+  } = {},
 ): SessionAudit {
   const session = analyzeSession(events, extra.isPlainFile === undefined ? {} : { isPlainFile: extra.isPlainFile });
   const claims = labelClaims(detectClaims(finalMessage ?? ""), session, { position: finalMessagePosition(events, finalMessage) });
@@ -109,7 +126,15 @@ export function auditEvents(
  * and staleness, the final message's claims labelled. Never throws on bad lines (see `problems`).
  * @example auditTranscript(readFileSync(path, "utf8"), { path }).claims[0]?.label // "contradicted"
  */
-export function auditTranscript(text: string, options: { path?: string; format?: TranscriptFormat; isPlainFile?: AnalyzeSessionOptions["isPlainFile"] } = {}): SessionAudit {
+export function auditTranscript(
+  text: string,
+  options: { path?: string; format?: TranscriptFormat; isPlainFile?: AnalyzeSessionOptions["isPlainFile"] } = {},
+): SessionAudit {
   const read = readTranscript(text, options.format === undefined ? {} : { format: options.format });
-  return auditEvents(read.events, read.finalMessage, { path: options.path ?? null, format: read.format, problems: read.problems, ...(options.isPlainFile === undefined ? {} : { isPlainFile: options.isPlainFile }) });
+  return auditEvents(read.events, read.finalMessage, {
+    path: options.path ?? null,
+    format: read.format,
+    problems: read.problems,
+    ...(options.isPlainFile === undefined ? {} : { isPlainFile: options.isPlainFile }),
+  });
 }

@@ -1,5 +1,6 @@
 // Worker thread of `agent-evidence audit`: audits the files it is sent, one message per file.
 import { parentPort } from "node:worker_threads";
+
 import { auditFile, readTranscriptFile } from "./audit-pool.js";
 
 /** A request to a worker: audit these files. */

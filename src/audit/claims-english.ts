@@ -1,19 +1,21 @@
 // The English claim forms: clause by clause, a test subject ("all tests", "`test_x`", "the parser
 // tests") with a pass or fail verb, counts ("12 passed", "3 of 5"), and the not-run forms.
 import type { ClaimDetector, ClaimScope, FoundClaim } from "./claims-types.js";
-import { CODE_MARK, splitClauses, type Clause, type MessageSentence } from "./message-text.js";
+import { type Clause, CODE_MARK, type MessageSentence, splitClauses } from "./message-text.js";
 
 const NUM = "(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)";
 const HEAD = "(?:test[ -]suite|suite|test ?cases?|test files?|tests?|specs?)";
 const DETERMINER = `(?:all|each|every|both|the|my|our|these|those|its|their|remaining|other|existing|new|full|whole|entire|complete|of|${NUM})`;
 // Words that end a subject phrase: a free qualifier ("parser" in "the parser tests") is never one of them.
-const FUNCTION_WORD = "(?:and|or|again|then|so|now|i|we|it|that|which|with|after|before|ran|run|reran|when|because|since|to|in|on|at|by|for|from)";
+const FUNCTION_WORD =
+  "(?:and|or|again|then|so|now|i|we|it|that|which|with|after|before|ran|run|reran|when|because|since|to|in|on|at|by|for|from)";
 const RELATIVE = "(?:\\s+(?:that\\s+)?(?:i|we)\\s+(?:added|wrote|created|fixed|updated|changed|ran|run|reran|executed|touched))";
 const TARGET = `(?:${CODE_MARK}+|[\\w./-]+\\.py(?:::[\\w\\[\\]./-]+)*|[\\w./-]*::[\\w\\[\\]./-]+|test_\\w+|test[a-z]\\w*)`;
 const SUBJECT = new RegExp(
   `(?:^|[\\s(])((?:${DETERMINER}\\s+){0,4}(?:(?:(?!(?:${DETERMINER}|${FUNCTION_WORD})\\s)[\\w./-]+|${CODE_MARK}+)\\s+){0,3}${HEAD}${RELATIVE}?|(?:${DETERMINER}\\s+){0,3}${TARGET}(?:\\s+(?:and|,)\\s+${TARGET})*|all\\s+${NUM}|everything|they all|all|both)\\s*$`,
 );
-const ADVERB = "(?:(?:now|still|all|also|again|both|each|finally|successfully|fully|consistently|currently|sometimes|intermittently|reliably)\\s+)*";
+const ADVERB =
+  "(?:(?:now|still|all|also|again|both|each|finally|successfully|fully|consistently|currently|sometimes|intermittently|reliably)\\s+)*";
 const PASS_VERB = new RegExp(
   `\\b${ADVERB}((?:are|is)\\s+${ADVERB}(?:passing|green)|(?:have|has)\\s+${ADVERB}passed|pass(?:es|ed)?|succeed(?:s|ed)?|(?:went|turned|came back|ran|runs?)\\s+green|passing)\\b`,
   "g",
@@ -26,54 +28,82 @@ const NEGATED_PASS = new RegExp(
   `\\b(?:(?:do|does|did|is|are|was|were|have|has)(?:n't|\\s+not)|not|no longer|never|(?:fail|fails|failed) to)\\s+(?:(?:yet|still|all|even|quite|fully)\\s+)*(?:pass(?:es|ed|ing)?|green|succeed(?:s|ed)?)\\b`,
   "g",
 );
-const ALLOWED_AFTER_PASS = /^(?:$|[,.;:!)\-\u2013\u2014(\u2705\u2714\u2713]|(?:now|again|locally|successfully|cleanly|fine|consistently|reliably|too|also|as well|here|there|on|under|with|without|after|and|but|so|in|at|against|including|for|across|both|all|green|once|when|since|\d)\b)/;
+const ALLOWED_AFTER_PASS =
+  /^(?:$|[,.;:!)\-\u2013\u2014(\u2705\u2714\u2713]|(?:now|again|locally|successfully|cleanly|fine|consistently|reliably|too|also|as well|here|there|on|under|with|without|after|and|but|so|in|at|against|including|for|across|both|all|green|once|when|since|\d)\b)/;
 const PARTIAL_AFTER = /^(?:except|apart from|other than|besides|save for|but (?:one|two|\d+|for))\b/;
 const PLAN_OR_HEDGE =
   /\b(?:let me|let's|let us|i'll|i will|we'll|we will|i'm going to|i am going to|going to|need to|needs to|have to|has to|want to|wants to|trying to|try to|make sure|ensure|to verify|verify that|to confirm|confirm that|to check|check that|check whether|check if|to see if|to see whether|so that|in order to|until|unless|if|whether|assuming|provided|as long as|should|would|could(?! not)|might|may|must|probably|likely|hopefully|presumably|i think|i believe|i expect|expected to|expect|seems?|appears? to|in theory|supposed to|can you|please|make|get|once|as far as i can tell|afaict|i assume|i guess)\b/;
-const TRAILING_HEDGE = /\b(?:i think|i believe|probably|hopefully|presumably|it seems|apparently|i hope|if|as far as i can tell|afaict|i assume|i guess)\b/;
+const TRAILING_HEDGE =
+  /\b(?:i think|i believe|probably|hopefully|presumably|it seems|apparently|i hope|if|as far as i can tell|afaict|i assume|i guess)\b/;
 // Reported speech: someone else's word that tests pass is not the agent's claim.
 const REPORTED =
   /\b(?:(?:the\s+)?(?:user|users|you|they|he|she|someone|reviewers?|authors?|maintainers?|(?:the\s+)?(?:issue|ticket|readme|docs?|documentation|pr|description|comment|task|bug report|changelog)|ci(?:\s+(?:reports?|logs?|job|run))?)\s+(?:\w+\s+)?(?:said|says|say|claims?|claimed|reports?|reported|mentions?|mentioned|states?|stated|told me|wrote|writes|insists?))\b|\baccording to\b|\breportedly\b|\bsupposedly\b|\ballegedly\b|\bclaims? that\b/;
 // A run on another branch says nothing of the code as it is now.
 const OTHER_BRANCH = /\b(?:on|in|against)\s+(?:the\s+)?(?:main|master|develop|trunk|upstream|origin\/[\w.-]+|base|default)(?:\s+branch)?\b/;
 // "Only 3 tests pass", "most tests pass", "zero tests pass": a partial pass, told as a failure.
-const PARTIAL_BEFORE = /\b(?:zero|only|just|merely|most(?:\s+of)?|nearly|almost|a few|few|half(?:\s+of)?|some(?:\s+of)?|none of|several(?:\s+of)?)\s+(?:of\s+)?(?:the\s+)?$/;
+const PARTIAL_BEFORE =
+  /\b(?:zero|only|just|merely|most(?:\s+of)?|nearly|almost|a few|few|half(?:\s+of)?|some(?:\s+of)?|none of|several(?:\s+of)?)\s+(?:of\s+)?(?:the\s+)?$/;
 const PARTIAL_SUBJECT = /^(?:zero|0|no|only|just|merely|most|few|half|some|several|nearly|almost)\b/;
 // Labels that make a sentence a plan or a criterion ("Goal: all tests pass", "Acceptance criteria:").
 const FRAMING =
   /\b(?:goals?|acceptance(?:\s+(?:criteria|tests?))?|criteria|criterion|definition of done|done when|exit criteria|objectives?|expected(?:\s+(?:result|outcome|output))?|expectations?|requirements?|to ?do|plan|next steps?|checklist|targets?|success|gates?)\b|^(?:if|when|once|unless|until|before)\b/;
 const NEGATION_BEFORE = /(?:\bnot|\bnever|\bnone of|\bneither of|\bno longer|n't)\s+(?:\w+\s+)?$/;
-const HISTORICAL = /\b(?:previously|earlier|before (?:the|my|this|that|these)|originally|initially|used to|had been|was failing|were failing|was broken|were broken|fix|fixed|fixes|fixing|resolved|addressed|repaired|no longer)\b/;
+const HISTORICAL =
+  /\b(?:previously|earlier|before (?:the|my|this|that|these)|originally|initially|used to|had been|was failing|were failing|was broken|were broken|fix|fixed|fixes|fixing|resolved|addressed|repaired|no longer)\b/;
 const WHOLE = /\b(?:all|every|whole|full|entire|complete|everything|both)\b/;
 const NOT_RUN = new RegExp(
   `\\b(?:(?:did|have|has|had|could|was|were|am)(?:n't|\\s+not)|never|(?:was|were)\\s+unable to|unable to|not able to)\\s+(?:yet\\s+|been able to\\s+|able to\\s+|get to\\s+|actually\\s+)*(?:re-?)?(?:run|execute|ran)\\b[^.;]*\\b(?:${HEAD}|pytest|go test)|\\b${HEAD}\\s+(?:were|was|have|has)(?:n't|\\s+not)\\s+(?:been\\s+)?(?:re-?)?run\\b|\\bwithout (?:re-?)?running (?:the |any )?${HEAD}|\\b${HEAD}:?\\s+not (?:yet )?run\\b`,
 );
 // "All 19 tests passed" is a whole-suite claim, read by the clause rules, not a bare count.
 const COUNT_PASSED = /(?<![\w.])(?<!\ball\s)(\d+)\s+(?:(?:tests?|test ?cases?|specs?)\s+)?(?:passed|passing)\b/;
-const COUNT_FAILED = new RegExp(`(?<![\\w.])(${NUM}|no|zero)\\s+(?:(?:tests?|test ?cases?|specs?)\\s+)?(?:(?:still|also|are|were)\\s+)?(?:failed|failing|failures?|errors?|errored|fail)\\b`);
+const COUNT_FAILED = new RegExp(
+  `(?<![\\w.])(${NUM}|no|zero)\\s+(?:(?:tests?|test ?cases?|specs?)\\s+)?(?:(?:still|also|are|were)\\s+)?(?:failed|failing|failures?|errors?|errored|fail)\\b`,
+);
 const RATIO_PASS = "(?:pass|passed|passing|are passing|succeed(?:ed)?|(?:are\\s+|is\\s+|went\\s+|turned\\s+)?green)\\b";
 const RATIO = new RegExp(`(?<![\\w.])(\\d+)\\s*(?:\\/|of|out of)\\s*(\\d+)\\s+(?:[\\w-]+\\s+){0,2}${RATIO_PASS}`);
 // "259 of 259 unit and 22 of 22 end-to-end pass": ratios joined by "and" or commas before one verb.
-const RATIO_CHAIN = new RegExp(`(?<![\\w.])\\d+\\s*(?:\\/|of|out of)\\s*\\d+(?:\\s+[a-z-]+){0,2}(?:(?:\\s*,\\s*|\\s+and\\s+)\\d+\\s*(?:\\/|of|out of)\\s*\\d+(?:\\s+[a-z-]+){0,2})+\\s+${RATIO_PASS}`);
+const RATIO_CHAIN = new RegExp(
+  `(?<![\\w.])\\d+\\s*(?:\\/|of|out of)\\s*\\d+(?:\\s+[a-z-]+){0,2}(?:(?:\\s*,\\s*|\\s+and\\s+)\\d+\\s*(?:\\/|of|out of)\\s*\\d+(?:\\s+[a-z-]+){0,2})+\\s+${RATIO_PASS}`,
+);
 const EACH_RATIO = /(\d+)\s*(?:\/|of|out of)\s*(\d+)/g;
 // A runner's own summary quoted in inline code ("`2 failed, 10 passed in 0.31s`") shows failures.
 const QUOTED_FAILURES = /(?:^|[\s,(=])([1-9]\d*)\s+(?:failed|failures?|errors?|errored)\b/i;
 // "No failing tests", "there are no failing tests", "zero failures": the sentence claims a pass.
-const NO_FAILURES = /\b(?:no|zero)\s+(?:test\s+)?failures\b|\bnothing failed\b|\bno tests? failed\b|\b(?:no|zero)\s+(?:more\s+|remaining\s+)?(?:failing|failed|broken)\s+(?:tests?|specs?)\b|\bnone of the tests (?:fail|failed)\b/;
-const FAILING_NOUN = new RegExp(`\\b(?:(${NUM}|a few|several|some|the|a|remaining)\\s+)?(?:\\w+\\s+)?(?:failing|broken)\\s+${HEAD}\\b|\\b${HEAD}\\s+(?:that\\s+)?(?:are\\s+|is\\s+)?still failing\\b`);
+const NO_FAILURES =
+  /\b(?:no|zero)\s+(?:test\s+)?failures\b|\bnothing failed\b|\bno tests? failed\b|\b(?:no|zero)\s+(?:more\s+|remaining\s+)?(?:failing|failed|broken)\s+(?:tests?|specs?)\b|\bnone of the tests (?:fail|failed)\b/;
+const FAILING_NOUN = new RegExp(
+  `\\b(?:(${NUM}|a few|several|some|the|a|remaining)\\s+)?(?:\\w+\\s+)?(?:failing|broken)\\s+${HEAD}\\b|\\b${HEAD}\\s+(?:that\\s+)?(?:are\\s+|is\\s+)?still failing\\b`,
+);
 // "62 tests, 100% passing": a share of the tests; short of 100% it tells of failures.
 const PERCENT_PASS = /(?<![\w.])(\d{1,3}(?:\.\d+)?)\s*%\s+(?:of\s+(?:the\s+)?(?:tests?|specs?)\s+)?(?:pass(?:ing|ed|es)?|green)\b/;
 const TESTS_COUNTED = /(?<![\w.])(\d+)\s+(?:tests?|test ?cases?|specs?)\b/;
 // A label and its value ("Tests: all green.", "Unit tests: passing"): a status line is a claim.
 const LABEL_PASS = new RegExp(`^[\\s*_#>-]*((?:the\\s+)?(?:[\\w-]+\\s+){0,2}${HEAD})\\s*:\\s*(all\\s+)?(?:green|passing|passed|pass)\\b`);
-const CLAUSE_BREAK = /,\s+(?:and|but|so|while|although|though|yet)\s+|\s+(?:but|while|although|whereas|yet)\s+|,\s+|:\s+|\s[-\u2013\u2014]\s/g;
-const WORD_NUMBERS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12 };
+const CLAUSE_BREAK =
+  /,\s+(?:and|but|so|while|although|though|yet)\s+|\s+(?:but|while|although|whereas|yet)\s+|,\s+|:\s+|\s[-\u2013\u2014]\s/g;
+const WORD_NUMBERS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+};
 
 function toNumber(word: string): number {
   return WORD_NUMBERS[word] ?? Number(word);
 }
 
-const NAMED_TARGET = new RegExp(`${CODE_MARK}+|[\\w./-]+\\.py(?:::[\\w\\[\\]./-]+)*|[\\w./-]*::[\\w\\[\\]./-]+|\\btest_\\w+|\\bTest[A-Z]\\w*`, "g");
+const NAMED_TARGET = new RegExp(
+  `${CODE_MARK}+|[\\w./-]+\\.py(?:::[\\w\\[\\]./-]+)*|[\\w./-]*::[\\w\\[\\]./-]+|\\btest_\\w+|\\bTest[A-Z]\\w*`,
+  "g",
+);
 const PART_OF = new RegExp(`^(${NUM})\\s+of\\b`);
 const RELATIVE_AT_END = new RegExp(`${RELATIVE}$`);
 const NOT_A_QUALIFIER = new RegExp(`^(?:${DETERMINER}|${HEAD}|test|suite|cases?|files?|and|everything|they)$`);
@@ -113,7 +143,10 @@ function scopeOf(sentence: MessageSentence, subject: string, subjectStart: numbe
 function agrees(subject: string, verb: string): boolean {
   const plural = /(?:tests|specs|cases|files|\ball|\bboth|they all)$/.test(subject) || /\band\b|,/.test(subject);
   const singular = /(?:\btest|suite|case|file|everything)$/.test(subject);
-  const core = verb.replace(/^(?:(?:now|still|all|also|again|both|each|finally|successfully|fully|consistently|currently|sometimes|intermittently|reliably)\s+)*/, "");
+  const core = verb.replace(
+    /^(?:(?:now|still|all|also|again|both|each|finally|successfully|fully|consistently|currently|sometimes|intermittently|reliably)\s+)*/,
+    "",
+  );
   if (/^(?:pass|succeed|are|have|break|fail|crash|time out)\b/.test(core) && !/^(?:passes|succeeds)/.test(core)) return !singular || plural;
   if (/^(?:passes|succeeds|is|has|breaks|fails|crashes|times out)\b/.test(core)) return !plural || singular;
   return true;
@@ -157,11 +190,16 @@ function detectInClause(sentence: MessageSentence, lower: string, clause: Clause
       const negated = NEGATION_BEFORE.test(beforeSubject);
       const scope = scopeOf(sentence, subject, subjectStart);
       if (kind === "pass") {
-        if (PARTIAL_SUBJECT.test(subject) || PARTIAL_BEFORE.test(beforeSubject)) claims.push({ kind: "fail", scope: { kind: "unspecified" } });
+        if (PARTIAL_SUBJECT.test(subject) || PARTIAL_BEFORE.test(beforeSubject))
+          claims.push({ kind: "fail", scope: { kind: "unspecified" } });
         else if (negated || PARTIAL_AFTER.test(right)) claims.push({ kind: "fail", scope });
         else if (blocks.passEnd <= sentenceLeft.length) continue;
         else if (ALLOWED_AFTER_PASS.test(right)) claims.push({ kind: "pass", scope });
-      } else if (!negated && !HISTORICAL.test(clause.text) && !(verb[1]!.startsWith("error") && /^(?:are|were|is|show|about|in|from)\b/.test(right))) {
+      } else if (
+        !negated &&
+        !HISTORICAL.test(clause.text) &&
+        !(verb[1]!.startsWith("error") && /^(?:are|were|is|show|about|in|from)\b/.test(right))
+      ) {
         claims.push({ kind: "fail", scope, ...(PAST_FAIL.test(verb[1]!) ? { past: true } : {}) });
       }
       return;
@@ -222,7 +260,10 @@ function ratioClaim(lower: string): { claim: FoundClaim; index: number } | null 
   if (pairs.length === 0) return null;
   const passed = pairs.reduce((sum, pair) => sum + Number(pair[1]), 0);
   const total = pairs.reduce((sum, pair) => sum + Number(pair[2]), 0);
-  const claim: FoundClaim = passed === total ? { kind: "pass", scope: { kind: "count", count: total } } : { kind: "fail", scope: { kind: "count", count: total - passed } };
+  const claim: FoundClaim =
+    passed === total
+      ? { kind: "pass", scope: { kind: "count", count: total } }
+      : { kind: "fail", scope: { kind: "count", count: total - passed } };
   return { claim, index: (chain ?? single)!.index };
 }
 
@@ -253,7 +294,8 @@ function detectInText(sentence: MessageSentence, lower: string, blocks: Blocks):
   if (percent && !modal(percent.index) && HEAD_WORD.test(lower)) {
     if (Number(percent[1]) < 100) return [{ kind: "fail", scope: { kind: "unspecified" } }];
     const counted = TESTS_COUNTED.exec(lower);
-    if (!blocked(percent.index)) return [{ kind: "pass", scope: counted ? { kind: "count", count: Number(counted[1]) } : { kind: "unspecified" } }];
+    if (!blocked(percent.index))
+      return [{ kind: "pass", scope: counted ? { kind: "count", count: Number(counted[1]) } : { kind: "unspecified" } }];
   }
   const failed = COUNT_FAILED.exec(lower);
   const failedCount = failed && !["no", "zero"].includes(failed[1]!) ? toNumber(failed[1]!) : 0;
@@ -271,12 +313,18 @@ function detectInText(sentence: MessageSentence, lower: string, blocks: Blocks):
     const scope = scopeOf(sentence, subject, lower.indexOf(subject));
     // "Tests: passing except test_x" tells of a failure.
     if (PARTIAL_AFTER.test(afterLabel)) return [{ kind: "fail", scope }];
-    if (!blocked(0) && ALLOWED_AFTER_PASS.test(afterLabel)) return [{ kind: "pass", scope: scope.kind === "unspecified" && label[2] !== undefined ? { kind: "suite" } : scope }];
+    if (!blocked(0) && ALLOWED_AFTER_PASS.test(afterLabel))
+      return [{ kind: "pass", scope: scope.kind === "unspecified" && label[2] !== undefined ? { kind: "suite" } : scope }];
   }
   for (const clause of splitClauses(lower, CLAUSE_BREAK)) detectInClause(sentence, lower, clause, blocks, claims);
   if (claims.length === 0) {
     const failing = FAILING_NOUN.exec(lower);
-    if (failing && !modal(failing.index) && !HISTORICAL.test(lower) && !/\b(?:no|zero|without|any)\s+(?:\w+\s+)?(?:failing|broken)\b/.test(lower)) {
+    if (
+      failing &&
+      !modal(failing.index) &&
+      !HISTORICAL.test(lower) &&
+      !/\b(?:no|zero|without|any)\s+(?:\w+\s+)?(?:failing|broken)\b/.test(lower)
+    ) {
       const count = failing[1] !== undefined && NUMBER_ONLY.test(failing[1]) ? toNumber(failing[1]) : null;
       claims.push({ kind: "fail", scope: count === null ? { kind: "unspecified" } : { kind: "count", count } });
     }

@@ -2,7 +2,7 @@
 // test subject followed by a pass or fail predicate within a clause, ratios and counts, the not-run
 // forms, and the words that make a sentence a plan, a hedge, hearsay or about another branch.
 import type { ClaimDetector, ClaimScope, FoundClaim } from "./claims-types.js";
-import { CODE_MARK, splitClauses, type Clause, type MessageSentence } from "./message-text.js";
+import { type Clause, CODE_MARK, type MessageSentence, splitClauses } from "./message-text.js";
 
 /**
  * One language's claim forms, as regular expression sources over lowercased text. `\b` is a Unicode
@@ -62,7 +62,8 @@ const LETTER = "[\\p{L}\\p{N}_]";
 // hundreds of word boundaries, which made the first use of a table cost 50 to 80 ms.
 const LATIN_LETTER = "[\\w\\u00c0-\\u024f\\u1e00-\\u1eff]";
 // Test ids and files as agents write them: test_login, tests/test_api.py::test_x, cart.test.ts, x_test.go.
-const TEST_ID = "(?:test_[\\p{L}\\p{N}_]+|[\\w./-]*::[\\w\\[\\]./-]+|[\\w./-]+\\.(?:test|spec)\\.[a-z]+|(?:[\\w.-]+/)*test_[\\w./-]*\\.py|[\\w./-]+_test\\.(?:go|py|rb))";
+const TEST_ID =
+  "(?:test_[\\p{L}\\p{N}_]+|[\\w./-]*::[\\w\\[\\]./-]+|[\\w./-]+\\.(?:test|spec)\\.[a-z]+|(?:[\\w.-]+/)*test_[\\w./-]*\\.py|[\\w./-]+_test\\.(?:go|py|rb))";
 const RUNNER = "(?:pytest|jest|vitest|mocha|phpunit|rspec|[a-z]+_test|cargo_test|go_test|ctest|gradlew?_test|mvn_test)";
 const ARROW = /\u2192|\u21d2|=>|->|(?<![=!<>])=(?!=)/;
 
@@ -72,7 +73,10 @@ function compileWith(source: string, flags = "u", letter = LETTER): RegExp {
   const start = `(?<!${letter})`;
   const end = `(?!${letter})`;
   // Only the character before matters (a slice of everything before was quadratic in the source).
-  return new RegExp(source.replace(/\\b/g, (_match: string, at: number) => (at === 0 || "|(:".includes(source[at - 1]!) ? start : end)), flags);
+  return new RegExp(
+    source.replace(/\\b/g, (_match: string, at: number) => (at === 0 || "|(:".includes(source[at - 1]!) ? start : end)),
+    flags,
+  );
 }
 
 interface Compiled {
@@ -110,7 +114,9 @@ interface Compiled {
 function compileTable(table: ClaimLanguageTable): Compiled {
   const letter = table.dense ? LETTER : LATIN_LETTER;
   const compile = (source: string, flags = "u"): RegExp => compileWith(source, flags, letter);
-  const words = Object.keys(table.numbers).sort((a, b) => b.length - a.length).join("|");
+  const words = Object.keys(table.numbers)
+    .sort((a, b) => b.length - a.length)
+    .join("|");
   // A number word counts only as a word (Latin scripts) or before a counter (Chinese, Japanese).
   const number = table.dense ? `(?:\\d+|(?:${words})(?=\\s*(?:${table.counter})))` : `(?:\\d+|\\b(?:${words})\\b)`;
   const subject = `(?:${table.test}|${TEST_ID})`;
@@ -118,7 +124,9 @@ function compileTable(table: ClaimLanguageTable): Compiled {
   return {
     table,
     quick: new RegExp(table.quick),
-    mention: compile(`${subject}|${RUNNER}|\\d+\\s*(?:${table.counter})\\s*(?:${table.pass}|${table.fail})|(?:${table.pass})\\s*[:\\uff1a]?\\s*\\d+\\s*/\\s*\\d+`),
+    mention: compile(
+      `${subject}|${RUNNER}|\\d+\\s*(?:${table.counter})\\s*(?:${table.pass}|${table.fail})|(?:${table.pass})\\s*[:\\uff1a]?\\s*\\d+\\s*/\\s*\\d+`,
+    ),
     predicate: compile(`${table.pass}|${table.fail}|${table.notRun}|${table.negatedPass}|${table.noFailures}`),
     test: compile(subject),
     subject: compile(standIn),
@@ -138,8 +146,14 @@ function compileTable(table: ClaimLanguageTable): Compiled {
     conditional: compile(table.conditional),
     ratio: compile(`(?<![\\d./])(\\d{1,6})\\s*(?:/|\\b(?:${table.ratioWords})\\b)\\s*(\\d{1,6})(?![\\d./])`, "gu"),
     failLabel: compile(`(?:${table.fail})\\s*[:\\uff1a]\\s*(\\d+)`),
-    clauseBreak: compile(`[,\\uff0c\\u3001;\\uff1b:\\uff1a()\\uff08\\uff09\\u2192]|\\s[-\\u2013\\u2014]+\\s|--|\\s(?:${table.conjunctions})\\s|${table.dense ? `(?:${table.conjunctions})` : "(?!)"}`, "gu"),
-    countBeforeNoun: compile(`(${number})\\s*(?:${table.counter})?\\s*(?:[\\p{L}\\p{N}/-]+\\s+){0,2}?${table.dense ? "[^\\d]{0,3}?" : ""}(?:${table.test})`, "gu"),
+    clauseBreak: compile(
+      `[,\\uff0c\\u3001;\\uff1b:\\uff1a()\\uff08\\uff09\\u2192]|\\s[-\\u2013\\u2014]+\\s|--|\\s(?:${table.conjunctions})\\s|${table.dense ? `(?:${table.conjunctions})` : "(?!)"}`,
+      "gu",
+    ),
+    countBeforeNoun: compile(
+      `(${number})\\s*(?:${table.counter})?\\s*(?:[\\p{L}\\p{N}/-]+\\s+){0,2}?${table.dense ? "[^\\d]{0,3}?" : ""}(?:${table.test})`,
+      "gu",
+    ),
     countBeforeVerb: compile(table.dense ? `(${number})\\s*(?:${table.counter})\\s*[^\\d\\s]{0,2}$` : `(${number})\\s+(?:[\\p{L}]+\\s+)?$`),
     countAfterVerb: compile(`^\\s*[:\\uff1a]?\\s*(\\d+)\\s*(?:${table.counter}|(?![\\p{L}\\p{N}_]))`),
   };
@@ -174,7 +188,10 @@ function lastMatch(pattern: RegExp, text: string): RegExpExecArray | null {
 // tests, or unspecified (a pass prefers the whole suite to its count: "all 72 tests pass").
 function scopeAt(c: Compiled, kind: "pass" | "fail", clause: string, at: number, predicate: string): ClaimScope {
   const left = clause.slice(0, at);
-  const count = lastMatch(c.countBeforeNoun, left) ?? c.countBeforeVerb.exec(left) ?? (kind === "fail" ? c.countAfterVerb.exec(clause.slice(at + predicate.length)) : null);
+  const count =
+    lastMatch(c.countBeforeNoun, left) ??
+    c.countBeforeVerb.exec(left) ??
+    (kind === "fail" ? c.countAfterVerb.exec(clause.slice(at + predicate.length)) : null);
   const whole = c.whole.test(left) || c.whole.test(predicate) || /100\s*%/.test(left);
   if (kind === "pass" && whole) return { kind: "suite" };
   if (count) return { kind: "count", count: toNumber(c.table, count[1]!) };
@@ -191,7 +208,9 @@ function predicates(c: Compiled, pattern: RegExp, clause: string): RegExpExecArr
   const subject = c.subject.exec(clause);
   const subjectEnd = subject === null ? Number.POSITIVE_INFINITY : subject.index + subject[0].length;
   // The count sits right before the predicate: a short tail is enough (and keeps long clauses linear).
-  return [...clause.matchAll(pattern)].filter((match) => subjectEnd <= match.index || c.countBeforeVerb.test(clause.slice(Math.max(0, match.index - 24), match.index)));
+  return [...clause.matchAll(pattern)].filter(
+    (match) => subjectEnd <= match.index || c.countBeforeVerb.test(clause.slice(Math.max(0, match.index - 24), match.index)),
+  );
 }
 
 function inside(index: number, spans: readonly RegExpExecArray[]): boolean {
@@ -211,7 +230,11 @@ function ratioClaims(c: Compiled, text: string, passBlocked: (index: number) => 
     const total = Number(ratio[2]);
     if (first > total || total === 0) continue;
     const end = ratio.index + ratio[0].length;
-    const before = text.slice(Math.max(0, ratio.index - 40), ratio.index).split(/[,\uff0c\u3001;\uff1b]/).at(-1) ?? "";
+    const before =
+      text
+        .slice(Math.max(0, ratio.index - 40), ratio.index)
+        .split(/[,\uff0c\u3001;\uff1b]/)
+        .at(-1) ?? "";
     const after = text.slice(end, end + 160).split(/[,\uff0c\u3001;\uff1b(\uff08]/)[0] ?? "";
     if (c.past.test(before.slice(-12))) continue;
     c.fail.lastIndex = 0;
@@ -219,7 +242,9 @@ function ratioClaims(c: Compiled, text: string, passBlocked: (index: number) => 
     const failAfter = c.fail.exec(after);
     const passAfter = c.pass.exec(after);
     const passBefore = lastMatch(c.pass, before);
-    const adjacent = (passBefore !== null && passBefore.index + passBefore[0].length >= before.trimEnd().length - 2) || (passAfter !== null && passAfter.index <= 2);
+    const adjacent =
+      (passBefore !== null && passBefore.index + passBefore[0].length >= before.trimEnd().length - 2) ||
+      (passAfter !== null && passAfter.index <= 2);
     if (!c.test.test(`${before} ${after}`) && !adjacent && !(failAfter && failAfter.index <= 2)) continue;
     if (failAfter && (passAfter === null || failAfter.index < passAfter.index)) {
       if (first > 0) claims.push({ kind: "fail", scope: { kind: "count", count: first } });
@@ -228,10 +253,15 @@ function ratioClaims(c: Compiled, text: string, passBlocked: (index: number) => 
     else if (!passBlocked(ratio.index)) {
       const key = passAfter === null ? -ratio.index - 1 : end + passAfter.index;
       const held = passTotals.get(key);
-      passTotals.set(key, { total: (held?.total ?? 0) + total, whole: (held?.whole ?? false) || c.whole.test(before), at: held?.at ?? ratio.index });
+      passTotals.set(key, {
+        total: (held?.total ?? 0) + total,
+        whole: (held?.whole ?? false) || c.whole.test(before),
+        at: held?.at ?? ratio.index,
+      });
     }
   }
-  for (const { total, whole } of passTotals.values()) claims.push({ kind: "pass", scope: whole ? { kind: "suite" } : { kind: "count", count: total } });
+  for (const { total, whole } of passTotals.values())
+    claims.push({ kind: "pass", scope: whole ? { kind: "suite" } : { kind: "count", count: total } });
   return claims;
 }
 
@@ -252,7 +282,8 @@ function detectInTable(c: Compiled, sentence: MessageSentence): FoundClaim[] {
   const passBlocked = (index: number): boolean => passHedged || arrowBefore(text, index);
   const claims = ratioClaims(c, text, passBlocked);
   const label = c.failLabel.exec(text);
-  if (label && Number(label[1]) > 0 && !c.hedge.test(text)) claims.push({ kind: "fail", scope: { kind: "count", count: Number(label[1]) } });
+  if (label && Number(label[1]) > 0 && !c.hedge.test(text))
+    claims.push({ kind: "fail", scope: { kind: "count", count: Number(label[1]) } });
   for (const clause of splitClauses(text, c.clauseBreak).filter((part) => part.text.trim().length > 0)) {
     if (c.hedge.test(clause.text) || /(?<![=!<>])=(?!=)/.test(clause.text)) continue;
     claims.push(...detectInClause(c, clause, passBlocked));
@@ -278,7 +309,8 @@ function detectInClause(c: Compiled, clause: Clause, passBlocked: (index: number
     // "0 échecs" counts no failure.
     if (scope.kind !== "count" || scope.count > 0) return [{ kind: "fail", scope, ...past }];
   }
-  if (passes.length > 0 && c.partial.test(text.slice(0, passes[0]!.index + passes[0]![0].length))) return [{ kind: "fail", scope: { kind: "unspecified" } }];
+  if (passes.length > 0 && c.partial.test(text.slice(0, passes[0]!.index + passes[0]![0].length)))
+    return [{ kind: "fail", scope: { kind: "unspecified" } }];
   const pass = passes[0];
   if (pass && !passBlocked(clause.offset + pass.index)) return [{ kind: "pass", scope: scopeAt(c, "pass", text, pass.index, pass[0]) }];
   if (none.length > 0 && !passBlocked(clause.offset + none[0]!.index)) return [{ kind: "pass", scope: { kind: "unspecified" } }];

@@ -4,7 +4,7 @@ import { german } from "./claims-de.js";
 import { spanish } from "./claims-es.js";
 import { french } from "./claims-fr.js";
 import { japanese } from "./claims-ja.js";
-import { createTableDetector, type ClaimLanguageTable } from "./claims-language.js";
+import { type ClaimLanguageTable, createTableDetector } from "./claims-language.js";
 import { portuguese } from "./claims-pt.js";
 import type { ClaimDetector } from "./claims-types.js";
 import { chinese } from "./claims-zh.js";

@@ -6,10 +6,7 @@ export type ClaimKind = "pass" | "fail" | "not-run";
 
 /** What a claim is about. */
 export type ClaimScope =
-  | { kind: "suite" }
-  | { kind: "targets"; targets: string[] }
-  | { kind: "count"; count: number }
-  | { kind: "unspecified" };
+  { kind: "suite" } | { kind: "targets"; targets: string[] } | { kind: "count"; count: number } | { kind: "unspecified" };
 
 /** One claim sentence found in a message. */
 export interface ClaimSentence {

@@ -3,7 +3,7 @@
 import { english } from "./claims-english.js";
 import { CLAIM_LANGUAGES } from "./claims-languages.js";
 import type { ClaimDetector, ClaimScope, ClaimSentence, FoundClaim } from "./claims-types.js";
-import { splitMessageSentences, type MessageSentence } from "./message-text.js";
+import { type MessageSentence, splitMessageSentences } from "./message-text.js";
 
 export type { ClaimKind, ClaimScope, ClaimSentence } from "./claims-types.js";
 
@@ -15,7 +15,9 @@ function isFramed(sentence: MessageSentence): boolean {
   if (sentence.task === "open") return true;
   const label = /^([^:\uff1a]{1,60})[:\uff1a]/.exec(sentence.masked)?.[1]?.trim().toLowerCase();
   const lead = sentence.lead?.toLowerCase();
-  return DETECTORS.some((detector) => (label !== undefined && detector.framing.test(label)) || (lead !== undefined && detector.framing.test(lead)));
+  return DETECTORS.some(
+    (detector) => (label !== undefined && detector.framing.test(label)) || (lead !== undefined && detector.framing.test(lead)),
+  );
 }
 
 const SPECIFICITY: Record<ClaimScope["kind"], number> = { count: 3, targets: 2, suite: 1, unspecified: 0 };

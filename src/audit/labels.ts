@@ -1,5 +1,5 @@
 // Claim labels: what the session's runs say about each claim of the final message.
-import { isDisclosure, type ClaimSentence } from "./claims.js";
+import { type ClaimSentence, isDisclosure } from "./claims.js";
 import type { SessionAnalysis, SessionRun } from "./transcript-timeline.js";
 
 /**
@@ -60,9 +60,14 @@ function covers(run: SessionRun, claim: ClaimSentence, known: readonly string[] 
     case "targets": {
       if (!run.partial) return true;
       const ids = run.runs.flatMap((evidence) => [...evidence.targets, ...evidence.passed, ...evidence.failed]);
-      const files = run.runs.filter((evidence) => !evidence.filtered).flatMap((evidence) => evidence.targets.filter((target) => !target.includes("::")).map(fileOf));
-      const placed = (target: string): boolean => known.some((id) => id.includes("::") && id.includes(target) && files.includes(fileOf(id)));
-      return claim.scope.targets.every((target) => ids.some((id) => id.includes(target) || target.includes(id.replace(/^\.\//, ""))) || placed(target));
+      const files = run.runs
+        .filter((evidence) => !evidence.filtered)
+        .flatMap((evidence) => evidence.targets.filter((target) => !target.includes("::")).map(fileOf));
+      const placed = (target: string): boolean =>
+        known.some((id) => id.includes("::") && id.includes(target) && files.includes(fileOf(id)));
+      return claim.scope.targets.every(
+        (target) => ids.some((id) => id.includes(target) || target.includes(id.replace(/^\.\//, ""))) || placed(target),
+      );
     }
     case "count":
     case "unspecified":
@@ -86,7 +91,13 @@ function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: numb
   const current = before.filter((run) => !run.baseline);
   const make = (label: ClaimLabel, reason: ClaimLabelReason, run: SessionRun | null): LabelledClaim => {
     const failure = label === "unsupported" || label === "unclear" ? failureOnTree(current, position) : undefined;
-    return { ...claim, label, reason, run: run === null ? null : ref(run), ...(failure === undefined ? {} : { sameTreeFailure: ref(failure) }) };
+    return {
+      ...claim,
+      label,
+      reason,
+      run: run === null ? null : ref(run),
+      ...(failure === undefined ? {} : { sameTreeFailure: ref(failure) }),
+    };
   };
   if (isDisclosure(claim)) return make("disclosed", "disclosure", null);
   const known = session.runs.flatMap((run) => run.runs.flatMap((evidence) => [...evidence.passed, ...evidence.failed]));
@@ -98,7 +109,8 @@ function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: numb
   const last = (claim.scope.kind === "targets" ? current.filter((run) => covers(run, claim, known)).at(-1) : undefined) ?? current.at(-1)!;
   // A narrower pass after a failure (`-k other`, one test id, a copy elsewhere) does not answer it.
   const open = session.openFailure;
-  if (open !== null && open !== last && open.position < position && claim.scope.kind !== "targets") return make("contradicted", "failure-not-rerun", open);
+  if (open !== null && open !== last && open.position < position && claim.scope.kind !== "targets")
+    return make("contradicted", "failure-not-rerun", open);
   switch (last.outcome) {
     case "failed":
       return make("contradicted", "last-run-failed", last);
@@ -110,7 +122,12 @@ function labelOne(claim: ClaimSentence, session: SessionAnalysis, position: numb
       // A named test that failed on the same code (no edit between) is not backed by a rerun that passed.
       if (claim.scope.kind === "targets") {
         const named = claim.scope.targets;
-        const flaky = current.find((run) => run.position < covering.position && (run.stalePosition === null || run.stalePosition > covering.position) && run.runs.some((evidence) => evidence.failed.some((id) => named.some((target) => id.includes(target)))));
+        const flaky = current.find(
+          (run) =>
+            run.position < covering.position &&
+            (run.stalePosition === null || run.stalePosition > covering.position) &&
+            run.runs.some((evidence) => evidence.failed.some((id) => named.some((target) => id.includes(target)))),
+        );
         if (flaky !== undefined) return make("contradicted", "failed-on-same-tree", flaky);
       }
       // A staleness that only begins after the claim does not matter to it.

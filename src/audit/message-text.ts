@@ -30,7 +30,8 @@ export const CODE_MARK = "\uE000";
 const FENCE = /^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(?:^[ \t]*\1[^\n]*$|(?![\s\S]))/gm;
 const INLINE_CODE = /(`+)([^`\n]|[^`\n][\s\S]*?[^`\n])\1(?!`)/g;
 // Straight, curly, German („…“), French and Spanish («…») and CJK (「…」, 『…』) quotations.
-const QUOTED = /"[^"\n]{1,200}"|\u201e[^\u201c\u201d\n]{1,200}[\u201c\u201d]|\u201c[^\u201d\n]{1,200}\u201d|\u00ab[^\u00bb\n]{1,200}\u00bb|\u300c[^\u300d\n]{1,200}\u300d|\u300e[^\u300f\n]{1,200}\u300f/g;
+const QUOTED =
+  /"[^"\n]{1,200}"|\u201e[^\u201c\u201d\n]{1,200}[\u201c\u201d]|\u201c[^\u201d\n]{1,200}\u201d|\u00ab[^\u00bb\n]{1,200}\u00bb|\u300c[^\u300d\n]{1,200}\u300d|\u300e[^\u300f\n]{1,200}\u300f/g;
 const BLOCKQUOTE = /^[ \t]*>[^\n]*$/gm;
 const MARKDOWN = /\*\*|__|^[ \t]*(?:[-*+]|\d+[.)])[ \t]+|^[ \t]*#+[ \t]+/gm;
 // A task list checkbox at the start of a line (after any list marker): `[ ]`, `☐`, `□` are open.
@@ -99,11 +100,21 @@ export function splitMessageSentences(message: string): MessageSentence[] {
       const start = from + indent;
       const sentenceCode = new Map<number, string>();
       while (cursor < spans.length && spans[cursor]![0] < start) cursor += 1;
-      for (let at = cursor; at < spans.length && spans[at]![0] < start + body.length; at += 1) sentenceCode.set(spans[at]![0] - start, spans[at]![1]);
+      for (let at = cursor; at < spans.length && spans[at]![0] < start + body.length; at += 1)
+        sentenceCode.set(spans[at]![0] - start, spans[at]![1]);
       while (lineAt + 1 < lines.length && lines[lineAt + 1]!.start <= start) lineAt += 1;
       const line = lines[lineAt]!;
       const question = terminator.includes("?") || terminator.includes("\uff1f");
-      sentences.push({ text: message.slice(start, start + body.length), masked: body, lower: body.toLowerCase(), start, question, code: sentenceCode, task: line.task, lead: line.lead });
+      sentences.push({
+        text: message.slice(start, start + body.length),
+        masked: body,
+        lower: body.toLowerCase(),
+        start,
+        question,
+        code: sentenceCode,
+        task: line.task,
+        lead: line.lead,
+      });
     }
   };
   for (const match of masked.matchAll(SENTENCE_END)) {

@@ -6,7 +6,8 @@
  * matches for str patterns). Unlike JavaScript's `\s` it includes U+001C..U+001F and U+0085, and
  * excludes U+FEFF.
  */
-export const PYTHON_WHITESPACE = "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+export const PYTHON_WHITESPACE =
+  "\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
 
 const WHITESPACE = new Set(PYTHON_WHITESPACE);
 // `\r\n` first so it counts as one break, as in `str.splitlines()`. The control characters are the

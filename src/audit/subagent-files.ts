@@ -4,8 +4,9 @@
 // clients copy none of them into the session: without these files a subagent's edits are invisible.
 // Found without following links (a link in the session directory could name any file on the machine),
 // read with caps on count and size, merged into the session's events in time order.
-import { closeSync, constants, fstatSync, lstatSync, openSync, opendirSync, readSync, type Dirent } from "node:fs";
+import { closeSync, constants, type Dirent, fstatSync, lstatSync, opendirSync, openSync, readSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
 import { mergeTranscriptEvents } from "./transcripts/merge-events.js";
 import { readTranscript } from "./transcripts/read-transcript.js";
 import type { TranscriptProblem, TranscriptReadResult } from "./transcripts/types.js";
@@ -94,7 +95,13 @@ export function findSubagentFiles(transcriptPath: string, options: SubagentFiles
     }
   };
   const newest = found.map((path) => ({ path, at: written(path) })).sort((a, b) => b.at - a.at || (a.path < b.path ? -1 : 1));
-  return { files: newest.slice(0, limit).map(({ path }) => path).sort(), omitted: found.length - limit };
+  return {
+    files: newest
+      .slice(0, limit)
+      .map(({ path }) => path)
+      .sort(),
+    omitted: found.length - limit,
+  };
 }
 
 // Reads a plain file of at most `cap` bytes; O_NOFOLLOW refuses a link swapped in since the listing.
@@ -127,7 +134,11 @@ const errorCode = (error: unknown): string => (error instanceof Error && "code" 
  * Another format, or no path, is returned as it is.
  * @example const read = mergeSubagentTranscripts(readTranscript(text), path);
  */
-export function mergeSubagentTranscripts(read: TranscriptReadResult, transcriptPath: string | null, options: SubagentFilesOptions = {}): TranscriptReadResult {
+export function mergeSubagentTranscripts(
+  read: TranscriptReadResult,
+  transcriptPath: string | null,
+  options: SubagentFilesOptions = {},
+): TranscriptReadResult {
   if (transcriptPath === null || read.format !== "claude-code") return read;
   const { files, omitted } = findSubagentFiles(transcriptPath, options);
   if (files.length === 0 && omitted === 0) return read;
@@ -148,6 +159,10 @@ export function mergeSubagentTranscripts(read: TranscriptReadResult, transcriptP
     subagents.push(sub.events);
     problems.push(...sub.problems.map((problem) => ({ line: problem.line, reason: `${name}: ${problem.reason}` })));
   }
-  if (omitted > 0) problems.push({ line: 0, reason: `${omitted} older subagent transcript(s) not read (at most ${options.maxFiles ?? MAX_SUBAGENT_FILES})` });
+  if (omitted > 0)
+    problems.push({
+      line: 0,
+      reason: `${omitted} older subagent transcript(s) not read (at most ${options.maxFiles ?? MAX_SUBAGENT_FILES})`,
+    });
   return { ...read, events: mergeTranscriptEvents(read.events, ...subagents), problems: [...read.problems, ...problems] };
 }

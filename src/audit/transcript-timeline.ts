@@ -1,21 +1,21 @@
 // Session analysis: every shell call of a transcript judged, edits (tools and shell) marking earlier
 // runs stale, `git stash` baselines told apart from runs on the current tree. Pure: events in, data out.
+import { posix } from "node:path";
+
 import { judgeAnalyzed } from "../evidence/judge.js";
-import { analyzeCommand } from "../grammar/analyze-command.js";
-import { attributeExit } from "../shell/attribute-exit.js";
-import type { ReasonCode } from "../reasons.js";
-import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
 import { covers, targetKey } from "../evidence/targets.js";
+import { inertPathReason } from "../evidence/test-inputs.js";
+import { analyzeCommand } from "../grammar/analyze-command.js";
+import type { ReasonCode } from "../reasons.js";
 import { builtinRunners } from "../runners/registry.js";
+import { attributeExit } from "../shell/attribute-exit.js";
+import type { AnalyzedCommand, CommandAnalysis } from "../shell/types.js";
 import type { Outcome, RunEvidence } from "../types.js";
 import type { ShellEvent, TranscriptEvent } from "./transcripts/types.js";
-import { inertPathReason } from "../evidence/test-inputs.js";
-import { posix } from "node:path";
 
 /** What changed the tree after a run: an edit tool call, or a shell command that may edit. */
 export type EditCause =
-  | { kind: "edit-tool"; tool: string; paths: string[]; line: number }
-  | { kind: "shell"; command: string; line: number };
+  { kind: "edit-tool"; tool: string; paths: string[]; line: number } | { kind: "shell"; command: string; line: number };
 
 /** One edit of the session, in transcript order. */
 export interface SessionEdit {
@@ -117,7 +117,8 @@ function isInertWrite(path: string, context: EditContext, cwd: string | null): b
   return absolute !== null && context.isPlainFile(absolute, context.workspace);
 }
 
-const writesRepositoryConfig = (path: string, context: EditContext, cwd: string | null): boolean => inertPathReason(path, context.workspace, cwd) === "vcs-internals";
+const writesRepositoryConfig = (path: string, context: EditContext, cwd: string | null): boolean =>
+  inertPathReason(path, context.workspace, cwd) === "vcs-internals";
 
 // Can the command change what the tests read? By its effect (command-effect.ts) and the path rule.
 function mayChangeSources(command: AnalyzedCommand, context: EditContext, cwd: string | null): boolean {
@@ -145,7 +146,8 @@ function shellEdits(analysis: CommandAnalysis, runs: readonly RunEvidence[], con
   });
   for (const command of analysis.commands) {
     if (context.repositoryConfigWritten) break;
-    if (command.effect.kind === "paths" && command.effect.paths.some((path) => writesRepositoryConfig(path, context, cwd))) context.repositoryConfigWritten = true;
+    if (command.effect.kind === "paths" && command.effect.paths.some((path) => writesRepositoryConfig(path, context, cwd)))
+      context.repositoryConfigWritten = true;
   }
   return edits;
 }
@@ -182,13 +184,21 @@ function analyzeCached(command: string, cwd: string | null): CommandAnalysis {
 
 function judgeShell(event: ShellEvent, position: number): { run: SessionRun | null; analysis: CommandAnalysis; runs: RunEvidence[] } {
   const analysis = analyzeCached(event.command, event.cwd);
-  const result = judgeAnalyzed(analysis, { output: event.output, exitCode: event.exitCode, ...(event.cwd === null ? {} : { cwd: event.cwd }), outputTruncated: event.outputTruncated });
+  const result = judgeAnalyzed(analysis, {
+    output: event.output,
+    exitCode: event.exitCode,
+    ...(event.cwd === null ? {} : { cwd: event.cwd }),
+    outputTruncated: event.outputTruncated,
+  });
   if (analysis.opaque || analysis.invocations.length === 0) return { run: null, analysis, runs: result.runs };
   const current = result.runs.filter((run) => !run.baseline);
   const relevant = current.length > 0 ? current : result.runs;
   const judged = current.length === result.runs.length ? { outcome: result.verdict, reasons: result.reasons } : combine(relevant);
   // The client reported a failure it kept no exit code for: the output may show a pass; the line did not pass.
-  const { outcome, reasons } = event.clientStatus === "failed" && judged.outcome === "passed" ? { outcome: "unknown" as const, reasons: ["failed-without-exit-code"] satisfies ReasonCode[] } : judged;
+  const { outcome, reasons } =
+    event.clientStatus === "failed" && judged.outcome === "passed"
+      ? { outcome: "unknown" as const, reasons: ["failed-without-exit-code"] satisfies ReasonCode[] }
+      : judged;
   const masked = attributeExit(analysis, event.exitCode).some((attribution) => attribution.status === "masked");
   const run: SessionRun = {
     position,
@@ -245,7 +255,11 @@ export function analyzeSession(events: readonly TranscriptEvent[], options: Anal
         if (before) markStale({ kind: "shell", command: before.text, line: event.line }, position);
         if (run) runs.push(run);
         // A trap, a job or a pipeline stage may write after the run wherever it stands in the line.
-        const after = lineEdits.find((command) => (command.index > firstRunIndex && (command.index > lastRunIndex || run === null)) || (command.runsLate === true && run !== null));
+        const after = lineEdits.find(
+          (command) =>
+            (command.index > firstRunIndex && (command.index > lastRunIndex || run === null)) ||
+            (command.runsLate === true && run !== null),
+        );
         const anyEdit = before ?? after;
         if (after) markStale({ kind: "shell", command: after.text, line: event.line }, position);
         if (anyEdit) edits.push({ position, cause: { kind: "shell", command: anyEdit.text, line: event.line } });
@@ -253,7 +267,8 @@ export function analyzeSession(events: readonly TranscriptEvent[], options: Anal
       }
       case "edit": {
         if (event.failed) break;
-        if (!context.repositoryConfigWritten && event.paths.some((path) => writesRepositoryConfig(path, context, null))) context.repositoryConfigWritten = true;
+        if (!context.repositoryConfigWritten && event.paths.some((path) => writesRepositoryConfig(path, context, null)))
+          context.repositoryConfigWritten = true;
         if (event.paths.length > 0 && event.paths.every((path) => isInertWrite(path, context, null))) break;
         const cause: EditCause = { kind: "edit-tool", tool: event.tool, paths: event.paths, line: event.line };
         markStale(cause, position);
@@ -292,7 +307,14 @@ export function reruns(later: SessionRun, earlier: SessionRun): boolean {
   if (laterRuns.some((run) => run.filtered)) return false;
   return earlier.runs
     .filter((run) => !run.baseline)
-    .every((old) => laterRuns.some((run) => run.kind === old.kind && run.workspace === old.workspace && old.targets.every((target) => run.targets.some((wider) => targetCovers(run.kind, wider, target, run.workspace)))));
+    .every((old) =>
+      laterRuns.some(
+        (run) =>
+          run.kind === old.kind &&
+          run.workspace === old.workspace &&
+          old.targets.every((target) => run.targets.some((wider) => targetCovers(run.kind, wider, target, run.workspace))),
+      ),
+    );
 }
 
 function targetCovers(kind: RunEvidence["kind"], wider: string, narrower: string, workspace: string | null): boolean {

@@ -1,9 +1,10 @@
 // The triage function as an agent tool. Problems the agent should see come back as data
 // (`isError: true`), never as exceptions thrown into the agent loop.
 import { z } from "zod/v4";
+
 import { EvidenceError } from "../errors.js";
 import { defineTool, type Tool } from "../host/tool.js";
-import { triagePytestLog, type PytestLogTriageResult } from "./triage-pytest-log.js";
+import { type PytestLogTriageResult, triagePytestLog } from "./triage-pytest-log.js";
 
 /** Input of the `parse_pytest_log` tool. */
 export interface ParsePytestLogInput {
@@ -29,7 +30,10 @@ const DESCRIPTION = [
 export function createParsePytestLogTool(options: ParsePytestLogToolOptions = {}): Tool<ParsePytestLogInput, PytestLogTriageResult> {
   const maxLogChars = options.maxLogChars ?? DEFAULT_MAX_LOG_CHARS;
   if (!Number.isInteger(maxLogChars) || maxLogChars <= 0) {
-    throw new EvidenceError("E_INVALID_OPTION", `createParsePytestLogTool: maxLogChars is ${String(maxLogChars)}; accepted: a positive integer.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `createParsePytestLogTool: maxLogChars is ${String(maxLogChars)}; accepted: a positive integer.`,
+    );
   }
   return defineTool<ParsePytestLogInput, PytestLogTriageResult>({
     name: "parse_pytest_log",

@@ -27,8 +27,13 @@ export async function adoptCandidatePatch(target: AdoptTarget, patch: string): P
     );
   }
   if (patch === "") return;
-  const applied = await runGit(target.source, ["apply", "--binary", "--whitespace=nowarn", "-p1", "-"], { input: patch, allowFailure: true });
+  const applied = await runGit(target.source, ["apply", "--binary", "--whitespace=nowarn", "-p1", "-"], {
+    input: patch,
+    allowFailure: true,
+  });
   if (applied.exitCode !== 0) {
-    throw new CandidateAdoptError(`cannot adopt candidate ${target.label}: its patch does not apply to ${target.source}, nothing was changed: ${applied.stderr.trim()}`);
+    throw new CandidateAdoptError(
+      `cannot adopt candidate ${target.label}: its patch does not apply to ${target.source}, nothing was changed: ${applied.stderr.trim()}`,
+    );
   }
 }

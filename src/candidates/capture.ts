@@ -3,10 +3,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { CandidateCaptureError } from "./errors.js";
 import { runGit } from "./git.js";
-import { snapshotWorkingTree } from "./tree-snapshot.js";
 import { findSubmoduleChanges, renderSubmoduleChanges } from "./submodule-guard.js";
+import { snapshotWorkingTree } from "./tree-snapshot.js";
 
 /** What capture needs to know about a workspace. */
 export interface CaptureTarget {
@@ -20,7 +21,19 @@ export interface CaptureTarget {
 }
 
 // Plumbing diff with every output-shaping option explicit, so repository config cannot reshape it.
-const DIFF = ["diff-tree", "-r", "-p", "--binary", "--full-index", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/"];
+const DIFF = [
+  "diff-tree",
+  "-r",
+  "-p",
+  "--binary",
+  "--full-index",
+  "--no-renames",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+];
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -65,7 +78,10 @@ async function renderPatch(root: string, from: string, to: string, gitDir: strin
   try {
     const attributes = join(scratch, "attributes");
     await writeFile(attributes, "* binary\n");
-    const binary = await runGit(root, [...DIFF, from, to], { gitDir, config: [`core.attributesFile=${attributes}`, "core.quotePath=true"] });
+    const binary = await runGit(root, [...DIFF, from, to], {
+      gitDir,
+      config: [`core.attributesFile=${attributes}`, "core.quotePath=true"],
+    });
     const readable = splitFileBlocks(stdout);
     const safe = splitFileBlocks(binary.stdout);
     if (readable.length !== safe.length) return utf8.decode(binary.stdout);

@@ -1,7 +1,7 @@
 // compareCandidates(): the mechanical part of choosing between two candidates from their records.
 // Pure: records in, decision out.
 import type { VerificationRecord } from "../types.js";
-import { candidateKeyId, candidateKeyOf, type CandidateKey } from "./keys.js";
+import { type CandidateKey, candidateKeyId, candidateKeyOf } from "./keys.js";
 
 export type { CandidateKey } from "./keys.js";
 
@@ -102,8 +102,18 @@ export function compareCandidates(a: ComparableCandidate, b: ComparableCandidate
     }
   }
   const reasons: string[] = [];
-  const staleNote = left.stale + right.stale > 0 ? [`stale-ignored: ${left.stale} record(s) of a and ${right.stale} of b no longer apply to the code and were ignored`] : [];
-  const judge = (why: string[]): CandidateComparisonResult => ({ decision: "judge", mechanical: false, shared, agreeing, conflicting, reasons: [...why, ...staleNote] });
+  const staleNote =
+    left.stale + right.stale > 0
+      ? [`stale-ignored: ${left.stale} record(s) of a and ${right.stale} of b no longer apply to the code and were ignored`]
+      : [];
+  const judge = (why: string[]): CandidateComparisonResult => ({
+    decision: "judge",
+    mechanical: false,
+    shared,
+    agreeing,
+    conflicting,
+    reasons: [...why, ...staleNote],
+  });
   if (left.byKey.size === 0 || right.byKey.size === 0) {
     const empty = [left.byKey.size === 0 ? "a" : undefined, right.byKey.size === 0 ? "b" : undefined].filter((side) => side !== undefined);
     return judge([`no-evidence: ${empty.join(" and ")} ha${empty.length === 1 ? "s" : "ve"} no current green or red record`]);
@@ -115,7 +125,8 @@ export function compareCandidates(a: ComparableCandidate, b: ComparableCandidate
     reasons.push(...favour.b.map((key) => `favours-b: ${renderKey(key)} is green in b and red in a`));
     return judge(reasons);
   }
-  if (conflicting.length === 0) return judge([`no-separating-key: all ${shared.length} shared key(s) have the same colour in both candidates`]);
+  if (conflicting.length === 0)
+    return judge([`no-separating-key: all ${shared.length} shared key(s) have the same colour in both candidates`]);
   const winner = favour.a.length > 0 ? "a" : "b";
   const loser = winner === "a" ? "b" : "a";
   reasons.push(...conflicting.map((key) => `${winner}-wins: ${renderKey(key)} is green in ${winner} and red in ${loser}`));

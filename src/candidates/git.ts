@@ -1,8 +1,8 @@
 // Every git call of the candidate backend goes through here, on top of the library's host git runner
 // (src/tools/host-git.ts: no system or global config, no home, no fsmonitor, hooks, pagers or
 // external diffs, no transport but the local one asked for).
-import { runHostGit, type HostGitIdentity } from "../tools/host-git.js";
 import { EvidenceError } from "../errors.js";
+import { type HostGitIdentity, runHostGit } from "../tools/host-git.js";
 
 /** Options for one {@link runGit} call. */
 export interface GitRunOptions {
@@ -52,7 +52,9 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
   });
   const { stderr, exitCode } = result;
   if (exitCode !== 0 && options.allowFailure !== true) {
-    const detail = stderr.trim().split("\n").slice(-3).join(" / ") || (result.errorCode === undefined ? "no output" : `git could not start (${result.errorCode})`);
+    const detail =
+      stderr.trim().split("\n").slice(-3).join(" / ") ||
+      (result.errorCode === undefined ? "no output" : `git could not start (${result.errorCode})`);
     throw new EvidenceError("E_IO", `git ${args.join(" ")} failed in ${cwd} (exit ${exitCode}): ${detail}`);
   }
   return { exitCode, stdout: new Uint8Array(result.stdout), stderr };

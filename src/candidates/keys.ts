@@ -5,10 +5,10 @@
 // `--color`, `-json`) are not part of it, and neither is `pytest` against `python -m pytest`. Pure.
 import { selectionTargets } from "../evidence/judge-targets.js";
 import type { TargetKey } from "../evidence/targets.js";
+import { analyzeCommand } from "../grammar/analyze-command.js";
 import type { TargetFamily } from "../runners/definition.js";
 import { builtinRunners } from "../runners/registry.js";
 import { DJANGO_FAMILY, GO_FAMILY, PYTHON_FAMILY } from "../runners/target-families.js";
-import { analyzeCommand } from "../grammar/analyze-command.js";
 import type { TestInvocation } from "../shell/types.js";
 import type { VerificationRecord } from "../types.js";
 
@@ -39,7 +39,10 @@ export function candidateKeyOf(record: VerificationRecord, root: string | null):
   const family = invocation === null ? familyOfRunner(record.runner) : builtinRunners.familyOf(invocation.kind);
   const base = root ?? record.workspace;
   const target = family.place(record.target.trim(), record.workspace, base);
-  const selection = invocation === null ? [`command=${record.command.trim()}`] : (invocation.selection ?? (invocation.filtered ? [`command=${record.command.trim()}`] : []));
+  const selection =
+    invocation === null
+      ? [`command=${record.command.trim()}`]
+      : (invocation.selection ?? (invocation.filtered ? [`command=${record.command.trim()}`] : []));
   return { family: family.name, target, selection, command: record.command.trim() };
 }
 
@@ -53,7 +56,11 @@ function invocationOf(record: VerificationRecord): TestInvocation | null {
     return null;
   }
   const runner = record.runner.trim();
-  return invocations.find((inv) => inv.runner === runner && selectionTargets(inv, builtinRunners.get(inv.kind)).includes(record.target)) ?? invocations.find((inv) => inv.runner === runner) ?? null;
+  return (
+    invocations.find((inv) => inv.runner === runner && selectionTargets(inv, builtinRunners.get(inv.kind)).includes(record.target)) ??
+    invocations.find((inv) => inv.runner === runner) ??
+    null
+  );
 }
 
 // Without an analysis: the family the runner's words name.

@@ -5,9 +5,9 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+
 import { readGit, runGit } from "./git.js";
 import { CANDIDATE_BASE_REF, CANDIDATE_PARENT } from "./workspace.js";
-
 
 /** What {@link pruneCandidates} removed. */
 export interface PruneCandidatesResult {

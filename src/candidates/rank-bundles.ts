@@ -4,8 +4,9 @@
 // recorded on; otherwise the candidate's records count as unknown, with the reason.
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { verifyEvidenceBundle } from "../observation/bundle.js";
+
 import { readRegularFile } from "../io/named-files.js";
+import { verifyEvidenceBundle } from "../observation/bundle.js";
 import type { VerificationRecord } from "../types.js";
 import { rankCandidates } from "./rank.js";
 import type { RankedWorktree } from "./rank-worktrees.js";
@@ -50,13 +51,24 @@ async function readCandidate(worktree: string): Promise<BundledCandidate> {
   if (!checked.ok) return { testRecords: [], root, patch: "", doubt: `bundle: ${checked.problems[0] ?? "does not verify"}` };
   const info = parseJson(join(dir, "candidate.json"), isBundleInfo);
   const records = parseJson(join(dir, "records.json"), isRecordList);
-  const patch = checked.manifest?.files.some((f) => f.path === "patch.diff") === true ? readText(join(dir, "patch.diff")) ?? "" : "";
-  if (info === null || records === null) return { testRecords: [], root, patch, doubt: "bundle: candidate.json or records.json is not what runCandidate writes" };
+  const patch = checked.manifest?.files.some((f) => f.path === "patch.diff") === true ? (readText(join(dir, "patch.diff")) ?? "") : "";
+  if (info === null || records === null)
+    return { testRecords: [], root, patch, doubt: "bundle: candidate.json or records.json is not what runCandidate writes" };
   if (info.root !== root) return { testRecords: [], root, patch, doubt: `bundle: it was written for ${info.root}, not this worktree` };
   const now = await snapshotWorkingTree(info.root, info.base.tree, info.gitDir).catch(() => null);
   if (now === info.tree) return { testRecords: records, root: info.path, patch };
-  const unknown = records.map((r) => ({ ...r, applicability: "unknown" as const, verified: false, postTestEdits: [...r.postTestEdits, null] }));
-  return { testRecords: unknown, root: info.path, patch, doubt: "changed-since-bundle: the worktree's files are not the ones its evidence was recorded on" };
+  const unknown = records.map((r) => ({
+    ...r,
+    applicability: "unknown" as const,
+    verified: false,
+    postTestEdits: [...r.postTestEdits, null],
+  }));
+  return {
+    testRecords: unknown,
+    root: info.path,
+    patch,
+    doubt: "changed-since-bundle: the worktree's files are not the ones its evidence was recorded on",
+  };
 }
 
 // The worktree root whose parent is one of runCandidate's temporary directories.
@@ -98,18 +110,43 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 
 function isBundleInfo(value: unknown): value is CandidateBundleInfo {
   const v = value as Partial<CandidateBundleInfo> | null;
-  return typeof v === "object" && v !== null && isString(v.root) && isString(v.path) && isString(v.gitDir) && isString(v.tree) && typeof v.base === "object" && v.base !== null && isString(v.base.tree);
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    isString(v.root) &&
+    isString(v.path) &&
+    isString(v.gitDir) &&
+    isString(v.tree) &&
+    typeof v.base === "object" &&
+    v.base !== null &&
+    isString(v.base.tree)
+  );
 }
 
 function isRecordList(value: unknown): value is VerificationRecord[] {
-  return Array.isArray(value) && value.every((item) => {
-    const r = item as Partial<VerificationRecord> | null;
-    return (
-      typeof r === "object" && r !== null && typeof r.seq === "number" && isString(r.target) && isString(r.runner) && isString(r.command) &&
-      (r.workspace === null || isString(r.workspace)) && (r.exitCode === null || typeof r.exitCode === "number") &&
-      typeof r.verified === "boolean" && (r.applicability === "current" || r.applicability === "unknown") &&
-      (r.outcome === "passed" || r.outcome === "failed" || r.outcome === "unknown") && isStringList(r.passed) && isStringList(r.failed) &&
-      isStringList(r.reasons) && typeof r.filtered === "boolean" && Array.isArray(r.postTestEdits) && isStringList(r.postTestCommands)
-    );
-  });
+  return (
+    Array.isArray(value) &&
+    value.every((item) => {
+      const r = item as Partial<VerificationRecord> | null;
+      return (
+        typeof r === "object" &&
+        r !== null &&
+        typeof r.seq === "number" &&
+        isString(r.target) &&
+        isString(r.runner) &&
+        isString(r.command) &&
+        (r.workspace === null || isString(r.workspace)) &&
+        (r.exitCode === null || typeof r.exitCode === "number") &&
+        typeof r.verified === "boolean" &&
+        (r.applicability === "current" || r.applicability === "unknown") &&
+        (r.outcome === "passed" || r.outcome === "failed" || r.outcome === "unknown") &&
+        isStringList(r.passed) &&
+        isStringList(r.failed) &&
+        isStringList(r.reasons) &&
+        typeof r.filtered === "boolean" &&
+        Array.isArray(r.postTestEdits) &&
+        isStringList(r.postTestCommands)
+      );
+    })
+  );
 }

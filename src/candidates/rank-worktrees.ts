@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { EvidenceError } from "../errors.js";
 import type { VerificationRecord } from "../types.js";
 import { readGit, runGit } from "./git.js";
@@ -44,7 +45,9 @@ export async function rankWorktrees<Tools>(options: RankWorktreesOptions<Tools>)
     const testRecords = await verifyIn(root, options);
     const against = options.base ?? "HEAD";
     const tree = await snapshotWorkingTree(roots[i]!, await readGit(roots[i]!, ["rev-parse", "--verify", `${against}^{commit}`]));
-    const patch = Buffer.from((await runGit(roots[i]!, ["diff", "--binary", "--no-color", "--no-ext-diff", `${against}^{tree}`, tree])).stdout).toString("utf8");
+    const patch = Buffer.from(
+      (await runGit(roots[i]!, ["diff", "--binary", "--no-color", "--no-ext-diff", `${against}^{tree}`, tree])).stdout,
+    ).toString("utf8");
     candidates.push({ label: worktree, testRecords, root, patch });
   }
   const ranked = rankCandidates(candidates, baseRecords === undefined ? {} : { base: { testRecords: baseRecords } });
@@ -56,7 +59,10 @@ async function verifyIn<Tools>(dir: string, options: RankWorktreesOptions<Tools>
   try {
     const bash = bashToolOf(toolset.tools);
     if (bash === null) throw new EvidenceError("E_INVALID_OPTION", "the toolset has no bash tool");
-    await bash.execute({ command: options.verify.command, ...(options.verify.timeoutMs === undefined ? {} : { timeoutMs: options.verify.timeoutMs }) });
+    await bash.execute({
+      command: options.verify.command,
+      ...(options.verify.timeoutMs === undefined ? {} : { timeoutMs: options.verify.timeoutMs }),
+    });
     return structuredClone(toolset.evidence.verificationRecords);
   } finally {
     await toolset.evidence.close?.().catch(() => undefined);

@@ -90,26 +90,46 @@ function score(candidate: RankableCandidate, base: Map<string, TestOutcome> | nu
   const regressions = base === null ? tests.candidateOnly.failed.length : tests.passToFail.length;
   const fixes = base === null ? tests.candidateOnly.passed.length : tests.failToPass.length;
   const reasons = [
-    base === null ? `failing: ${regressions} test(s) fail (no base to tell regressions from old failures)` : `regressions: ${regressions} pass-to-fail${regressions > 0 ? ` (${tests.passToFail.join(", ")})` : ""}`,
+    base === null
+      ? `failing: ${regressions} test(s) fail (no base to tell regressions from old failures)`
+      : `regressions: ${regressions} pass-to-fail${regressions > 0 ? ` (${tests.passToFail.join(", ")})` : ""}`,
     base === null ? `passing: ${fixes} test(s) pass` : `fixes: ${fixes} fail-to-pass`,
     `status: ${status} (${keys.green.length} green key(s), ${keys.red.length} red)`,
     `patch: +${patch.added} -${patch.removed} in ${patch.paths.length} file(s)`,
   ];
   const silent = candidate.testRecords.filter((r) => r.applicability === "current" && r.verified && r.passed.length === 0).length;
-  if (silent > 0) reasons.push(`no-ids: ${silent} verified run(s) printed no test ids, so their tests count in no table (run pytest with -rA or -v, go test with -v, or add a verify step)`);
-  return { label: candidate.label, regressions, fixes, statusOrder: STATUS_ORDER[status], size: patch.added + patch.removed, result: { label: candidate.label, status, keys, tests, patch, reasons } };
+  if (silent > 0)
+    reasons.push(
+      `no-ids: ${silent} verified run(s) printed no test ids, so their tests count in no table (run pytest with -rA or -v, go test with -v, or add a verify step)`,
+    );
+  return {
+    label: candidate.label,
+    regressions,
+    fixes,
+    statusOrder: STATUS_ORDER[status],
+    size: patch.added + patch.removed,
+    result: { label: candidate.label, status, keys, tests, patch, reasons },
+  };
 }
 
 // Each id's outcome now, as the per-test view of the evidence has it (passing or failing; stale and
 // unknown ids have none).
 function testOutcomes(records: readonly VerificationRecord[]): Map<string, TestOutcome> {
   const out = new Map<string, TestOutcome>();
-  for (const entry of testView(records).tests) if (entry.state === "passing" || entry.state === "failing") out.set(entry.key, entry.state === "passing" ? "passed" : "failed");
+  for (const entry of testView(records).tests)
+    if (entry.state === "passing" || entry.state === "failing") out.set(entry.key, entry.state === "passing" ? "passed" : "failed");
   return out;
 }
 
 function table(own: Map<string, TestOutcome>, base: Map<string, TestOutcome> | null): CandidateTestTable {
-  const result: CandidateTestTable = { failToPass: [], passToPass: [], passToFail: [], failToFail: [], candidateOnly: { passed: [], failed: [] }, baseOnly: [] };
+  const result: CandidateTestTable = {
+    failToPass: [],
+    passToPass: [],
+    passToFail: [],
+    failToFail: [],
+    candidateOnly: { passed: [], failed: [] },
+    baseOnly: [],
+  };
   for (const [id, outcome] of own) {
     const before = base?.get(id);
     if (before === undefined) result.candidateOnly[outcome].push(id);
@@ -117,7 +137,16 @@ function table(own: Map<string, TestOutcome>, base: Map<string, TestOutcome> | n
     else (outcome === "passed" ? result.passToPass : result.passToFail).push(id);
   }
   for (const id of base?.keys() ?? []) if (!own.has(id)) result.baseOnly.push(id);
-  for (const list of [result.failToPass, result.passToPass, result.passToFail, result.failToFail, result.candidateOnly.passed, result.candidateOnly.failed, result.baseOnly]) list.sort();
+  for (const list of [
+    result.failToPass,
+    result.passToPass,
+    result.passToFail,
+    result.failToFail,
+    result.candidateOnly.passed,
+    result.candidateOnly.failed,
+    result.baseOnly,
+  ])
+    list.sort();
   return result;
 }
 
@@ -133,9 +162,10 @@ function patchSize(patch: string): RankedCandidate["patch"] {
   const paths = [...new Set(files.map((file) => file.newPath || file.oldPath))].sort();
   let added = 0;
   let removed = 0;
-  for (const file of files) for (const hunk of file.hunks) {
-    added += hunk.added;
-    removed += hunk.removed;
-  }
+  for (const file of files)
+    for (const hunk of file.hunks) {
+      added += hunk.added;
+      removed += hunk.removed;
+    }
   return { paths, added, removed };
 }

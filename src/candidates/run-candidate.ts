@@ -1,12 +1,13 @@
 // runCandidate(): one agent, one fresh worktree, one fresh toolset; evidence and patch come back together.
 import { dirname, join } from "node:path";
-import { exportEvidenceBundle, type EvidenceBundle } from "../observation/bundle.js";
-import { testView, type TestView } from "../evidence/test-view.js";
+
+import { EvidenceError } from "../errors.js";
+import { type TestView, testView } from "../evidence/test-view.js";
+import { type EvidenceBundle, exportEvidenceBundle } from "../observation/bundle.js";
 import { patchPaths } from "../patches/index.js";
 import type { VerificationRecord } from "../types.js";
-import { EvidenceError } from "../errors.js";
 import { CandidateRunError } from "./errors.js";
-import { CANDIDATE_BUNDLE_DIR, createCandidateWorkspace, type CandidateWorkspace } from "./workspace.js";
+import { CANDIDATE_BUNDLE_DIR, type CandidateWorkspace, createCandidateWorkspace } from "./workspace.js";
 
 /** The evidence side of a toolset: read after the agent finished, then closed (when it can be). */
 export interface CandidateEvidence {
@@ -31,7 +32,10 @@ export interface CandidateToolset<Tools> {
 }
 
 /** Builds a fresh toolset for a worktree (e.g. `evidenceTools` bound to it). Called once per candidate. */
-export type CreateCandidateToolset<Tools, ToolOptions> = (workspaceDir: string, toolOptions: ToolOptions | undefined) => CandidateToolset<Tools>;
+export type CreateCandidateToolset<Tools, ToolOptions> = (
+  workspaceDir: string,
+  toolOptions: ToolOptions | undefined,
+) => CandidateToolset<Tools>;
 
 /** Options for {@link runCandidate}. */
 export interface RunCandidateOptions<Tools, ToolOptions> {
@@ -102,7 +106,9 @@ export interface CandidateBundleInfo {
  * @example
  * const [a, b] = await Promise.all(["a", "b"].map((label) => runCandidate({ repo, label, agent, createToolset })));
  */
-export async function runCandidate<Tools, ToolOptions = undefined>(options: RunCandidateOptions<Tools, ToolOptions>): Promise<RunCandidateResult> {
+export async function runCandidate<Tools, ToolOptions = undefined>(
+  options: RunCandidateOptions<Tools, ToolOptions>,
+): Promise<RunCandidateResult> {
   const workspace = await createCandidateWorkspace(options.repo, { label: options.label });
   const toolset = options.createToolset(workspace.path, options.toolOptions);
   try {
@@ -114,7 +120,10 @@ export async function runCandidate<Tools, ToolOptions = undefined>(options: RunC
       verification = structuredClone(toolset.evidence.verificationRecords.slice(before));
     }
     const { patch, tree } = await workspace.captureChange();
-    const bundle = options.bundle === false ? null : await writeBundle(toolset.evidence, workspace, { patch, tree, verify: options.verify?.command ?? null });
+    const bundle =
+      options.bundle === false
+        ? null
+        : await writeBundle(toolset.evidence, workspace, { patch, tree, verify: options.verify?.command ?? null });
     return {
       label: options.label,
       patch,
@@ -133,26 +142,51 @@ export async function runCandidate<Tools, ToolOptions = undefined>(options: RunC
 
 // The bundle beside the worktree, in the candidate's temporary directory (the agent's sandbox never
 // sees it), written after the agent and the verify step are done.
-async function writeBundle(evidence: CandidateEvidence, workspace: CandidateWorkspace, state: { patch: string; tree: string; verify: string | null }): Promise<EvidenceBundle> {
-  const info: CandidateBundleInfo = { label: workspace.label, root: workspace.root, path: workspace.path, gitDir: workspace.gitDir, source: workspace.source, base: { ...workspace.base }, tree: state.tree, verify: state.verify };
+async function writeBundle(
+  evidence: CandidateEvidence,
+  workspace: CandidateWorkspace,
+  state: { patch: string; tree: string; verify: string | null },
+): Promise<EvidenceBundle> {
+  const info: CandidateBundleInfo = {
+    label: workspace.label,
+    root: workspace.root,
+    path: workspace.path,
+    gitDir: workspace.gitDir,
+    source: workspace.source,
+    base: { ...workspace.base },
+    tree: state.tree,
+    verify: state.verify,
+  };
   const extra = { "candidate.json": JSON.stringify(info, null, 2) + "\n", "patch.diff": state.patch };
   const dir = join(dirname(workspace.root), CANDIDATE_BUNDLE_DIR);
   const records = evidence.verificationRecords;
-  const missing = records.length === 0 ? [] : [{ records: records.map((r) => r.seq), reason: "the toolset keeps no logs (its evidence has no exportBundle)" }];
+  const missing =
+    records.length === 0
+      ? []
+      : [{ records: records.map((r) => r.seq), reason: "the toolset keeps no logs (its evidence has no exportBundle)" }];
   try {
     if (evidence.exportBundle !== undefined) return await evidence.exportBundle(dir, extra);
     return await exportEvidenceBundle(dir, { workspace: workspace.path, records, tests: testView(records), logs: [], missing, extra });
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new CandidateRunError(workspace, `candidate ${workspace.label}: writing its evidence bundle failed (${why}); worktree preserved at ${workspace.root}`, { cause: error });
+    throw new CandidateRunError(
+      workspace,
+      `candidate ${workspace.label}: writing its evidence bundle failed (${why}); worktree preserved at ${workspace.root}`,
+      { cause: error },
+    );
   }
 }
 
 // The agent, bounded by the timeout and the caller's signal: either aborts its signal and fails the run.
-async function runAgent<Tools, ToolOptions>(options: RunCandidateOptions<Tools, ToolOptions>, tools: Tools, workspace: CandidateWorkspace): Promise<void> {
+async function runAgent<Tools, ToolOptions>(
+  options: RunCandidateOptions<Tools, ToolOptions>,
+  tools: Tools,
+  workspace: CandidateWorkspace,
+): Promise<void> {
   const controller = new AbortController();
   const stop = (why: string): void => controller.abort(new Error(why));
-  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => stop(`timed out after ${options.timeoutMs} ms`), options.timeoutMs);
+  const timer =
+    options.timeoutMs === undefined ? undefined : setTimeout(() => stop(`timed out after ${options.timeoutMs} ms`), options.timeoutMs);
   const onAbort = (): void => stop("aborted by the caller");
   if (options.signal?.aborted === true) onAbort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -165,7 +199,9 @@ async function runAgent<Tools, ToolOptions>(options: RunCandidateOptions<Tools, 
     await Promise.race([options.agent(tools, workspace, { signal: controller.signal }), aborted]);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new CandidateRunError(workspace, `candidate ${options.label} failed: ${why}; worktree preserved at ${workspace.root}`, { cause: error });
+    throw new CandidateRunError(workspace, `candidate ${options.label} failed: ${why}; worktree preserved at ${workspace.root}`, {
+      cause: error,
+    });
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     options.signal?.removeEventListener("abort", onAbort);
@@ -182,9 +218,17 @@ export function bashToolOf(tools: unknown): { execute(input: { command: string; 
 }
 
 async function runVerify(tools: unknown, verify: CandidateVerifyStep, workspace: CandidateWorkspace, label: string): Promise<void> {
-  if (typeof verify.command !== "string" || verify.command.trim() === "") throw new EvidenceError("E_INVALID_OPTION", `runCandidate option "verify.command" must be a command line; got ${JSON.stringify(verify.command)}.`);
+  if (typeof verify.command !== "string" || verify.command.trim() === "")
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `runCandidate option "verify.command" must be a command line; got ${JSON.stringify(verify.command)}.`,
+    );
   const bash = bashToolOf(tools);
-  if (bash === null) throw new CandidateRunError(workspace, `candidate ${label}: the verify step needs the toolset's bash tool (a tool named "bash" in the tool list, or tools.bash); worktree preserved at ${workspace.root}`);
+  if (bash === null)
+    throw new CandidateRunError(
+      workspace,
+      `candidate ${label}: the verify step needs the toolset's bash tool (a tool named "bash" in the tool list, or tools.bash); worktree preserved at ${workspace.root}`,
+    );
   await bash.execute({ command: verify.command, ...(verify.timeoutMs === undefined ? {} : { timeoutMs: verify.timeoutMs }) });
 }
 
@@ -199,7 +243,11 @@ export async function runCandidates<Tools, ToolOptions = undefined>(
   options: { concurrency?: number } = {},
 ): Promise<PromiseSettledResult<RunCandidateResult>[]> {
   const concurrency = options.concurrency ?? 2;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new EvidenceError("E_INVALID_OPTION", `runCandidates option "concurrency" must be a positive integer; got ${JSON.stringify(concurrency)}.`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `runCandidates option "concurrency" must be a positive integer; got ${JSON.stringify(concurrency)}.`,
+    );
   const settled = new Array<PromiseSettledResult<RunCandidateResult>>(list.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -2,10 +2,11 @@
 // Used on the source before a candidate is created and on the candidate before capture.
 import { existsSync, lstatSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
+
 import { locateRepository } from "../tools/host-git.js";
 import { isInside } from "../tools/workspace-path.js";
 import { readGit, runGit } from "./git.js";
-import { GITLINK_MODE, parseLsFiles, parseRawDiff, touchesGitlink, type RawDiffRecord } from "./raw-diff.js";
+import { GITLINK_MODE, parseLsFiles, parseRawDiff, type RawDiffRecord, touchesGitlink } from "./raw-diff.js";
 
 /** One submodule change: the module path (from the repository root) and what changed there. */
 export interface SubmoduleChange {
@@ -72,7 +73,9 @@ async function inspectModules(dir: string, prefix: string, seen: Set<string>, gi
       continue;
     }
     if (head !== entry.id) changes.push({ path, kind: "new-commits" });
-    const status = await readGit(moduleDir, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"], { gitDir: moduleGitDir });
+    const status = await readGit(moduleDir, ["status", "--porcelain=v1", "-z", "--untracked-files=normal", "--ignore-submodules=none"], {
+      gitDir: moduleGitDir,
+    });
     if (status !== "") changes.push({ path, kind: "modified-or-untracked" });
     changes.push(...(await inspectModules(moduleDir, `${path}/`, seen, moduleGitDir)));
   }

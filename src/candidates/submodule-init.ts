@@ -3,6 +3,7 @@
 import { existsSync, lstatSync, realpathSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
+
 import { CandidateSourceError } from "./errors.js";
 import { readGit, runGit } from "./git.js";
 import { GITLINK_MODE, parseLsFiles } from "./raw-diff.js";
@@ -47,9 +48,13 @@ async function initialiseLevel(level: ModuleLevel): Promise<void> {
     const targetModule = join(level.target, entry.path);
     const moduleGitDir = join(level.gitDir, "modules", moduleDirName(entry.path, index));
     await mkdir(join(level.gitDir, "modules"), { recursive: true });
-    await runGit(level.target, ["clone", "--quiet", "--local", "--no-checkout", "--separate-git-dir", moduleGitDir, "--", sourceModule, targetModule], {
-      allowFileProtocol: true,
-    });
+    await runGit(
+      level.target,
+      ["clone", "--quiet", "--local", "--no-checkout", "--separate-git-dir", moduleGitDir, "--", sourceModule, targetModule],
+      {
+        allowFileProtocol: true,
+      },
+    );
     await runGit(targetModule, ["checkout", "--quiet", "--detach", entry.id]);
     await initialiseLevel({ source: sourceModule, target: targetModule, gitDir: moduleGitDir, chain: [...level.chain, realSource] });
   }

@@ -1,9 +1,10 @@
 // Records a working tree's full contents as a tree object through a private index, so the real
 // index of the source or candidate is never touched.
-import { mkdtemp, rm } from "node:fs/promises";
 import { lstatSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
+
 import { copyIndexFile } from "../tools/host-git.js";
 import { readGit, runGit } from "./git.js";
 import { parseLsFiles, parseLsTree } from "./raw-diff.js";

@@ -3,14 +3,15 @@ import { realpathSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
+
 import { EvidenceError } from "../errors.js";
 import { adoptCandidatePatch } from "./adopt.js";
 import { captureCandidateChange } from "./capture.js";
 import { CandidateCaptureError, CandidateSourceError } from "./errors.js";
 import { readGit, runGit } from "./git.js";
-import { snapshotWorkingTree } from "./tree-snapshot.js";
-import { initialiseSubmodules } from "./submodule-init.js";
 import { findSubmoduleChanges, renderSubmoduleChanges, type SubmoduleChange } from "./submodule-guard.js";
+import { initialiseSubmodules } from "./submodule-init.js";
+import { snapshotWorkingTree } from "./tree-snapshot.js";
 
 /** Options for {@link createCandidateWorkspace}. */
 export interface CandidateWorkspaceOptions {
@@ -70,7 +71,11 @@ async function inspectSource(source: string, revision: string, label: string): P
     return { tree, changes: await findSubmoduleChanges(source, revision, tree) };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new CandidateSourceError(source, `cannot create candidate ${label}: reading the source ${source} failed (${why}). No worktree was created.`, { cause: error });
+    throw new CandidateSourceError(
+      source,
+      `cannot create candidate ${label}: reading the source ${source} failed (${why}). No worktree was created.`,
+      { cause: error },
+    );
   }
 }
 
@@ -81,7 +86,10 @@ const worktreeTurns = new Map<string, Promise<unknown>>();
 function inWorktreeTurn<T>(source: string, step: () => Promise<T>): Promise<T> {
   const previous = worktreeTurns.get(source) ?? Promise.resolve();
   const next = previous.then(step, step);
-  const settled = next.then(() => undefined, () => undefined);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
   worktreeTurns.set(source, settled);
   void settled.then(() => {
     if (worktreeTurns.get(source) === settled) worktreeTurns.delete(source);
@@ -91,7 +99,12 @@ function inWorktreeTurn<T>(source: string, step: () => Promise<T>): Promise<T> {
 
 // A directory name: never "." or "..", never hidden (the parent's `.evidence` is the bundle's).
 function safeLabel(label: string): string {
-  return label.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 40) || "candidate";
+  return (
+    label
+      .replace(/[^A-Za-z0-9._-]/g, "_")
+      .replace(/^\./, "_")
+      .slice(0, 40) || "candidate"
+  );
 }
 
 /** The name of every candidate's temporary directory (`agent-evidence-candidate-<label>-XXXXXX`): one of the two signs a worktree is ours. */
@@ -114,7 +127,10 @@ export const CANDIDATE_BUNDLE_DIR = ".evidence";
 export async function createCandidateWorkspace(repo: string, options: CandidateWorkspaceOptions): Promise<CandidateWorkspace> {
   const label = options.label as unknown;
   if (typeof label !== "string" || label.trim() === "") {
-    throw new EvidenceError("E_INVALID_OPTION", `createCandidateWorkspace option "label" is ${JSON.stringify(label)}; accepted: a non-empty string.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `createCandidateWorkspace option "label" is ${JSON.stringify(label)}; accepted: a non-empty string.`,
+    );
   }
   const { root: source, prefix, revision } = await resolveSource(repo);
   const { tree, changes } = await inspectSource(source, revision, label);
@@ -128,7 +144,9 @@ export async function createCandidateWorkspace(repo: string, options: CandidateW
   const root = join(parent, safeLabel(label));
   let gitDir: string | undefined;
   const removeAll = async (): Promise<void> => {
-    const removed = await inWorktreeTurn(source, () => runGit(source, ["worktree", "remove", "--force", "--force", root], { allowFailure: true }));
+    const removed = await inWorktreeTurn(source, () =>
+      runGit(source, ["worktree", "remove", "--force", "--force", root], { allowFailure: true }),
+    );
     // git refuses to remove worktrees with populated submodules; the manual removal is what prune does.
     if (removed.exitCode !== 0) {
       await rm(root, { recursive: true, force: true });

@@ -1,7 +1,8 @@
 // `agent-evidence audit PATH...`: audits transcripts in parallel; JSON lines, summary, HTML report.
-import { EvidenceError, isEvidenceError } from "../errors.js";
 import type { Command } from "commander";
+
 import type { SessionAudit } from "../audit/audit-transcript.js";
+import { EvidenceError, isEvidenceError } from "../errors.js";
 import { checkOutputFile, writeFileReplacing } from "../io/named-files.js";
 
 interface AuditOptions {
@@ -33,7 +34,8 @@ function createProgressBar(enabled: boolean): { update: (done: number, total: nu
 
 function parseJobs(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^[1-9]\d*$/.test(value)) throw new EvidenceError("E_USAGE", `audit: --jobs must be a positive integer, got ${JSON.stringify(value)}`);
+  if (!/^[1-9]\d*$/.test(value))
+    throw new EvidenceError("E_USAGE", `audit: --jobs must be a positive integer, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -53,12 +55,13 @@ export function registerAuditCommand(program: Command): void {
       // Checked before the audit (which can take minutes), written after it: 73 at once, not at the end.
       const reportName = options.report === undefined ? "" : `--report ${options.report}`;
       if (options.report !== undefined) checkOutputFile(options.report, reportName);
-      const [{ collectTranscriptFiles }, { auditFiles }, { addToSummary, createAuditSummary, renderSummaryTable }, { renderAuditReport }] = await Promise.all([
-        import("../audit/audit-files.js"),
-        import("../audit/audit-pool.js"),
-        import("../audit/audit-summary.js"),
-        import("../audit/report-html.js"),
-      ]);
+      const [{ collectTranscriptFiles }, { auditFiles }, { addToSummary, createAuditSummary, renderSummaryTable }, { renderAuditReport }] =
+        await Promise.all([
+          import("../audit/audit-files.js"),
+          import("../audit/audit-pool.js"),
+          import("../audit/audit-summary.js"),
+          import("../audit/report-html.js"),
+        ]);
       let files: string[];
       try {
         files = collectTranscriptFiles(paths);

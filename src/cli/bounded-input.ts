@@ -1,6 +1,7 @@
 // stdin with a cap: read into memory only up to a documented size, so 2 GB on stdin ends in a clear
 // error (exit 65), not in an out-of-memory crash. Named files go through src/io/named-files.ts.
 import type { Readable } from "node:stream";
+
 import { createTooLargeError } from "../io/named-files.js";
 
 async function readCapped(stream: Readable, cap: number, what: string): Promise<Buffer> {

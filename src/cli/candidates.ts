@@ -1,30 +1,40 @@
 // `agent-evidence candidates rank`: ranks existing candidate worktrees for pipelines not written in
 // TypeScript. JSON on stdout, a one-line summary on stderr; exit 0 when one candidate is ranked first
 // alone and green, 1 when none is green, 2 when the first place is tied or not green.
-import { EvidenceError } from "../errors.js";
 import { statSync } from "node:fs";
+
 import type { Command } from "commander";
+
 import type { RankedWorktree } from "../candidates/rank-worktrees.js";
+import { EvidenceError } from "../errors.js";
 
 /** Registers `agent-evidence candidates rank`. */
 export function registerCandidatesCommand(program: Command): void {
   const candidates = program.command("candidates").description("rank candidate worktrees by their evidence");
   candidates
     .command("rank")
-    .description("run one verify command in each worktree (and once on --base), then rank by per-test results against the base; without --verify, rank runCandidate's worktrees on their evidence bundles")
+    .description(
+      "run one verify command in each worktree (and once on --base), then rank by per-test results against the base; without --verify, rank runCandidate's worktrees on their evidence bundles",
+    )
     .argument("<worktree...>", "the candidates' worktrees")
     .option("--verify <command>", "the command every worktree is verified with (without it: the bundles runCandidate wrote)")
     .option("--base <ref>", "the revision the candidates started from: verified once, and what patches are measured against")
     .option("--timeout <ms>", "the verify command's timeout per worktree", (value: string) => {
-      if (!/^\d+$/.test(value) || Number(value) < 1) throw new EvidenceError("E_USAGE", `candidates rank: --timeout must be a positive number of ms; got ${JSON.stringify(value)}`);
+      if (!/^\d+$/.test(value) || Number(value) < 1)
+        throw new EvidenceError("E_USAGE", `candidates rank: --timeout must be a positive number of ms; got ${JSON.stringify(value)}`);
       return Number(value);
     })
     .action(async (worktrees: string[], options: { verify?: string; base?: string; timeout?: number }) => {
-      if (options.verify !== undefined && options.verify.trim() === "") throw new EvidenceError("E_USAGE", "candidates rank: --verify needs a command");
+      if (options.verify !== undefined && options.verify.trim() === "")
+        throw new EvidenceError("E_USAGE", "candidates rank: --verify needs a command");
       if (options.verify === undefined && (options.base !== undefined || options.timeout !== undefined)) {
-        throw new EvidenceError("E_USAGE", "candidates rank: --base and --timeout need --verify (without it nothing is run: the worktrees' bundles are ranked as they are)");
+        throw new EvidenceError(
+          "E_USAGE",
+          "candidates rank: --base and --timeout need --verify (without it nothing is run: the worktrees' bundles are ranked as they are)",
+        );
       }
-      for (const worktree of worktrees) if (!isDirectory(worktree)) throw new EvidenceError("E_USAGE", `candidates rank: ${worktree} is not a directory`);
+      for (const worktree of worktrees)
+        if (!isDirectory(worktree)) throw new EvidenceError("E_USAGE", `candidates rank: ${worktree} is not a directory`);
       let ranked;
       if (options.verify === undefined) {
         const { rankBundledWorktrees } = await import("../candidates/rank-bundles.js");
@@ -38,10 +48,23 @@ export function registerCandidatesCommand(program: Command): void {
         ranked = await verifyAndRank(worktrees, { ...options, verify: options.verify });
       }
       const json = {
-        candidates: ranked.map((c) => ({ worktree: c.worktree, rank: c.rank, status: c.status, failToPass: c.tests.failToPass, passToPass: c.tests.passToPass, passToFail: c.tests.passToFail, failToFail: c.tests.failToFail, candidateOnly: c.tests.candidateOnly, baseOnly: c.tests.baseOnly, reasons: c.reasons })),
+        candidates: ranked.map((c) => ({
+          worktree: c.worktree,
+          rank: c.rank,
+          status: c.status,
+          failToPass: c.tests.failToPass,
+          passToPass: c.tests.passToPass,
+          passToFail: c.tests.passToFail,
+          failToFail: c.tests.failToFail,
+          candidateOnly: c.tests.candidateOnly,
+          baseOnly: c.tests.baseOnly,
+          reasons: c.reasons,
+        })),
       };
       process.stdout.write(`${JSON.stringify(json)}\n`);
-      process.stderr.write(`candidates rank: ${ranked.map((c) => `${c.rank}. ${c.worktree} (${c.status}, ${c.tests.passToFail.length} regression(s), ${c.tests.failToPass.length} fixed)`).join("; ")}\n`);
+      process.stderr.write(
+        `candidates rank: ${ranked.map((c) => `${c.rank}. ${c.worktree} (${c.status}, ${c.tests.passToFail.length} regression(s), ${c.tests.failToPass.length} fixed)`).join("; ")}\n`,
+      );
       const first = ranked.filter((c) => c.rank === 1);
       process.exitCode = !ranked.some((c) => c.status === "green") ? 1 : first.length === 1 && first[0]!.status === "green" ? 0 : 2;
     });

@@ -14,7 +14,9 @@ export function registerDemoCommand(program: Command): void {
       const { runDemo } = await import("../demo/run-demo.js");
       const result = await runDemo(print, { keep: flags.keep });
       if (flags.json === true) {
-        process.stdout.write(JSON.stringify({ sandbox: result.sandbox, records: result.records, verifiedTargets: result.verifiedTargets }, null, 2) + "\n");
+        process.stdout.write(
+          JSON.stringify({ sandbox: result.sandbox, records: result.records, verifiedTargets: result.verifiedTargets }, null, 2) + "\n",
+        );
         return;
       }
       print("");

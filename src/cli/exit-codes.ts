@@ -57,7 +57,10 @@ const INTERNAL: ExitRow = [EXIT_INTERNAL, "internal error"];
 const CANT_CREATE: ExitRow = [EXIT_CANT_CREATE, "an output file cannot be created"];
 const WRITE_FAILED: ExitRow = [EXIT_IO, "writing an output file failed"];
 const HOOK_ALWAYS: ExitRow = [0, "always: the hook's decision is on stdout, a problem's reason on stderr"];
-const SETTINGS_UNCHANGED: ExitRow = [1, "the settings file was not changed (not a JSON object, not a regular file, too large, not writable)"];
+const SETTINGS_UNCHANGED: ExitRow = [
+  1,
+  "the settings file was not changed (not a JSON object, not a regular file, too large, not writable)",
+];
 
 /** Every status each command can exit with, and what it means. */
 export const CLI_EXITS: Record<CliCommand, readonly ExitRow[]> = {
@@ -65,18 +68,53 @@ export const CLI_EXITS: Record<CliCommand, readonly ExitRow[]> = {
   triage: [[0, "the markers printed (zero matches prove nothing)"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
   patch: [[0, "the report printed"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
   judge: [[0, "verdict passed"], [1, "verdict failed"], [2, "verdict unknown"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
-  mcp: [[0, "the client closed stdin"], USAGE, [EXIT_DATA, "a message larger than 8 MiB"], [EXIT_UNAVAILABLE, "@modelcontextprotocol/sdk was left out of the install"], INTERNAL],
-  run: [...RUN_STATUSES, USAGE, INTERNAL, [EXIT_CANT_CREATE, "--out, --log or --verdict cannot be created; the suite did not run"], [EXIT_IO, "writing the log failed during the run"]],
-  "verify-verdict": [[0, "the log and report still hash as recorded"], [1, "not: a file changed or is missing, or the verdict does not parse"], USAGE, INTERNAL],
-  "verify-bundle": [[0, "every listed file still hashes as recorded"], [1, "not: a file changed, is missing or unlisted, or the manifest does not parse"], USAGE, INTERNAL],
+  mcp: [
+    [0, "the client closed stdin"],
+    USAGE,
+    [EXIT_DATA, "a message larger than 8 MiB"],
+    [EXIT_UNAVAILABLE, "@modelcontextprotocol/sdk was left out of the install"],
+    INTERNAL,
+  ],
+  run: [
+    ...RUN_STATUSES,
+    USAGE,
+    INTERNAL,
+    [EXIT_CANT_CREATE, "--out, --log or --verdict cannot be created; the suite did not run"],
+    [EXIT_IO, "writing the log failed during the run"],
+  ],
+  "verify-verdict": [
+    [0, "the log and report still hash as recorded"],
+    [1, "not: a file changed or is missing, or the verdict does not parse"],
+    USAGE,
+    INTERNAL,
+  ],
+  "verify-bundle": [
+    [0, "every listed file still hashes as recorded"],
+    [1, "not: a file changed, is missing or unlisted, or the manifest does not parse"],
+    USAGE,
+    INTERNAL,
+  ],
   demo: [[0, "the demo ran"], USAGE, INTERNAL],
   "hook claude-stop": [HOOK_ALWAYS, USAGE, INTERNAL],
   "hook codex-stop": [HOOK_ALWAYS, USAGE, INTERNAL],
   "hook claude-post-tool-use": [[0, "always: the result recorded, or the reason nothing was on stderr"], USAGE, INTERNAL],
   "hook install": [[0, "installed, already installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL],
   "hook uninstall": [[0, "removed, not installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL],
-  audit: [[0, "every transcript audited"], [1, "a transcript could not be read; the others were audited"], USAGE, INTERNAL, CANT_CREATE, WRITE_FAILED],
-  "candidates rank": [[0, "one green candidate ranked first alone"], [1, "no candidate is green"], [2, "the first place is tied, or not green"], USAGE, INTERNAL],
+  audit: [
+    [0, "every transcript audited"],
+    [1, "a transcript could not be read; the others were audited"],
+    USAGE,
+    INTERNAL,
+    CANT_CREATE,
+    WRITE_FAILED,
+  ],
+  "candidates rank": [
+    [0, "one green candidate ranked first alone"],
+    [1, "no candidate is green"],
+    [2, "the first place is tied, or not green"],
+    USAGE,
+    INTERNAL,
+  ],
 };
 
 /** Every status each command can exit with. */

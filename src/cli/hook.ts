@@ -1,10 +1,12 @@
 // `agent-evidence hook claude-stop | codex-stop | claude-post-tool-use | install | uninstall`.
-import { EvidenceError } from "../errors.js";
-import { Option, type Command } from "commander";
 import { fileURLToPath } from "node:url";
+
+import { type Command, Option } from "commander";
+
 import type { InstallHooksResult } from "../audit/hooks/install.js";
 import type { HookRunResult } from "../audit/hooks/post-tool-use.js";
 import type { HookClient } from "../audit/hooks/stop.js";
+import { EvidenceError } from "../errors.js";
 import { NamedFileError } from "../io/named-files.js";
 import { readBoundedStdin } from "./bounded-input.js";
 
@@ -48,12 +50,22 @@ export function registerHookCommand(program: Command): void {
   for (const client of ["claude", "codex"] as const satisfies readonly HookClient[]) {
     hook
       .command(`${client}-stop`)
-      .description(`${client === "claude" ? "Claude Code" : "Codex"} Stop hook: reads the hook JSON on stdin; blocks a stop that hides a failing or stale test run.`)
+      .description(
+        `${client === "claude" ? "Claude Code" : "Codex"} Stop hook: reads the hook JSON on stdin; blocks a stop that hides a failing or stale test run.`,
+      )
       .option("--strict", "also block (once) on a pass claim that no test run backs")
       .action(async (options: { strict?: boolean }) => {
         const { runStopHook } = await import("../audit/hooks/stop.js");
         const stdin = await readStdin();
-        emit(stdin === null ? { stdout: client === "codex" ? "{}\n" : "", stderr: `agent-evidence hook ${client}-stop: ${overCap}, allowing the stop\n`, exitCode: 0 } : runStopHook(client, stdin, { strict: options.strict === true }));
+        emit(
+          stdin === null
+            ? {
+                stdout: client === "codex" ? "{}\n" : "",
+                stderr: `agent-evidence hook ${client}-stop: ${overCap}, allowing the stop\n`,
+                exitCode: 0,
+              }
+            : runStopHook(client, stdin, { strict: options.strict === true }),
+        );
       });
   }
   hook
@@ -62,7 +74,11 @@ export function registerHookCommand(program: Command): void {
     .action(async () => {
       const { runPostToolUseHook } = await import("../audit/hooks/post-tool-use.js");
       const stdin = await readStdin();
-      emit(stdin === null ? { stdout: "", stderr: `agent-evidence hook claude-post-tool-use: nothing recorded: ${overCap}\n`, exitCode: 0 } : runPostToolUseHook(stdin));
+      emit(
+        stdin === null
+          ? { stdout: "", stderr: `agent-evidence hook claude-post-tool-use: nothing recorded: ${overCap}\n`, exitCode: 0 }
+          : runPostToolUseHook(stdin),
+      );
     });
   hook
     .command("install")
@@ -71,21 +87,36 @@ export function registerHookCommand(program: Command): void {
     .option("--project <dir>", "install into this project's settings instead of the user's")
     .option("--dry-run", "print the new settings (JSON on stdout) without writing them")
     .option("--strict", "install the Stop hook with --strict (also block once on a pass claim no run backs)")
-    .option("--command <words>", "how the hooks call agent-evidence (default: agent-evidence when PATH finds this copy, else this copy's absolute path)")
+    .option(
+      "--command <words>",
+      "how the hooks call agent-evidence (default: agent-evidence when PATH finds this copy, else this copy's absolute path)",
+    )
     .action(async (options: { client: HookClient; project?: string; dryRun?: boolean; strict?: boolean; command?: string }) => {
       const { hookExecutable, installHooks } = await import("../audit/hooks/install.js");
-      const executable = options.command === undefined ? hookExecutable(fileURLToPath(new URL("./main.js", import.meta.url)), process.env.PATH) : null;
+      const executable =
+        options.command === undefined ? hookExecutable(fileURLToPath(new URL("./main.js", import.meta.url)), process.env.PATH) : null;
       let result;
       try {
-        result = installHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true, strict: options.strict === true, executable: options.command ?? executable!.command });
+        result = installHooks({
+          client: options.client,
+          ...(options.project === undefined ? {} : { project: options.project }),
+          dryRun: options.dryRun === true,
+          strict: options.strict === true,
+          executable: options.command ?? executable!.command,
+        });
       } catch (error) {
         process.stderr.write(`agent-evidence: hook install: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exitCode = 1;
         return;
       }
       if (executable?.kind === "absolute") {
-        const why = executable.reason === "other-copy-on-path" ? `the agent-evidence on PATH (${executable.found}) is another copy` : "agent-evidence is not on PATH";
-        process.stderr.write(`agent-evidence: hook install: ${why}; the hooks call ${executable.command} (move it, and they fail: reinstall, or pass --command)\n`);
+        const why =
+          executable.reason === "other-copy-on-path"
+            ? `the agent-evidence on PATH (${executable.found}) is another copy`
+            : "agent-evidence is not on PATH";
+        process.stderr.write(
+          `agent-evidence: hook install: ${why}; the hooks call ${executable.command} (move it, and they fail: reinstall, or pass --command)\n`,
+        );
       }
       reportSettingsChange(result, options.dryRun === true, "installed", "already installed");
     });
@@ -99,7 +130,11 @@ export function registerHookCommand(program: Command): void {
       const { uninstallHooks } = await import("../audit/hooks/install.js");
       let result;
       try {
-        result = uninstallHooks({ client: options.client, ...(options.project === undefined ? {} : { project: options.project }), dryRun: options.dryRun === true });
+        result = uninstallHooks({
+          client: options.client,
+          ...(options.project === undefined ? {} : { project: options.project }),
+          dryRun: options.dryRun === true,
+        });
       } catch (error) {
         process.stderr.write(`agent-evidence: hook uninstall: ${error instanceof Error ? error.message : String(error)}\n`);
         process.exitCode = 1;

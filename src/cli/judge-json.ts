@@ -27,7 +27,9 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * @example await writeJudgeJson(result, (text) => void chunks.push(text));
  */
 export async function writeJudgeJson(result: JudgeResult, sink: JsonSink, ids: IdsMode = "all"): Promise<void> {
-  await sink(`{"schemaVersion":${JSON.stringify(result.schemaVersion)},"verdict":${JSON.stringify(result.verdict)},"reasons":${JSON.stringify(result.reasons)},"runs":[`);
+  await sink(
+    `{"schemaVersion":${JSON.stringify(result.schemaVersion)},"verdict":${JSON.stringify(result.verdict)},"reasons":${JSON.stringify(result.reasons)},"runs":[`,
+  );
   for (const [index, run] of result.runs.entries()) {
     let text = `${index === 0 ? "" : ","}{`;
     let first = true;

@@ -1,14 +1,16 @@
 // `agent-evidence judge`: judge a captured command output from a file or stdin; one JSON object out.
 // Exit status 0 passed, 1 failed, 2 unknown, 64 usage error, 65 a --junit report over its cap.
-import { EvidenceError } from "../errors.js";
 import { createReadStream, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+
 import type { Command } from "commander";
+
+import { EvidenceError } from "../errors.js";
 import type { JudgeReport } from "../evidence/judge-types.js";
 import { NamedFileError, openRegularFile, readRegularFile } from "../io/named-files.js";
 import type { Outcome } from "../types.js";
-import { IDS_MODES, writeJudgeJson, type IdsMode } from "./judge-json.js";
+import { IDS_MODES, type IdsMode, writeJudgeJson } from "./judge-json.js";
 
 interface JudgeCliOptions {
   command: string;
@@ -57,11 +59,22 @@ export function registerJudgeCommand(program: Command): void {
       const reports: JudgeReport[] = options.junit === undefined ? [] : [await readJunit(options.junit, startedAt)];
       // Opened before the judge loads: a bad --output fails at once. Only a regular file (stdin takes pipes).
       const output = options.output === undefined ? null : openRegularFile(options.output, `--output ${options.output}`);
-      const [{ analyzeWithPackageScripts }, { createJudgeStream }] = await Promise.all([import("../observation/package-scripts.js"), import("../evidence/judge.js")]);
+      const [{ analyzeWithPackageScripts }, { createJudgeStream }] = await Promise.all([
+        import("../observation/package-scripts.js"),
+        import("../evidence/judge.js"),
+      ]);
       // A script run (`npm test`) is followed into its script only from a --cwd that exists here: its package.json is read now.
       const cwdExists = options.cwd !== undefined && isDirectory(options.cwd);
-      const analysis = analyzeWithPackageScripts(options.command, { ...(options.cwd === undefined ? {} : { cwd: options.cwd }), resolveScripts: cwdExists ? undefined : false });
-      const stream = createJudgeStream(analysis, { exitCode, outputTruncated: options.truncated === true, reports, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+      const analysis = analyzeWithPackageScripts(options.command, {
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+        resolveScripts: cwdExists ? undefined : false,
+      });
+      const stream = createJudgeStream(analysis, {
+        exitCode,
+        outputTruncated: options.truncated === true,
+        reports,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      });
       const input = output === null ? process.stdin : createReadStream("", { fd: output.fd, start: 0 });
       await feed(input, (chunk) => stream.push(chunk), options.output);
       const result = stream.end();
@@ -75,7 +88,8 @@ export function registerJudgeCommand(program: Command): void {
 function parseIds(text: string | undefined): IdsMode {
   if (text === undefined) return "all";
   const mode = IDS_MODES.find((m) => m === text);
-  if (mode === undefined) throw new EvidenceError("E_USAGE", `judge: --ids must be one of ${IDS_MODES.join(", ")}, got ${JSON.stringify(text)}`);
+  if (mode === undefined)
+    throw new EvidenceError("E_USAGE", `judge: --ids must be one of ${IDS_MODES.join(", ")}, got ${JSON.stringify(text)}`);
   return mode;
 }
 
@@ -89,13 +103,15 @@ function writeStdout(text: string): Promise<void> {
 
 function parseExitCode(text: string | undefined): number | null {
   if (text === undefined) return null;
-  if (!/^-?\d+$/.test(text.trim())) throw new EvidenceError("E_USAGE", `judge: --exit-code must be an integer, got ${JSON.stringify(text)}`);
+  if (!/^-?\d+$/.test(text.trim()))
+    throw new EvidenceError("E_USAGE", `judge: --exit-code must be an integer, got ${JSON.stringify(text)}`);
   return Number(text.trim());
 }
 
 function parseStartedAt(text: string | undefined): string | undefined {
   if (text === undefined) return undefined;
-  if (Number.isNaN(Date.parse(text))) throw new EvidenceError("E_USAGE", `judge: --started-at must be an ISO date-time, got ${JSON.stringify(text)}`);
+  if (Number.isNaN(Date.parse(text)))
+    throw new EvidenceError("E_USAGE", `judge: --started-at must be an ISO date-time, got ${JSON.stringify(text)}`);
   return text;
 }
 
@@ -114,7 +130,9 @@ async function feed(input: Readable, push: (chunk: string) => void, path: string
     for await (const chunk of input) push(typeof chunk === "string" ? chunk : decoder.write(chunk as Buffer));
   } catch (error) {
     const code = error instanceof Error && "code" in error ? String(error.code) : "EIO";
-    throw new NamedFileError("read", code, path ?? "-", `cannot read ${path === undefined ? "stdin" : `--output ${path}`} (${code})`, { cause: error });
+    throw new NamedFileError("read", code, path ?? "-", `cannot read ${path === undefined ? "stdin" : `--output ${path}`} (${code})`, {
+      cause: error,
+    });
   }
   push(decoder.end());
 }

@@ -1,9 +1,10 @@
 // `agent-evidence patch paths|entries|files [--json | -z] [FILE]`: the patch parser on a file or stdin.
 // Input is read as bytes and decoded losslessly, and plain/-z output is written back as the same
 // bytes, so names that are not UTF-8 come out exactly as Git wrote them.
-import { Argument, Option, type Command } from "commander";
-import { decodeGitBytes, encodeGitBytes, parsePatch, patchEntries, patchPaths } from "../patches/index.js";
+import { Argument, type Command, Option } from "commander";
+
 import { readRegularFile } from "../io/named-files.js";
+import { decodeGitBytes, encodeGitBytes, parsePatch, patchEntries, patchPaths } from "../patches/index.js";
 import { readBoundedStdin } from "./bounded-input.js";
 
 /** What `agent-evidence patch` prints. */

@@ -1,9 +1,11 @@
-import { Command, CommanderError } from "commander";
 import { createRequire } from "node:module";
+
+import { Command, CommanderError } from "commander";
+
 import { isEvidenceError } from "../errors.js";
 import { NamedFileError } from "../io/named-files.js";
 import { commands } from "./commands.js";
-import { CLI_EXITS, EXIT_USAGE, exitStatusHelp, fileErrorExitStatus, type CliCommand } from "./exit-codes.js";
+import { CLI_EXITS, type CliCommand, EXIT_USAGE, exitStatusHelp, fileErrorExitStatus } from "./exit-codes.js";
 
 const require = createRequire(import.meta.url);
 const { version } = require("../../package.json") as { version: string };
@@ -59,7 +61,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     }
     // A subcommand's own usage error (an EvidenceError `E_USAGE`) and commander's: one line, 64.
     const usage = isEvidenceError(error, "E_USAGE") || error instanceof CommanderError;
-    if (error instanceof CommanderError && (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help")) return 0;
+    if (
+      error instanceof CommanderError &&
+      (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help")
+    )
+      return 0;
     if (usage) {
       process.stderr.write(`agent-evidence: ${(error as Error).message.replace(/^error: /, "")}\n`);
       return EXIT_USAGE;

@@ -4,11 +4,12 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+import type { Tool } from "../host/tool.js";
+import { evidenceTools } from "../observation/evidence-tools.js";
 import { runHostGit } from "../tools/host-git.js";
 import { probeSandbox } from "../tools/sandbox.js";
 import { createSandboxLayout } from "../tools/sandbox-host.js";
-import { evidenceTools } from "../observation/evidence-tools.js";
-import type { Tool } from "../host/tool.js";
 import type { VerificationRecord } from "../types.js";
 
 /** One scripted agent step: a tool call and why the agent makes it. */

@@ -10,7 +10,15 @@ export { detectClaims, isDisclosure } from "../audit/claims.js";
 export type { ClaimSentence, ClaimKind, ClaimScope } from "../audit/claims.js";
 export { readTranscript, detectTranscriptFormat } from "../audit/transcripts/read-transcript.js";
 export type { ReadTranscriptOptions } from "../audit/transcripts/read-transcript.js";
-export type { TranscriptEvent, ShellEvent, EditEvent, AssistantMessageEvent, TranscriptFormat, TranscriptProblem, TranscriptReadResult } from "../audit/transcripts/types.js";
+export type {
+  TranscriptEvent,
+  ShellEvent,
+  EditEvent,
+  AssistantMessageEvent,
+  TranscriptFormat,
+  TranscriptProblem,
+  TranscriptReadResult,
+} from "../audit/transcripts/types.js";
 export { mergeTranscriptEvents } from "../audit/transcripts/merge-events.js";
 export { mergeSubagentTranscripts, findSubagentFiles } from "../audit/subagent-files.js";
 export type { SubagentFilesOptions } from "../audit/subagent-files.js";

@@ -2,8 +2,21 @@
  * agent-evidence/candidates: candidate agents in Git worktrees, their patches captured, verified the
  * same way, compared and ranked per test, and the winner adopted.
  */
-export { createCandidateWorkspace, runCandidate, runCandidates, pruneCandidates, compareCandidates, rankCandidates } from "../candidates/index.js";
-export { CandidateSourceError, CandidateCaptureError, CandidateWorkspaceTrackingError, CandidateAdoptError, CandidateRunError } from "../candidates/index.js";
+export {
+  createCandidateWorkspace,
+  runCandidate,
+  runCandidates,
+  pruneCandidates,
+  compareCandidates,
+  rankCandidates,
+} from "../candidates/index.js";
+export {
+  CandidateSourceError,
+  CandidateCaptureError,
+  CandidateWorkspaceTrackingError,
+  CandidateAdoptError,
+  CandidateRunError,
+} from "../candidates/index.js";
 export type {
   CandidateWorkspace,
   CandidateWorkspaceOptions,

@@ -4,7 +4,18 @@
  * bundles, workspace snapshots and the watcher, the persistent-shell state, the per-test view.
  */
 export { EvidenceLedger } from "../evidence/ledger.js";
-export type { CommandResult, EditObservation, EvidenceLedgerOptions, InvalidationTiming, LedgerEvent, LedgerJournal, LedgerState, LineJudge, VerifiedEntry, WorkspaceEffect } from "../evidence/ledger.js";
+export type {
+  CommandResult,
+  EditObservation,
+  EvidenceLedgerOptions,
+  InvalidationTiming,
+  LedgerEvent,
+  LedgerJournal,
+  LedgerState,
+  LineJudge,
+  VerifiedEntry,
+  WorkspaceEffect,
+} from "../evidence/ledger.js";
 export { START_HOOK, PER_CALL_SHELL } from "../host/tool.js";
 export type { InvalidationMode } from "../observation/bash-evidence.js";
 export { testView } from "../evidence/test-view.js";
@@ -22,4 +33,14 @@ export type { FileJournal, JournalOptions, JournalSeal, JournalState, JournalTip
 export { analyzeWithPackageScripts, readPackageManifest, resolvePackageScripts } from "../observation/package-scripts.js";
 export type { PackageScriptResolver } from "../observation/package-scripts.js";
 export { REASON_DEFINITIONS } from "../reasons.js";
-export type { LineReasonCode, OpenCode, ReasonCode, ReasonCodeOf, ReasonDefinition, ReasonScope, RecordReasonCode, RunReasonCode, ScriptReasonCode } from "../reasons.js";
+export type {
+  LineReasonCode,
+  OpenCode,
+  ReasonCode,
+  ReasonCodeOf,
+  ReasonDefinition,
+  ReasonScope,
+  RecordReasonCode,
+  RunReasonCode,
+  ScriptReasonCode,
+} from "../reasons.js";

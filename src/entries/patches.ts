@@ -15,4 +15,12 @@ export {
   decodeGitBytes,
   encodeGitBytes,
 } from "../patches/index.js";
-export type { FilePatch, FilePatchStatus, PatchHunk, PatchEntry, PatchParser, NormalizePatchPathOptions, EncodeGitCPathOptions } from "../patches/index.js";
+export type {
+  FilePatch,
+  FilePatchStatus,
+  PatchHunk,
+  PatchEntry,
+  PatchParser,
+  NormalizePatchPathOptions,
+  EncodeGitCPathOptions,
+} from "../patches/index.js";

@@ -5,9 +5,10 @@
 // `replace` compiles another copy of a package. The runner's output is then real, and what it
 // reports is not what the project's tests say. Pure: the file system is read by harness-scan.ts.
 import { posix } from "node:path";
+
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import type { RunnerKind } from "../types.js";
-import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 
 /** Which runner family a harness file speaks to. */
 export type HarnessFamily = "python" | "go";
@@ -41,7 +42,16 @@ const INI_SECTIONS: Record<string, RegExp> = {
 /** Could a file of this name be harness? (Cheap: the scan reads only these.) */
 export function isHarnessCandidate(path: string): boolean {
   const name = posix.basename(path);
-  return name === "conftest.py" || name === "pytest.ini" || name === ".pytest.ini" || name === "pyproject.toml" || name in INI_SECTIONS || name.endsWith("_test.go") || name === "go.mod" || name === "go.work";
+  return (
+    name === "conftest.py" ||
+    name === "pytest.ini" ||
+    name === ".pytest.ini" ||
+    name === "pyproject.toml" ||
+    name in INI_SECTIONS ||
+    name.endsWith("_test.go") ||
+    name === "go.mod" ||
+    name === "go.work"
+  );
 }
 
 /**

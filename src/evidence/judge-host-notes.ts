@@ -2,9 +2,9 @@
 // `git stash` messages, a runner that never started, and `echo` markers. Found by substring search
 // so a gigabyte log costs one indexOf pass per needle, not a regex per line.
 import { stripAnsi } from "../observers/lines.js";
-import { CLIPPING_NEEDLES, containsClippingNote, isClippingNoteLine } from "./clipping.js";
 import type { StartError } from "../runners/definition.js";
 import type { CommandAnalysis } from "../shell/types.js";
+import { CLIPPING_NEEDLES, containsClippingNote, isClippingNoteLine } from "./clipping.js";
 
 const HOST_TIMEOUT_RE = /^(?:Error: )?Command timed out after \d/;
 // The runner never started: the shell or the interpreter could not find it (each runner adds its own, e.g. `No module named pytest`).
@@ -18,7 +18,13 @@ const STASH_NOTHING = "No local changes to save";
 /** A line's own texts (markers, status echoes) are searched as needles only while they are few and short. */
 const MAX_OWN_NEEDLES = 32;
 const MAX_OWN_NEEDLE_LENGTH = 256;
-const STASH_ERROR_RES = [/^error: pathspec '.*' did not match/, /^fatal: /, /^error: /, /^Cannot save the current (?:index|worktree) state/, /^You do not have the initial commit yet/];
+const STASH_ERROR_RES = [
+  /^error: pathspec '.*' did not match/,
+  /^fatal: /,
+  /^error: /,
+  /^Cannot save the current (?:index|worktree) state/,
+  /^You do not have the initial commit yet/,
+];
 
 /** What the scanner found that concerns the whole line. */
 export interface LineSignals {
@@ -78,7 +84,12 @@ export function collectMarkerTexts(analysis: CommandAnalysis): string[] {
 }
 
 /** Creates a scanner; `watchStash` when a run of the line follows `git stash`; `startErrors`: the runners' own. */
-export function createSignalScanner(options: { markerTexts: readonly string[]; watchStash: boolean; statusPatterns?: readonly { needle: string; pattern: RegExp }[]; startErrors?: readonly StartError[] }): SignalScanner {
+export function createSignalScanner(options: {
+  markerTexts: readonly string[];
+  watchStash: boolean;
+  statusPatterns?: readonly { needle: string; pattern: RegExp }[];
+  startErrors?: readonly StartError[];
+}): SignalScanner {
   const startErrors = [...START_ERRORS, ...(options.startErrors ?? [])];
   const line: LineSignals = { clipped: false, stashSavedNothing: false, stashFailed: false, markersSeen: new Set(), statusLines: [] };
   const runs = new Map<number, RunSignals>();
@@ -116,7 +127,8 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
   // needles too, many or long ones are checked on every line instead (one alternation of thousands of
   // needles, or of a 100 KB one, is slow or too large for the regex engine).
   const own = createOwnLineCheck(options.markerTexts, options.statusPatterns ?? [], line);
-  const ownAsNeedles = own !== null && own.needles.length <= MAX_OWN_NEEDLES && own.needles.every((needle) => needle.length <= MAX_OWN_NEEDLE_LENGTH);
+  const ownAsNeedles =
+    own !== null && own.needles.length <= MAX_OWN_NEEDLES && own.needles.every((needle) => needle.length <= MAX_OWN_NEEDLE_LENGTH);
   const stashNeedles = [STASH_NOTHING, "error: ", "fatal: ", "Cannot save the current", "You do not have the initial commit"];
 
   const lineAround = (block: string, at: number, from: number, to: number): { text: string; end: number } => {
@@ -149,7 +161,7 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
   };
 
   const eachLine = (block: string, from: number, to: number, onLine: (text: string) => void): void => {
-    for (let start = from; start < to; ) {
+    for (let start = from; start < to;) {
       const newline = block.indexOf("\n", start);
       const end = newline === -1 || newline > to ? to : newline;
       onLine(stripAnsi(block.slice(start, end)).replace(/\r$/, ""));
@@ -187,7 +199,11 @@ export function createSignalScanner(options: { markerTexts: readonly string[]; w
  * The whole-line checks of a line's own texts: an echo marker is seen when a line is its text, a status
  * echo (`echo EXIT=$?`) when a line is its literal prefix, 1 to 3 digits and the rest. Null when there are none.
  */
-function createOwnLineCheck(markerTexts: readonly string[], statusPatterns: readonly { needle: string; pattern: RegExp }[], line: LineSignals): { needles: string[]; check: (text: string) => void } | null {
+function createOwnLineCheck(
+  markerTexts: readonly string[],
+  statusPatterns: readonly { needle: string; pattern: RegExp }[],
+  line: LineSignals,
+): { needles: string[]; check: (text: string) => void } | null {
   if (markerTexts.length === 0 && statusPatterns.length === 0) return null;
   const markers = new Set(markerTexts);
   // Status patterns by their prefix (each pattern once): a line is looked up by each of its prefixes that a digit follows.

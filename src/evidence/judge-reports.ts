@@ -1,5 +1,5 @@
 // Report files given to the judge: read them (JUnit XML) and hand each to the run that wrote it.
-import { parseJunit, type JunitReport } from "../observers/junit.js";
+import { type JunitReport, parseJunit } from "../observers/junit.js";
 import type { RunReasonCode } from "../reasons.js";
 import type { TestInvocation } from "../shell/types.js";
 import type { JudgeReport } from "./judge-types.js";
@@ -26,7 +26,10 @@ function samePath(written: string, given: string): boolean {
  * Attaches each report to one invocation: the one whose `--junitxml` names its path, else the
  * line's only test-running invocation. Reports that fit no run are counted as unattributed.
  */
-export function attachReports(reports: readonly JudgeReport[], invocations: readonly TestInvocation[]): { byRun: Map<number, AttachedReport[]>; unattributed: number } {
+export function attachReports(
+  reports: readonly JudgeReport[],
+  invocations: readonly TestInvocation[],
+): { byRun: Map<number, AttachedReport[]>; unattributed: number } {
   const byRun = new Map<number, AttachedReport[]>();
   let unattributed = 0;
   const running = invocations.flatMap((inv, index) => (inv.runsTests && !inv.shadowed ? [index] : []));

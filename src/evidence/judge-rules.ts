@@ -1,12 +1,12 @@
 // The rule table of issue 3: one run's outcome from its invocation, its exit attribution, what its
 // parser read and the line's signals. The first rule that applies decides.
-import { goPackageMatches } from "../observers/target-match.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
 import { stripAnsi } from "../observers/lines.js";
+import { goPackageMatches } from "../observers/target-match.js";
 import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
+import type { RunReasonCode } from "../reasons.js";
 import type { ExitMeaning, RunnerDefinition } from "../runners/definition.js";
 import type { ExitAttribution, TestInvocation } from "../shell/types.js";
-import type { RunReasonCode } from "../reasons.js";
 import type { GateFinding, RunEvidence } from "../types.js";
 import type { RunSignals } from "./judge-host-notes.js";
 import type { ReportFacts } from "./judge-reports.js";
@@ -59,7 +59,19 @@ function exitMeaning(invocation: TestInvocation, definition: RunnerDefinition | 
 
 // What a parser reads from no output at all, of the same kind.
 function emptyParse(parsed: ParsedRunOutput): ParsedRunOutput {
-  return { kind: parsed.kind, passed: [], failed: [], skipped: [], summary: null, summaryCount: 0, markers: [], forgeries: [], gates: [], rootdir: null, lines: 0 };
+  return {
+    kind: parsed.kind,
+    passed: [],
+    failed: [],
+    skipped: [],
+    summary: null,
+    summaryCount: 0,
+    markers: [],
+    forgeries: [],
+    gates: [],
+    rootdir: null,
+    lines: 0,
+  };
 }
 
 function hasMarker(parsed: ParsedRunOutput, kind: MarkerKind): boolean {
@@ -104,7 +116,12 @@ export function decideRun(facts: RunFacts): DecidedRun {
     ...(facts.invocation.scriptProblem === undefined ? [] : [facts.invocation.scriptProblem]),
   ];
   if (doubts.length === 0 || decided.outcome === "failed") return decided;
-  return { ...decided, outcome: "unknown", passed: [], reasons: unique([...doubts, ...decided.reasons.filter((r) => r !== "target-not-proven")]) };
+  return {
+    ...decided,
+    outcome: "unknown",
+    passed: [],
+    reasons: unique([...doubts, ...decided.reasons.filter((r) => r !== "target-not-proven")]),
+  };
 }
 
 function decideFromOutput(facts: RunFacts): DecidedRun {
@@ -135,12 +152,14 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
   // 1b. What the output shows is not what the runner printed (a report file can still speak for it).
   // The runner's own status can still show a failure (`pytest > log; echo EXIT=$?` printing EXIT=1).
   const hiddenExit = attribution.status === "trusted" && attribution.reason === "status-printed" ? attribution.runnerExit : null;
-  if (notTheRunners && hiddenExit !== null && invocation.runsTests && exitMeaning(invocation, facts.definition, hiddenExit) === "failed") return { ...base, outcome: "failed", reasons: ["runner-exit-nonzero", ...(facts.clipped ? (["truncated"] as const) : [])] };
+  if (notTheRunners && hiddenExit !== null && invocation.runsTests && exitMeaning(invocation, facts.definition, hiddenExit) === "failed")
+    return { ...base, outcome: "failed", reasons: ["runner-exit-nonzero", ...(facts.clipped ? (["truncated"] as const) : [])] };
   if (notTheRunners && !reports.provesPass && !reports.failedTests) {
     return unknown(invocation.output === "transformed" ? "output-transformed" : "output-not-shown");
   }
   // 2. A mode that runs no test.
-  if (!invocation.runsTests || isCollectOnly(invocation, parsed)) return unknown(isCollectOnly(invocation, parsed) ? "collect-only" : "not-a-run");
+  if (!invocation.runsTests || isCollectOnly(invocation, parsed))
+    return unknown(isCollectOnly(invocation, parsed) ? "collect-only" : "not-a-run");
 
   // An id failed in any source is failed; a skip is never a pass. A big -rA log has millions of ids:
   // a parser's own distinct lists are taken as they are, and only lists from several sources merged.
@@ -153,7 +172,11 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
   const passedIds = throughFilter ? [] : ids.passed;
   const gates: GateFinding[] = [...parsed.gates];
   const judged = { ...base, passed: passedIds, failed: failedIds, skipped: skippedIds, gates };
-  const withReasons = (outcome: RunEvidence["outcome"], reasons: RunReasonCode[]): DecidedRun => ({ ...judged, outcome, reasons: unique(reasons) });
+  const withReasons = (outcome: RunEvidence["outcome"], reasons: RunReasonCode[]): DecidedRun => ({
+    ...judged,
+    outcome,
+    reasons: unique(reasons),
+  });
 
   const trustedExit = attribution.status === "trusted" ? attribution.runnerExit : null;
   const meaning = trustedExit === null ? null : exitMeaning(invocation, facts.definition, trustedExit);
@@ -177,9 +200,15 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
   if (usage && !outputFailure) return withReasons("unknown", ["usage-error"]);
 
   // 4. The runner's own failures; with no output at all, a failing exit of the runner itself.
-  const nothingExplains = ["no-tests-ran", "no-test-files", "interrupted", "timeout", "internal-error", "incomplete"].every((k) => !hasMarker(parsed, k as MarkerKind));
+  const nothingExplains = ["no-tests-ran", "no-test-files", "interrupted", "timeout", "internal-error", "incomplete"].every(
+    (k) => !hasMarker(parsed, k as MarkerKind),
+  );
   const exitOnlyFailure =
-    noSummary && parsed.passed.length === 0 && nothingExplains && !signals.hostTimeout && (meaning === "failed" || attribution.status === "failure-implied");
+    noSummary &&
+    parsed.passed.length === 0 &&
+    nothingExplains &&
+    !signals.hostTimeout &&
+    (meaning === "failed" || attribution.status === "failure-implied");
   if (outputFailure || exitOnlyFailure) {
     const reasons: RunReasonCode[] = [outputFailure ? failureReason(parsed, reports) : "runner-exit-nonzero"];
     if (facts.clipped) reasons.push("truncated");
@@ -218,19 +247,25 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
   if (nothingRan) return withReasons("unknown", ["no-tests-ran"]);
 
   // 8. The runner's own status says it failed although no failure is shown (a coverage gate excepted).
-  const gateExplains = gates.some((g) => g.kind === "coverage" && !g.passed) && (trustedExit === 1 || attribution.status === "failure-implied");
+  const gateExplains =
+    gates.some((g) => g.kind === "coverage" && !g.passed) && (trustedExit === 1 || attribution.status === "failure-implied");
   if (exitSaysFailed && !gateExplains) return withReasons("unknown", ["spoof-suspect"]);
   // A go result for a test that never ran, in a stream seen from its start: a test printed it (test2json
   // turns a printed `--- PASS: X` into an event). The real events may be fine, but the output imitates the runner.
   if (parsed.forgeries.some((f) => f.kind === "result-without-run")) return withReasons("unknown", ["spoof-suspect"]);
   // A bare summary after pytest's session header was printed by a test (`-s`), not by pytest; so was a
   // padded one in an output shown whole without the header (`-q -s`, or a fake runner).
-  if (parsed.forgeries.some((f) => f.kind === "summary-shape-mismatch") && parsed.summary === null) return withReasons("unknown", ["spoof-suspect"]);
+  if (parsed.forgeries.some((f) => f.kind === "summary-shape-mismatch") && parsed.summary === null)
+    return withReasons("unknown", ["spoof-suspect"]);
   if (facts.whole && (start?.summaryMismatch ?? null) !== null) return withReasons("unknown", ["spoof-suspect"]);
   // A lone summary: shown whole, the output has fewer results before its summary than the summary
   // counts tests (`-s`, a test writes `2 passed in 0.01s` and exits; the second test never ran).
-  const counted = parsed.summary === null ? 0 : ["passed", "skipped", "xfailed", "xpassed"].reduce((sum, key) => sum + (parsed.summary!.counts[key] ?? 0), 0);
-  if (facts.whole && parsed.shownResults !== undefined && parsed.summary !== null && parsed.shownResults < counted) return withReasons("unknown", ["spoof-suspect"]);
+  const counted =
+    parsed.summary === null
+      ? 0
+      : ["passed", "skipped", "xfailed", "xpassed"].reduce((sum, key) => sum + (parsed.summary!.counts[key] ?? 0), 0);
+  if (facts.whole && parsed.shownResults !== undefined && parsed.summary !== null && parsed.shownResults < counted)
+    return withReasons("unknown", ["spoof-suspect"]);
 
   // 9 and 10. Exactly one summary of the runner's own, a pass in it, every target covered.
   if (noSummary) return withReasons("unknown", [attribution.status === "masked" ? "masked-exit-no-summary" : "no-summary"]);
@@ -245,10 +280,13 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
   // this run's packages but by a test or an init; it proves nothing, and the output imitates the runner.
   const packageResults = parsed.packages ?? [];
   const targetPackages = judged.targets.map((target) => target.split("::")[0] ?? target);
-  if (packageResults.some((p) => p.result === "pass" && !targetPackages.some((pattern) => goPackageMatches(pattern, p.path)))) return withReasons("unknown", ["spoof-suspect"]);
+  if (packageResults.some((p) => p.result === "pass" && !targetPackages.some((pattern) => goPackageMatches(pattern, p.path))))
+    return withReasons("unknown", ["spoof-suspect"]);
   // Each package's own `ok` proves the target that names it (`go test ./calc ./strs`, no -v).
   const provenByPackage = (target: string): boolean =>
-    !target.includes("::") && !target.includes("...") && packageResults.some((p) => p.result === "pass" && p.noTests !== true && goPackageMatches(target, p.path));
+    !target.includes("::") &&
+    !target.includes("...") &&
+    packageResults.some((p) => p.result === "pass" && p.noTests !== true && goPackageMatches(target, p.path));
   const uncovered = uncoveredTargets({
     targets: judged.targets,
     passed: passedIds,
@@ -265,12 +303,23 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
     // Several targets, a clean summary and the runner's own exit 0 (`pytest a.py sub/b.py` printing
     // `8 passed, 1 skipped`): every selected test passed, so the run did. A target no visible id
     // covers may have held no test at all: it is listed, and its record is not verified.
-    const everySelectedPassed = exitZeroKnown && exitMeaning(invocation, facts.definition, 0) === "ok" && parsed.summary !== null && passes > 0 && !reports.failedTests;
+    const everySelectedPassed =
+      exitZeroKnown &&
+      exitMeaning(invocation, facts.definition, 0) === "ok" &&
+      parsed.summary !== null &&
+      passes > 0 &&
+      !reports.failedTests;
     if (!everySelectedPassed || judged.targets.length < 2) return withReasons("unknown", ["target-not-proven"]);
     return { ...withReasons("passed", []), unprovenTargets: uncovered };
   }
   const definition = facts.definition;
-  if (definition?.needsWholeOutput !== undefined && judged.targets.some((t) => definition.needsWholeOutput?.(t) === true) && !exitZeroKnown && !facts.whole) return withReasons("unknown", ["target-not-proven"]);
+  if (
+    definition?.needsWholeOutput !== undefined &&
+    judged.targets.some((t) => definition.needsWholeOutput?.(t) === true) &&
+    !exitZeroKnown &&
+    !facts.whole
+  )
+    return withReasons("unknown", ["target-not-proven"]);
   return withReasons("passed", []);
 }
 

@@ -227,7 +227,9 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
         parser = null;
       }
       // Runs that got no output still get an (empty) parse.
-      return slots.map((slot) => ({ segments: slot.done.length > 0 ? slot.done : [{ parsed: slot.createParser().end(), nonBlank: false, lastLine: "" }] }));
+      return slots.map((slot) => ({
+        segments: slot.done.length > 0 ? slot.done : [{ parsed: slot.createParser().end(), nonBlank: false, lastLine: "" }],
+      }));
     },
   };
 }

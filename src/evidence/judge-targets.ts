@@ -8,7 +8,11 @@ import type { TestInvocation } from "../shell/types.js";
  * on each package target, `./calc::TestAdd`); any other filtered run keeps its targets.
  */
 export function selectionTargets(invocation: TestInvocation, definition: RunnerDefinition | undefined): string[] {
-  return definition?.selectionTargets?.({ args: invocation.args, targets: invocation.targets, filtered: invocation.filtered }) ?? [...invocation.targets];
+  return (
+    definition?.selectionTargets?.({ args: invocation.args, targets: invocation.targets, filtered: invocation.filtered }) ?? [
+      ...invocation.targets,
+    ]
+  );
 }
 
 /** Targets not covered by any passed id (the summary covers a run's only target). */

@@ -3,19 +3,19 @@
 // form keeps no output text, so a log of any size can be judged.
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
+import type { OutputParser } from "../observers/types.js";
+import type { ExitAttributionReason, LineReasonCode, ScriptReasonCode } from "../reasons.js";
 import type { RunnerDefinition } from "../runners/definition.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
-import type { OutputParser } from "../observers/types.js";
 import { attributeExit, statusTemplates } from "../shell/attribute-exit.js";
-import type { ExitAttributionReason, LineReasonCode, ScriptReasonCode } from "../reasons.js";
-import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
 import type { PackageScripts } from "../shell/package-scripts.js";
+import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
 import type { Outcome, RunEvidence } from "../types.js";
-import { attachReports, reportFacts } from "./judge-reports.js";
-import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-run-split.js";
-import { decideRun, showsWhole, type RunFacts } from "./judge-rules.js";
 import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-host-notes.js";
 import { createNoiseFilter } from "./judge-noise.js";
+import { attachReports, reportFacts } from "./judge-reports.js";
+import { decideRun, type RunFacts, showsWhole } from "./judge-rules.js";
+import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-run-split.js";
 import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
 
 /** Options of {@link judge} and {@link createJudgeStream} beyond the judge's input: the runners to know. */
@@ -60,9 +60,18 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
   const templates = invocations.length === 0 ? [] : statusTemplates(analysis);
   // The start errors of the runners this line runs (each line is searched for every needle).
   const startErrors = [...new Set(definitions)].flatMap((definition) => definition?.startErrors ?? []);
-  const scanner = createSignalScanner({ markerTexts, watchStash: invocations.some((inv) => inv.afterStash), statusPatterns: templates, startErrors });
+  const scanner = createSignalScanner({
+    markerTexts,
+    watchStash: invocations.some((inv) => inv.afterStash),
+    statusPatterns: templates,
+    startErrors,
+  });
   const router = createOutputRouter(
-    invocations.map((invocation, i) => ({ invocation, split: definitions[i]?.split ?? { by: "summary" }, createParser: () => definitions[i]?.createParser() ?? createSilentParser(invocation.kind) })),
+    invocations.map((invocation, i) => ({
+      invocation,
+      split: definitions[i]?.split ?? { by: "summary" },
+      createParser: () => definitions[i]?.createParser() ?? createSilentParser(invocation.kind),
+    })),
     scanner,
   );
   // A package manager's own lines are read here, never by a runner's parser.
@@ -82,7 +91,11 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
         ...(markerTexts.length > 0 ? { output: [...scanner.line.markersSeen].join("\n") } : {}),
         ...(templates.length > 0 ? { status: { templates, lines: scanner.line.statusLines } } : {}),
       });
-      ended = withScriptProblems(finish(analysis, { routed, attributions, definitions, scanner, options }), analysis, noise?.mismatch === true);
+      ended = withScriptProblems(
+        finish(analysis, { routed, attributions, definitions, scanner, options }),
+        analysis,
+        noise?.mismatch === true,
+      );
       return ended;
     },
     get clippingNoteSeen(): boolean {
@@ -101,7 +114,12 @@ interface FinishParts {
 
 function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
   if (analysis.opaque || analysis.invocations.length === 0) {
-    return { schemaVersion: 1, verdict: "unknown", reasons: [analysis.opaque ? ("opaque-command" satisfies LineReasonCode) : ("not-a-test-command" satisfies LineReasonCode)], runs: [] };
+    return {
+      schemaVersion: 1,
+      verdict: "unknown",
+      reasons: [analysis.opaque ? ("opaque-command" satisfies LineReasonCode) : ("not-a-test-command" satisfies LineReasonCode)],
+      runs: [],
+    };
   }
   const { routed, attributions, definitions, scanner, options } = parts;
   const invocations = analysis.invocations;
@@ -148,9 +166,21 @@ function ownershipInDoubt(routed: RoutedRun[], count: number, loopIndex: number)
 function mergeIterations(iterations: RunEvidence[]): RunEvidence {
   const first = iterations[0]!;
   const { passed, failed, skipped } = mergeOutcomeIds(iterations);
-  const outcome: Outcome = iterations.some((r) => r.outcome === "failed") ? "failed" : iterations.every((r) => r.outcome === "passed") ? "passed" : "unknown";
+  const outcome: Outcome = iterations.some((r) => r.outcome === "failed")
+    ? "failed"
+    : iterations.every((r) => r.outcome === "passed")
+      ? "passed"
+      : "unknown";
   const reasons = [...new Set(iterations.filter((r) => r.outcome === outcome || outcome === "unknown").flatMap((r) => r.reasons))];
-  return { ...first, outcome, passed, failed, skipped, reasons: outcome === "passed" ? [] : reasons, gates: iterations.flatMap((r) => r.gates) };
+  return {
+    ...first,
+    outcome,
+    passed,
+    failed,
+    skipped,
+    reasons: outcome === "passed" ? [] : reasons,
+    gates: iterations.flatMap((r) => r.gates),
+  };
 }
 
 /** `failed` if any run failed, `passed` if every run passed, else `unknown`. */
@@ -164,9 +194,20 @@ function lineVerdict(runs: readonly RunEvidence[]): Outcome {
 // showing another command than the one followed) keeps the line from passing; a failure still counts.
 function withScriptProblems(result: JudgeResult, analysis: CommandAnalysis, bannerMismatch: boolean): JudgeResult {
   if (analysis.opaque) return result;
-  const problems = [...new Set([...(analysis.packageRuns ?? []).flatMap((run) => (run.problem === null ? [] : [run.problem])), ...(bannerMismatch ? (["script-changed"] as const) : [])])];
+  const problems = [
+    ...new Set([
+      ...(analysis.packageRuns ?? []).flatMap((run) => (run.problem === null ? [] : [run.problem])),
+      ...(bannerMismatch ? (["script-changed"] as const) : []),
+    ]),
+  ];
   if (problems.length === 0) return result;
-  const runs = bannerMismatch ? result.runs.map((run) => (run.outcome === "passed" ? { ...run, outcome: "unknown" as const, passed: [], reasons: ["script-changed" satisfies ScriptReasonCode] } : run)) : result.runs;
+  const runs = bannerMismatch
+    ? result.runs.map((run) =>
+        run.outcome === "passed"
+          ? { ...run, outcome: "unknown" as const, passed: [], reasons: ["script-changed" satisfies ScriptReasonCode] }
+          : run,
+      )
+    : result.runs;
   if (result.runs.length === 0) return { ...result, verdict: "unknown", reasons: problems };
   const verdict = result.verdict === "failed" ? "failed" : "unknown";
   return { ...result, verdict, runs, reasons: verdict === "failed" ? result.reasons : [...new Set([...result.reasons, ...problems])] };
@@ -179,7 +220,19 @@ function createSilentParser(kind: RunEvidence["kind"]): OutputParser {
     push(chunk: string): void {
       for (let at = chunk.indexOf("\n"); at !== -1; at = chunk.indexOf("\n", at + 1)) lines += 1;
     },
-    end: () => ({ kind, passed: [], failed: [], skipped: [], summary: null, summaryCount: 0, markers: [], forgeries: [], gates: [], rootdir: null, lines }),
+    end: () => ({
+      kind,
+      passed: [],
+      failed: [],
+      skipped: [],
+      summary: null,
+      summaryCount: 0,
+      markers: [],
+      forgeries: [],
+      gates: [],
+      rootdir: null,
+      lines,
+    }),
     get summaryCount() {
       return 0;
     },

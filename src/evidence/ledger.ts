@@ -1,14 +1,21 @@
 // The evidence ledger: records, applicability and verified targets. Pure state transitions;
 // judging, path resolution and the journal are injected so this file does no I/O of its own.
 import { onlyTargetNotProven, type RecordReasonCode } from "../reasons.js";
-import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
-import { affectsTests } from "./test-inputs.js";
-import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
-import { covers, overlaps, targetKey, type PathResolver, type TargetKey } from "./targets.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
-import { editsAfter, editsBefore, isAbsoluteTarget, isProvable, provableInvocations } from "./line-reading.js";
-import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
+import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
+import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
 import type { HarnessDigest } from "./harness.js";
+import {
+  applyLedgerEvent,
+  copyRecord,
+  type LedgerEvent,
+  type LedgerJournal,
+  type LedgerState,
+  type VerifiedEntry,
+} from "./ledger-events.js";
+import { editsAfter, editsBefore, isAbsoluteTarget, isProvable, provableInvocations } from "./line-reading.js";
+import { covers, overlaps, type PathResolver, type TargetKey, targetKey } from "./targets.js";
+import { affectsTests } from "./test-inputs.js";
 
 export type { LedgerEvent, LedgerJournal, LedgerState, VerifiedEntry } from "./ledger-events.js";
 

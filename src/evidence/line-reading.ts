@@ -1,9 +1,10 @@
 // What the commands of one observed line mean to the ledger: which invocations can prove something,
 // and which commands are edits before or after a run. Pure.
 import { posix } from "node:path";
+
+import { builtinRunners } from "../runners/registry.js";
 import type { AnalyzedCommand, CommandAnalysis, TestInvocation } from "../shell/types.js";
 import { splitSelector } from "./targets.js";
-import { builtinRunners } from "../runners/registry.js";
 
 /** A recognised invocation that can prove something (runs tests, the runner is the real one). */
 export function isProvable(inv: TestInvocation): boolean {

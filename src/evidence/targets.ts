@@ -12,7 +12,13 @@ export interface TargetKey {
 }
 
 /** A target of `family` in ledger form, placed in `root` as the family places them. */
-export function targetKey(family: TargetFamily, target: string, runWorkspace: string | null, root: string | null, resolve?: PathResolver): TargetKey {
+export function targetKey(
+  family: TargetFamily,
+  target: string,
+  runWorkspace: string | null,
+  root: string | null,
+  resolve?: PathResolver,
+): TargetKey {
   return { family: family.name, key: family.place(target, runWorkspace, root, resolve) };
 }
 

@@ -2,8 +2,9 @@
 // measured effects, in both modes) and the audit. Pure: paths in, a decision out; whether a name is
 // really the file it looks like (a link into the sources) is the caller's to check.
 import { posix } from "node:path";
-import { isRunnerByproduct } from "./byproducts.js";
+
 import { isLogFileName } from "../shell/read-only.js";
+import { isRunnerByproduct } from "./byproducts.js";
 
 // Documentation by its extension. (`.txt` and `.json` are often test data; a `.py` under docs/ can be imported.)
 const DOC_FILE = /\.(?:md|markdown|rst|adoc|asciidoc)$/i;
@@ -38,7 +39,12 @@ export function inertPathReason(path: string, workspace: string | null, cwd: str
     inside = normal.replace(/^\.\//, "");
   }
   const parts = inside.split("/");
-  if (parts.some((part) => CACHE_DIRS.has(part)) || isRunnerByproduct(inside) || inside.startsWith("node_modules/.cache/") || CACHE_FILES.test(inside)) {
+  if (
+    parts.some((part) => CACHE_DIRS.has(part)) ||
+    isRunnerByproduct(inside) ||
+    inside.startsWith("node_modules/.cache/") ||
+    CACHE_FILES.test(inside)
+  ) {
     return parts.includes(".git") ? "vcs-internals" : "cache";
   }
   if (DOC_FILE.test(inside)) return "documentation";

@@ -35,12 +35,18 @@ export function testView(records: readonly VerificationRecord[]): TestView {
   for (const record of [...records].sort((a, b) => a.seq - b.seq)) {
     const ref = { seq: record.seq, command: record.command };
     const current = record.applicability === "current";
-    targets.set(record.target, { key: record.target, state: !current ? "stale" : record.verified ? "passing" : record.outcome === "failed" ? "failing" : "unknown", record: ref });
+    targets.set(record.target, {
+      key: record.target,
+      state: !current ? "stale" : record.verified ? "passing" : record.outcome === "failed" ? "failing" : "unknown",
+      record: ref,
+    });
     const decided = record.outcome !== "unknown" || onlyTargetNotProven(record.reasons);
-    const idState = (outcome: "passing" | "failing"): TestState => (!current ? "stale" : outcome === "failing" || decided ? outcome : "unknown");
+    const idState = (outcome: "passing" | "failing"): TestState =>
+      !current ? "stale" : outcome === "failing" || decided ? outcome : "unknown";
     for (const id of record.passed) tests.set(id, { key: id, state: idState("passing"), record: ref });
     for (const id of record.failed) tests.set(id, { key: id, state: idState("failing"), record: ref });
   }
-  const sorted = (map: Map<string, TestViewEntry>): TestViewEntry[] => [...map.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const sorted = (map: Map<string, TestViewEntry>): TestViewEntry[] =>
+    [...map.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { targets: sorted(targets), tests: sorted(tests) };
 }

@@ -1,7 +1,7 @@
 // Binds the bash grammar (loaded on first use) to the pure shell analysis (src/shell/analyze-command.ts):
 // a synchronous analyzeCommand().
-import type { AnalyzeOptions } from "../shell/analyze-parsed.js";
 import { analyzeCommandLine } from "../shell/analyze-command.js";
+import type { AnalyzeOptions } from "../shell/analyze-parsed.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import { bashParser } from "./bash-grammar.js";
 

@@ -12,6 +12,7 @@
 // through process.getBuiltinModule (synchronous, Node 20.16+), not imported at the top: importing
 // them made up about a fifth of the import of `agent-evidence/shell`, which loads this module.
 import { basename, dirname, join } from "node:path";
+
 import { EvidenceError } from "../errors.js";
 import type { BashParser } from "../shell/syntax-tree.js";
 

@@ -58,7 +58,9 @@ export function readCommandReport(data: unknown): CommandReport | null {
   if (typeof data !== "object" || data === null) return null;
   const fields = data as Record<string, unknown>;
   if (fields.status === "not-run") {
-    return typeof fields.reason === "string" && typeof fields.command === "string" ? { status: "not-run", command: fields.command, reason: fields.reason } : null;
+    return typeof fields.reason === "string" && typeof fields.command === "string"
+      ? { status: "not-run", command: fields.command, reason: fields.reason }
+      : null;
   }
   if (fields.status !== "completed" || typeof fields.exitCode !== "number") return null;
   const stdout = logPathOf(fields.stdout);
@@ -81,7 +83,9 @@ export function readEditReport(data: unknown): CompletedEdit | null {
   const report = data as Record<keyof EditReport, unknown>;
   if (report.completed !== true) return null;
   const changed = report.changed === true ? true : report.changed === false ? false : null;
-  const named = [report.changedPaths, report.paths, report.path].flatMap((value) => (Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : typeof value === "string" ? [value] : []));
+  const named = [report.changedPaths, report.paths, report.path].flatMap((value) =>
+    Array.isArray(value) ? value.filter((p): p is string => typeof p === "string") : typeof value === "string" ? [value] : [],
+  );
   return { changed, paths: [...new Set(named)] };
 }
 

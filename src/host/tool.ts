@@ -2,6 +2,7 @@
 // wrapper such as BashEvidence shares, with the hooks and marks an observer reads as typed members.
 // Both sides import it; it imports nothing of theirs (the reports tools return: reports.ts).
 import type { z } from "zod/v4";
+
 import { EvidenceError } from "../errors.js";
 
 /** Marks tools that call {@link ToolContext.onCommandStart} right before they spawn (the native bash tool does). */
@@ -105,8 +106,17 @@ export function toolMetadata(tool: Tool<never, unknown>): Pick<Tool, "title" | "
 }
 
 /** The same tool (name, schema, description and metadata) with another `execute`: how wrappers keep everything else. */
-export function withExecute<TInput, TData>(tool: Tool<TInput, unknown>, execute: (input: TInput, ctx?: ToolContext) => Promise<ToolResult<TData>>): Tool<TInput, TData> {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, ...toolMetadata(tool as Tool<never, unknown>), execute };
+export function withExecute<TInput, TData>(
+  tool: Tool<TInput, unknown>,
+  execute: (input: TInput, ctx?: ToolContext) => Promise<ToolResult<TData>>,
+): Tool<TInput, TData> {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...toolMetadata(tool as Tool<never, unknown>),
+    execute,
+  };
 }
 
 /** Tool names accepted by the common agent frameworks (OpenAI, Anthropic, MCP). */

@@ -5,7 +5,7 @@
 // check and the open cannot hang the reader. Reads are capped. An output never replaces something that
 // is not a regular file: renaming a new verdict over `/dev/null` as root would replace the device.
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 
 /** What a named file was opened for. */
@@ -109,7 +109,8 @@ export function hashRegularFile(path: string, name = path): string {
   try {
     const hash = createHash("sha256");
     const block = Buffer.alloc(MIB);
-    for (let read = readSync(fd, block, 0, block.length, null); read > 0; read = readSync(fd, block, 0, block.length, null)) hash.update(block.subarray(0, read));
+    for (let read = readSync(fd, block, 0, block.length, null); read > 0; read = readSync(fd, block, 0, block.length, null))
+      hash.update(block.subarray(0, read));
     return hash.digest("hex");
   } finally {
     closeSync(fd);

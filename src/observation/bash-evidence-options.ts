@@ -1,9 +1,9 @@
 // BashEvidence's options: their shape, and the checks the constructor makes before anything is opened.
-import type { PackageScriptResolver } from "./package-scripts.js";
-import type { RunnerRegistry } from "../runners/registry.js";
-import type { ToolResult } from "../host/tool.js";
 import { EvidenceError } from "../errors.js";
 import type { CommandResult, LineJudge } from "../evidence/ledger.js";
+import type { ToolResult } from "../host/tool.js";
+import type { RunnerRegistry } from "../runners/registry.js";
+import type { PackageScriptResolver } from "./package-scripts.js";
 
 /** How commands that run no test invalidate: every one (`conservative`), or only those that changed files (`snapshot`). */
 export type InvalidationMode = "conservative" | "snapshot";
@@ -71,18 +71,33 @@ export function validateBashEvidenceOptions(options: BashEvidenceOptions): void 
     throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "workspace" must be a path string or null.`);
   }
   if (options.invalidation !== undefined && options.invalidation !== "conservative" && options.invalidation !== "snapshot") {
-    throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `BashEvidence option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`,
+    );
   }
   if (options.watch !== undefined && typeof options.watch !== "boolean") {
     throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "watch" must be a boolean; got ${JSON.stringify(options.watch)}.`);
   }
   if (options.shell !== undefined && options.shell !== "persistent" && options.shell !== "per-call") {
-    throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "shell" is ${JSON.stringify(options.shell)}; accepted: "persistent" or "per-call".`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `BashEvidence option "shell" is ${JSON.stringify(options.shell)}; accepted: "persistent" or "per-call".`,
+    );
   }
-  if (options.runners !== undefined && (typeof options.runners !== "object" || options.runners === null || typeof options.runners.get !== "function" || !Array.isArray(options.runners.runners))) {
+  if (
+    options.runners !== undefined &&
+    (typeof options.runners !== "object" ||
+      options.runners === null ||
+      typeof options.runners.get !== "function" ||
+      !Array.isArray(options.runners.runners))
+  ) {
     throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "runners" must be a registry from createRunnerRegistry().`);
   }
   if ((options.invalidation === "snapshot" || options.watch === true) && options.workspace === null) {
-    throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "invalidation: snapshot" and "watch" need a workspace path; got null.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `BashEvidence options "invalidation: snapshot" and "watch" need a workspace path; got null.`,
+    );
   }
 }

@@ -1,37 +1,60 @@
 // BashEvidence: decorates any bash tool of the tool shape with the evidence ledger. Transparent:
 // the same schema, the same command and timeout passed through, the same result returned.
 import { resolve as resolvePath } from "node:path";
+
+import { EvidenceError } from "../errors.js";
+import { judgeAnalyzed } from "../evidence/judge.js";
+import { type CommandResult, type EditObservation, EvidenceLedger, type LineJudge, type WorkspaceEffect } from "../evidence/ledger.js";
+import { runsProvableTest } from "../evidence/line-reading.js";
+import { analyzeCommand } from "../grammar/analyze-command.js";
+import { bashParser } from "../grammar/bash-grammar.js";
+import {
+  NATIVE_BASH,
+  type ObservedToolContext,
+  PER_CALL_SHELL,
+  START_HOOK,
+  type Tool,
+  type ToolAnnotations,
+  type ToolContext,
+  toolMetadata,
+  type ToolResult,
+} from "../host/tool.js";
+import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
+import { lineEffect } from "../shell/command-effect.js";
+import type { PackageScripts } from "../shell/package-scripts.js";
+import { changesNoFile } from "../shell/read-only.js";
+import { startsBackgroundJob } from "../shell/shadowing.js";
 import type { CommandAnalysis } from "../shell/types.js";
-import { NATIVE_BASH, PER_CALL_SHELL, START_HOOK, toolMetadata, type ObservedToolContext, type Tool, type ToolAnnotations, type ToolContext, type ToolResult } from "../host/tool.js";
 import { realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
-import { EvidenceError } from "../errors.js";
-import { analyzeCommand } from "../grammar/analyze-command.js";
-import { changedPackageScripts, markChangedScripts, readPackageManifest, resolvePackageScripts, type PackageScriptResolver } from "./package-scripts.js";
-import type { PackageScripts } from "../shell/package-scripts.js";
-import { bashParser } from "../grammar/bash-grammar.js";
-import { startsBackgroundJob } from "../shell/shadowing.js";
-import { changesNoFile } from "../shell/read-only.js";
-import { lineEffect } from "../shell/command-effect.js";
-import { runsProvableTest } from "../evidence/line-reading.js";
-import { judgeAnalyzed } from "../evidence/judge.js";
-import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
-import { EvidenceLedger, type CommandResult, type EditObservation, type LineJudge, type WorkspaceEffect } from "../evidence/ledger.js";
-import type { FileJournal } from "./journal.js";
+import {
+  type BashEvidenceOptions,
+  type BashLikeInput,
+  type InvalidationMode,
+  type ResultExtractor,
+  validateBashEvidenceOptions,
+} from "./bash-evidence-options.js";
 import { openBashJournal, refuseInsideWorkspace } from "./bash-journal.js";
-import { validateBashEvidenceOptions, type BashEvidenceOptions, type BashLikeInput, type InvalidationMode, type ResultExtractor } from "./bash-evidence-options.js";
+import type { FileJournal } from "./journal.js";
+import {
+  changedPackageScripts,
+  markChangedScripts,
+  type PackageScriptResolver,
+  readPackageManifest,
+  resolvePackageScripts,
+} from "./package-scripts.js";
 export type { BashEvidenceOptions, BashLikeInput, InvalidationMode, ResultExtractor } from "./bash-evidence-options.js";
-import { exportEvidenceBundle, type EvidenceBundle } from "./bundle.js";
-import { RunLogStore } from "./run-logs.js";
+import { type TestView, testView } from "../evidence/test-view.js";
 import { runnersFollowMoves, ShellSession } from "../shell/persistent-shell.js";
-import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
-import { extractNativeResult, extractTextResult } from "./native-result.js";
-import { markLiveRunnerIdentity } from "./module-shadow.js";
-import { testView, type TestView } from "../evidence/test-view.js";
+import { type EvidenceBundle, exportEvidenceBundle } from "./bundle.js";
 import { HarnessScanner } from "./harness-scan.js";
+import { markLiveRunnerIdentity } from "./module-shadow.js";
+import { extractNativeResult, extractTextResult } from "./native-result.js";
+import { RunLogStore } from "./run-logs.js";
+import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
 import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { StatResets } from "./stat-resets.js";
-import { WorkspaceWatcher, type CallKind } from "./watch.js";
+import { type CallKind, WorkspaceWatcher } from "./watch.js";
 
 /**
  * Wraps a bash tool and keeps verification records of every test run it observes.
@@ -94,7 +117,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const runners = this.#runners;
     const workspace = options.workspace === null ? null : resolvePath(options.workspace);
     const useRealpath = options.realpath ?? workspace !== null;
-    if (options.logsDir !== undefined && typeof options.logsDir === "string" && workspace !== null) refuseInsideWorkspace(workspace, { logsDir: options.logsDir });
+    if (options.logsDir !== undefined && typeof options.logsDir === "string" && workspace !== null)
+      refuseInsideWorkspace(workspace, { logsDir: options.logsDir });
     this.#logs = new RunLogStore(options.logsDir);
     const { journal, restored } = openBashJournal(options, workspace, restoring === true);
     this.#journal = journal;
@@ -111,7 +135,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       // What replay distrusted stays distrusted on the next restore, whatever the chain holds then.
       if (restored.warnings.length > 0) this.#ledger.invalidateAll(`journal restore: ${restored.warnings[0] ?? "damaged"}`);
       this.#restoreWarnings = restored.warnings;
-      this.#logs.notSeen(restored.records.map((r) => r.seq), "recorded before the evidence was restored from its journal: this process never saw the run's output");
+      this.#logs.notSeen(
+        restored.records.map((r) => r.seq),
+        "recorded before the evidence was restored from its journal: this process never saw the run's output",
+      );
     }
     const root = this.#ledger.workspace;
     // The harness as the session found it, before any call runs (a restore keeps the journal's).
@@ -144,7 +171,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
    * trust (a torn or forged line, a journal cut short, a measured command that never finished) leaves
    * every record `unknown` and no verified target; {@link restoreWarnings} says why.
    */
-  static fromJournal<I extends BashLikeInput, D>(path: string, tool: Tool<I, D>, options: Omit<BashEvidenceOptions, "journal">): BashEvidence<I, D> {
+  static fromJournal<I extends BashLikeInput, D>(
+    path: string,
+    tool: Tool<I, D>,
+    options: Omit<BashEvidenceOptions, "journal">,
+  ): BashEvidence<I, D> {
     const withJournal = { ...options, journal: path };
     RESTORING.set(withJournal, true);
     return new BashEvidence(tool, withJournal);
@@ -214,7 +245,9 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     try {
       const analysis = analyzeCommand(command, { cwd: this.#ledger.workspace ?? undefined, runners: this.#runners });
       if (analysis.opaque) return "writes";
-      return analysis.commands.every((c) => c.readOnly || (c.invocation !== undefined && c.invocation.runsTests && !c.invocation.shadowed)) ? "reads" : "writes";
+      return analysis.commands.every((c) => c.readOnly || (c.invocation !== undefined && c.invocation.runsTests && !c.invocation.shadowed))
+        ? "reads"
+        : "writes";
     } catch {
       return "writes";
     }
@@ -230,7 +263,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       const workspace = this.#ledger.workspace ?? undefined;
       const tracked = this.#session?.cwd;
       const cwd = this.#session === undefined ? workspace : this.#sessionKnown || tracked === (workspace ?? null) ? tracked : null;
-      const resolved = resolvePackageScripts(command, { cwd, runners: this.#runners, resolveScripts: cwd === null || cwd === undefined ? false : this.#resolveScripts });
+      const resolved = resolvePackageScripts(command, {
+        cwd,
+        runners: this.#runners,
+        resolveScripts: cwd === null || cwd === undefined ? false : this.#resolveScripts,
+      });
       analysis = resolved.analysis;
       scripts = resolved.scripts;
     } catch {
@@ -247,12 +284,16 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const runsTest = runsProvableTest(observed);
     // A line that changes no file (`ls`, `cat f`, `echo done`), in a shell that starts new for every
     // call, is recorded as the read-only tools are: not at all. Snapshot mode measures every line.
-    if (!runsTest && this.#invalidation === "conservative" && this.#session === undefined && changesNoFile(observed)) return this.#inner.execute(input, ctx);
+    if (!runsTest && this.#invalidation === "conservative" && this.#session === undefined && changesNoFile(observed))
+      return this.#inner.execute(input, ctx);
     // A line the effect table says changes no source (a checker, `git status`, `git commit`, a build,
     // a write to README.md) is measured in conservative mode too: it keeps the evidence when the
     // snapshot shows it changed nothing a test reads, and a line of unknown effect invalidates at once.
     const measure = runsTest || this.#invalidation === "snapshot" || lineEffect(observed).kind !== "unknown";
-    const [before] = await Promise.all([measure ? this.#takeSnapshot() : null, runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined]);
+    const [before] = await Promise.all([
+      measure ? this.#takeSnapshot() : null,
+      runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined,
+    ]);
     if (runsTest) this.#resets?.mark(observed, "before");
     const resetsBefore = this.#resets?.paths ?? new Set<string>();
     let ticket: ReturnType<EvidenceLedger["beginCommand"]> | undefined;
@@ -277,7 +318,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // harness it wrote (`printf ... > conftest.py && pytest`).
     markLiveRunnerIdentity(observed, this.#ledger.workspace);
     // A package.json the line changed (`npm test` whose pretest rewrites it): the script run may not be the one followed.
-    if (this.#resolveScripts !== false && observed.packageRuns !== undefined) markChangedScripts(observed, changedPackageScripts(observed, scripts, this.#resolveScripts));
+    if (this.#resolveScripts !== false && observed.packageRuns !== undefined)
+      markChangedScripts(observed, changedPackageScripts(observed, scripts, this.#resolveScripts));
     // A snapshot that failed before a test run: what the run changed is unknown.
     const [measured] = await Promise.all([
       before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : this.#measure(before),
@@ -297,7 +339,12 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     const jobs = this.#session !== undefined && this.#watcher === undefined && (this.#session.backgroundJobs || startsJob);
     // A job the line itself starts runs beside its test run, whatever the shell: `(sleep 1; sed -i ...) & pytest`.
     const sideJob = runsTest && startsJob;
-    const effect = sideJob || (jobs && (runsTest || before !== null)) ? ({ kind: "unknown" } as const) : runsTest && measured !== undefined ? runOwnEffect(measured, observed, this.#ledger.workspace) : measured;
+    const effect =
+      sideJob || (jobs && (runsTest || before !== null))
+        ? ({ kind: "unknown" } as const)
+        : runsTest && measured !== undefined
+          ? runOwnEffect(measured, observed, this.#ledger.workspace)
+          : measured;
     const unreadable: CommandResult = { exitCode: null, output: "", truncated: true, timedOut: false };
     let completed = false;
     let ran = true;
@@ -309,7 +356,10 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
         ran = false;
       } else {
         const records = this.#ledger.finishCommand(ticket, complete ?? unreadable, effect);
-        await this.#logs.keep(records.map((r) => r.seq), complete?.output ?? "");
+        await this.#logs.keep(
+          records.map((r) => r.seq),
+          complete?.output ?? "",
+        );
         completed = complete?.exitCode === 0 || (records.some((r) => r.outcome !== "unknown") && runnersFollowMoves(observed));
       }
     } catch {
@@ -354,7 +404,14 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
    * @example const { manifestSha256 } = await bash.exportBundle("/evidence/run-1");
    */
   async exportBundle(dir: string, extra?: Readonly<Record<string, string>>): Promise<EvidenceBundle> {
-    return exportEvidenceBundle(dir, { workspace: this.#ledger.workspace, records: this.verificationRecords, tests: this.testView(), logs: this.#logs.logs, missing: this.#logs.missing, ...(extra === undefined ? {} : { extra }) });
+    return exportEvidenceBundle(dir, {
+      workspace: this.#ledger.workspace,
+      records: this.verificationRecords,
+      tests: this.testView(),
+      logs: this.#logs.logs,
+      missing: this.#logs.missing,
+      ...(extra === undefined ? {} : { extra }),
+    });
   }
 
   /** Closes the journal file, the watcher and the snapshot index, and removes the private log directory. */
@@ -370,10 +427,23 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
 const judgeLineWith =
   (runners: RunnerRegistry): LineJudge =>
   (input) =>
-    judgeAnalyzed(input.analysis, { output: input.output, exitCode: input.exitCode ?? undefined, cwd: input.cwd ?? undefined, outputTruncated: input.outputTruncated, runners });
+    judgeAnalyzed(input.analysis, {
+      output: input.output,
+      exitCode: input.exitCode ?? undefined,
+      cwd: input.cwd ?? undefined,
+      outputTruncated: input.outputTruncated,
+      runners,
+    });
 
 function opaqueAnalysis(command: string): CommandAnalysis {
-  return { line: command, parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] }, opaque: true, commands: [], invocations: [], endCwd: null };
+  return {
+    line: command,
+    parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] },
+    opaque: true,
+    commands: [],
+    invocations: [],
+    endCwd: null,
+  };
 }
 
 // fromJournal's options, told apart from a caller's (the constructor refuses to append to a used journal).

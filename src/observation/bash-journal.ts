@@ -1,15 +1,20 @@
 // BashEvidence's journal options: the journal and its seal must lie outside the workspace (the agent's
 // commands could forge or cut them there), and a new BashEvidence never appends to a used journal.
 import { statSync } from "node:fs";
+
 import { EvidenceError } from "../errors.js";
 import { isInside, realpathOfPrefix } from "../tools/workspace-path.js";
-import { defaultSealPath, openJournal, type FileJournal, type JournalState } from "./journal.js";
+import { defaultSealPath, type FileJournal, type JournalState, openJournal } from "./journal.js";
 
 /**
  * Opens the journal `options` name (nothing without one). `restoring`: BashEvidence.fromJournal,
  * which continues a journal that holds events.
  */
-export function openBashJournal(options: { journal?: string; journalSeal?: string }, workspace: string | null, restoring: boolean): { journal?: FileJournal; restored?: JournalState } {
+export function openBashJournal(
+  options: { journal?: string; journalSeal?: string },
+  workspace: string | null,
+  restoring: boolean,
+): { journal?: FileJournal; restored?: JournalState } {
   if (options.journal === undefined) return {};
   if (typeof options.journal !== "string" || (options.journalSeal !== undefined && typeof options.journalSeal !== "string")) {
     throw new EvidenceError("E_INVALID_OPTION", `BashEvidence options "journal" and "journalSeal" must be file paths.`);
@@ -17,7 +22,10 @@ export function openBashJournal(options: { journal?: string; journalSeal?: strin
   const seal = options.journalSeal ?? defaultSealPath(options.journal);
   if (workspace !== null) refuseInsideWorkspace(workspace, { journal: options.journal, journalSeal: seal });
   if (!restoring && hasContent(options.journal)) {
-    throw new EvidenceError("E_INVALID_OPTION", `The journal ${options.journal} already holds events: continue it with BashEvidence.fromJournal, or choose a new file.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `The journal ${options.journal} already holds events: continue it with BashEvidence.fromJournal, or choose a new file.`,
+    );
   }
   const opened = openJournal(options.journal, { seal });
   return { journal: opened.journal, restored: opened.state };
@@ -40,7 +48,10 @@ export function refuseInsideWorkspace(workspacePath: string, paths: Record<strin
   for (const [option, path] of Object.entries(paths)) {
     const real = realpathOfPrefix(path);
     if (isInside(workspace, real)) {
-      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "${option}" (${path}) lies inside the workspace ${workspace}, where the agent's commands can write it; put it outside.`);
+      throw new EvidenceError(
+        "E_INVALID_OPTION",
+        `BashEvidence option "${option}" (${path}) lies inside the workspace ${workspace}, where the agent's commands can write it; put it outside.`,
+      );
     }
   }
 }

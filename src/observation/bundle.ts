@@ -7,12 +7,14 @@ import { createHash } from "node:crypto";
 import { constants, readdirSync } from "node:fs";
 import { copyFile, mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { z } from "zod/v4";
+
 import { EvidenceError } from "../errors.js";
+import type { TestView } from "../evidence/test-view.js";
 import { hashRegularFile, NamedFileError, readRegularFile } from "../io/named-files.js";
 import type { VerificationRecord } from "../types.js";
 import type { MissingRunLog, RunLog } from "./run-logs.js";
-import type { TestView } from "../evidence/test-view.js";
 
 /** The manifest's format name and version. */
 export const BUNDLE_FORMAT = "agent-evidence-bundle";
@@ -24,7 +26,9 @@ const MAX_RECORDS_BYTES = 256 << 20;
 
 // A path inside the bundle: one or two plain segments, no dot segments, nothing absolute.
 const bundlePath = z.string().regex(/^(?!\.)[A-Za-z0-9._-]+(?:\/(?!\.)[A-Za-z0-9._-]+)?$/);
-const fileEntry = z.object({ path: bundlePath, sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().nonnegative() }).strict();
+const fileEntry = z
+  .object({ path: bundlePath, sha256: z.string().regex(/^[0-9a-f]{64}$/), bytes: z.number().int().nonnegative() })
+  .strict();
 const seqs = z.array(z.number().int().positive());
 
 /** The manifest of a bundle (manifest.json). */
@@ -71,17 +75,25 @@ const RESERVED = new Set(["manifest.json", "records.json", "tests.json", "logs"]
  * @example const { manifestSha256 } = await exportEvidenceBundle("/evidence/a", content);
  */
 export async function exportEvidenceBundle(dir: string, content: EvidenceBundleContent): Promise<EvidenceBundle> {
-  if (typeof dir !== "string" || dir === "") throw new EvidenceError("E_INVALID_OPTION", `exportBundle needs a directory path; got ${JSON.stringify(dir)}.`);
+  if (typeof dir !== "string" || dir === "")
+    throw new EvidenceError("E_INVALID_OPTION", `exportBundle needs a directory path; got ${JSON.stringify(dir)}.`);
   for (const name of Object.keys(content.extra ?? {})) {
-    if (RESERVED.has(name) || !bundlePath.safeParse(name).success || name.includes("/")) throw new EvidenceError("E_INVALID_OPTION", `exportBundle: extra file name ${JSON.stringify(name)} is reserved or not a plain file name.`);
+    if (RESERVED.has(name) || !bundlePath.safeParse(name).success || name.includes("/"))
+      throw new EvidenceError(
+        "E_INVALID_OPTION",
+        `exportBundle: extra file name ${JSON.stringify(name)} is reserved or not a plain file name.`,
+      );
   }
   try {
     await mkdir(dir, { recursive: true });
-    if ((await readdir(dir)).length > 0) throw new EvidenceError("E_INVALID_OPTION", `exportBundle: ${dir} is not empty; export into a new or empty directory.`);
+    if ((await readdir(dir)).length > 0)
+      throw new EvidenceError("E_INVALID_OPTION", `exportBundle: ${dir} is not empty; export into a new or empty directory.`);
     await mkdir(join(dir, "logs"));
   } catch (error) {
     if (error instanceof EvidenceError) throw error;
-    throw new EvidenceError("E_IO", `exportBundle: cannot use ${dir} (${error instanceof Error ? error.message : String(error)}).`, { cause: error });
+    throw new EvidenceError("E_IO", `exportBundle: cannot use ${dir} (${error instanceof Error ? error.message : String(error)}).`, {
+      cause: error,
+    });
   }
   const files: EvidenceBundleManifest["files"] = [];
   const logs: EvidenceBundleManifest["logs"] = [];
@@ -104,7 +116,15 @@ export async function exportEvidenceBundle(dir: string, content: EvidenceBundleC
   await put("records.json", JSON.stringify(content.records, null, 2) + "\n");
   await put("tests.json", JSON.stringify(content.tests, null, 2) + "\n");
   for (const [name, text] of Object.entries(content.extra ?? {})) await put(name, text);
-  const manifest: EvidenceBundleManifest = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, createdAt: new Date().toISOString(), workspace: content.workspace, files, logs, missingLogs };
+  const manifest: EvidenceBundleManifest = {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    createdAt: new Date().toISOString(),
+    workspace: content.workspace,
+    files,
+    logs,
+    missingLogs,
+  };
   const text = JSON.stringify(manifest, null, 2) + "\n";
   await writeFile(join(dir, "manifest.json"), text, { flag: "wx", mode: 0o600 });
   return { dir, manifest, manifestSha256: sha256(Buffer.from(text, "utf8")) };
@@ -139,10 +159,18 @@ export interface VerifyBundleResult {
 export function verifyEvidenceBundle(dir: string): VerifyBundleResult {
   let manifest: EvidenceBundleManifest;
   try {
-    manifest = bundleManifestSchema.parse(JSON.parse(readRegularFile(join(dir, "manifest.json"), { cap: MAX_MANIFEST_BYTES, name: join(dir, "manifest.json") }).toString("utf8")));
+    manifest = bundleManifestSchema.parse(
+      JSON.parse(
+        readRegularFile(join(dir, "manifest.json"), { cap: MAX_MANIFEST_BYTES, name: join(dir, "manifest.json") }).toString("utf8"),
+      ),
+    );
   } catch (error) {
     if (error instanceof NamedFileError) return { ok: false, problems: [error.message], manifest: null };
-    return { ok: false, problems: [`manifest does not parse: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`], manifest: null };
+    return {
+      ok: false,
+      problems: [`manifest does not parse: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`],
+      manifest: null,
+    };
   }
   const problems: string[] = [];
   const listed = new Set(manifest.files.map((f) => f.path));

@@ -1,29 +1,30 @@
 // evidenceTools(): fresh native tools composed with one evidence ledger. bash is wrapped in
 // BashEvidence; the edit tools report their completed changes to the same ledger.
 import { isAbsolute, join } from "node:path";
+
 import { EvidenceError } from "../errors.js";
-import { affectsTests } from "../evidence/test-inputs.js";
-import { isPlainFileOnDisk } from "../io/plain-file.js";
-import { BashEvidence, type InvalidationMode } from "./bash-evidence.js";
-import type { CallKind } from "./watch.js";
 import type { EvidenceLedger } from "../evidence/ledger.js";
-import type { VerificationRecord } from "../types.js";
+import { affectsTests } from "../evidence/test-inputs.js";
+import type { TestView } from "../evidence/test-view.js";
+import { readEditReport } from "../host/reports.js";
+import { type Tool, type ToolContext, type ToolResult, withExecute } from "../host/tool.js";
+import { isPlainFileOnDisk } from "../io/plain-file.js";
 import type { RunnerRegistry } from "../runners/registry.js";
-import type { PackageScriptResolver } from "./package-scripts.js";
 import { createApplyPatchTool } from "../tools/apply-patch.js";
+import { type BashToolOptions, type ConfirmCallback, createBashTool, sandboxOption } from "../tools/bash.js";
 import { createEvidenceStatusTool } from "../tools/evidence-status.js";
-import { createBashTool, sandboxOption, type BashToolOptions, type ConfirmCallback } from "../tools/bash.js";
-import type { SandboxLevel } from "../tools/sandbox.js";
 import { createFileReadTool } from "../tools/file-read.js";
 import { createFileWriteTool } from "../tools/file-write.js";
 import { createGitDiffTool } from "../tools/git-diff.js";
 import { createGrepTool } from "../tools/grep.js";
-import { withExecute, type Tool, type ToolContext, type ToolResult } from "../host/tool.js";
-import { readEditReport } from "../host/reports.js";
+import type { SandboxLevel } from "../tools/sandbox.js";
 import { isInside, realpathOfPrefix } from "../tools/workspace-path.js";
+import type { VerificationRecord } from "../types.js";
+import { BashEvidence, type InvalidationMode } from "./bash-evidence.js";
+import { type EvidenceBundle, exportEvidenceBundle } from "./bundle.js";
 import { defaultSealPath } from "./journal.js";
-import type { TestView } from "../evidence/test-view.js";
-import { exportEvidenceBundle, type EvidenceBundle } from "./bundle.js";
+import type { PackageScriptResolver } from "./package-scripts.js";
+import type { CallKind } from "./watch.js";
 
 /** The native tools evidenceTools can build. */
 export const EVIDENCE_TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff", "evidence_status"] as const;
@@ -85,7 +86,23 @@ export interface EvidenceToolset {
   evidence: EvidenceView;
 }
 
-const OPTION_KEYS = new Set(["cwd", "sandbox", "headless", "allowFileCreation", "limits", "maxRecords", "journal", "journalSeal", "logsDir", "confirm", "network", "invalidation", "watch", "runners", "resolveScripts"]);
+const OPTION_KEYS = new Set([
+  "cwd",
+  "sandbox",
+  "headless",
+  "allowFileCreation",
+  "limits",
+  "maxRecords",
+  "journal",
+  "journalSeal",
+  "logsDir",
+  "confirm",
+  "network",
+  "invalidation",
+  "watch",
+  "runners",
+  "resolveScripts",
+]);
 
 /**
  * Builds fresh native tools observed by one evidence ledger.
@@ -102,7 +119,13 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
   const tools: Tool<never, unknown>[] = [];
   let bash: BashEvidence | undefined;
   if (selected.includes("bash")) {
-    const bashOptions: BashToolOptions = { ...(limits.bash ?? {}), cwd, sandbox: sandboxOption("evidenceTools", options.sandbox, options.headless), network: options.network ?? false, confirm: options.confirm };
+    const bashOptions: BashToolOptions = {
+      ...(limits.bash ?? {}),
+      cwd,
+      sandbox: sandboxOption("evidenceTools", options.sandbox, options.headless),
+      network: options.network ?? false,
+      confirm: options.confirm,
+    };
     bash = new BashEvidence(createBashTool(bashOptions), {
       workspace: cwd,
       maxRecords: options.maxRecords,
@@ -119,7 +142,11 @@ export function evidenceTools(names: readonly string[], options: EvidenceToolsOp
   for (const name of selected) {
     const tool = name === "evidence_status" ? createEvidenceStatusTool(evidence) : buildTool(name, cwd, options, limits, bash);
     const observed = bash !== undefined && (name === "file_write" || name === "apply_patch") ? observeEdits(tool, bash.ledger) : tool;
-    tools.push((bash !== undefined && name !== "bash" ? trackOwnCalls(observed, bash, name === "file_write" || name === "apply_patch" ? "writes" : "reads") : observed) as Tool<never, unknown>);
+    tools.push(
+      (bash !== undefined && name !== "bash"
+        ? trackOwnCalls(observed, bash, name === "file_write" || name === "apply_patch" ? "writes" : "reads")
+        : observed) as Tool<never, unknown>,
+    );
   }
   return { tools, evidence };
 }
@@ -130,15 +157,23 @@ function refuseJournalWhereBashWrites(options: EvidenceToolsOptions): void {
   const bash = options.limits?.bash;
   if ((options.journal === undefined && options.logsDir === undefined) || typeof bash !== "object" || bash === null) return;
   const listed: unknown = bash.writablePaths;
-  const writable = [bash.tempDir, ...(Array.isArray(listed) ? (listed as unknown[]) : [])].filter((p): p is string => typeof p === "string").map(realpathOfPrefix);
+  const writable = [bash.tempDir, ...(Array.isArray(listed) ? (listed as unknown[]) : [])]
+    .filter((p): p is string => typeof p === "string")
+    .map(realpathOfPrefix);
   const named = {
-    ...(options.journal === undefined ? {} : { journal: options.journal, journalSeal: options.journalSeal ?? defaultSealPath(options.journal) }),
+    ...(options.journal === undefined
+      ? {}
+      : { journal: options.journal, journalSeal: options.journalSeal ?? defaultSealPath(options.journal) }),
     ...(options.logsDir === undefined ? {} : { logsDir: options.logsDir }),
   };
   for (const [key, path] of Object.entries(named)) {
     const real = realpathOfPrefix(path);
     const root = writable.find((dir) => isInside(dir, real));
-    if (root !== undefined) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" (${path}) lies inside ${root}, which the bash sandbox can write; put it elsewhere.`);
+    if (root !== undefined)
+      throw new EvidenceError(
+        "E_INVALID_OPTION",
+        `evidenceTools option "${key}" (${path}) lies inside ${root}, which the bash sandbox can write; put it elsewhere.`,
+      );
   }
 }
 
@@ -152,7 +187,15 @@ function emptyEvidence(): EvidenceView {
       return [];
     },
     testView: () => ({ targets: [], tests: [] }),
-    exportBundle: (dir, extra) => exportEvidenceBundle(dir, { workspace: null, records: [], tests: { targets: [], tests: [] }, logs: [], missing: [], ...(extra === undefined ? {} : { extra }) }),
+    exportBundle: (dir, extra) =>
+      exportEvidenceBundle(dir, {
+        workspace: null,
+        records: [],
+        tests: { targets: [], tests: [] },
+        logs: [],
+        missing: [],
+        ...(extra === undefined ? {} : { extra }),
+      }),
     ready: () => Promise.resolve(),
     close: () => Promise.resolve(),
   };
@@ -179,7 +222,13 @@ function trackOwnCalls(tool: Tool<unknown, unknown>, bash: BashEvidence, kind: C
   return withExecute(tool, (input: unknown, ctx?: ToolContext) => bash.trackCall(() => tool.execute(input, ctx), kind));
 }
 
-function buildTool(name: Exclude<EvidenceToolName, "evidence_status">, cwd: string, options: EvidenceToolsOptions, limits: NonNullable<EvidenceToolsOptions["limits"]>, bash: BashEvidence | undefined): Tool<unknown, unknown> {
+function buildTool(
+  name: Exclude<EvidenceToolName, "evidence_status">,
+  cwd: string,
+  options: EvidenceToolsOptions,
+  limits: NonNullable<EvidenceToolsOptions["limits"]>,
+  bash: BashEvidence | undefined,
+): Tool<unknown, unknown> {
   const own = limits[name] ?? {};
   switch (name) {
     case "bash":
@@ -230,7 +279,10 @@ function validateNames(names: readonly string[]): EvidenceToolName[] {
   const seen = new Set<string>();
   for (const name of list as unknown[]) {
     if (typeof name !== "string" || !(EVIDENCE_TOOL_NAMES as readonly string[]).includes(name)) {
-      throw new EvidenceError("E_UNKNOWN_TOOL", `evidenceTools: unknown tool ${JSON.stringify(name)}; accepted: ${EVIDENCE_TOOL_NAMES.join(", ")}.`);
+      throw new EvidenceError(
+        "E_UNKNOWN_TOOL",
+        `evidenceTools: unknown tool ${JSON.stringify(name)}; accepted: ${EVIDENCE_TOOL_NAMES.join(", ")}.`,
+      );
     }
     if (seen.has(name)) throw new EvidenceError("E_DUPLICATE_TOOL", `evidenceTools: tool ${JSON.stringify(name)} is listed twice.`);
     seen.add(name);
@@ -239,31 +291,63 @@ function validateNames(names: readonly string[]): EvidenceToolName[] {
 }
 
 function validateOptions(options: EvidenceToolsOptions, selected: EvidenceToolName[]): void {
-  if (typeof options !== "object" || options === null) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools options must be an object; got ${options === null ? "null" : typeof options}.`);
+  if (typeof options !== "object" || options === null)
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `evidenceTools options must be an object; got ${options === null ? "null" : typeof options}.`,
+    );
   for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.has(key)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools: unknown option ${JSON.stringify(key)}; accepted: ${[...OPTION_KEYS].join(", ")}.`);
+    if (!OPTION_KEYS.has(key))
+      throw new EvidenceError(
+        "E_INVALID_OPTION",
+        `evidenceTools: unknown option ${JSON.stringify(key)}; accepted: ${[...OPTION_KEYS].join(", ")}.`,
+      );
   }
   for (const key of ["headless", "allowFileCreation", "network"] as const) {
     const value = options[key];
-    if (value !== undefined && typeof value !== "boolean") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a boolean; got ${JSON.stringify(value)}.`);
+    if (value !== undefined && typeof value !== "boolean")
+      throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a boolean; got ${JSON.stringify(value)}.`);
   }
-  if (options.watch !== undefined && typeof options.watch !== "boolean") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "watch" must be a boolean; got ${JSON.stringify(options.watch)}.`);
+  if (options.watch !== undefined && typeof options.watch !== "boolean")
+    throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "watch" must be a boolean; got ${JSON.stringify(options.watch)}.`);
   if (options.invalidation !== undefined && options.invalidation !== "conservative" && options.invalidation !== "snapshot") {
-    throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `evidenceTools option "invalidation" is ${JSON.stringify(options.invalidation)}; accepted: "conservative" or "snapshot".`,
+    );
   }
-  if (options.cwd !== undefined && typeof options.cwd !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "cwd" must be a path string; got ${JSON.stringify(options.cwd)}.`);
+  if (options.cwd !== undefined && typeof options.cwd !== "string")
+    throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "cwd" must be a path string; got ${JSON.stringify(options.cwd)}.`);
   for (const key of ["journal", "journalSeal", "logsDir"] as const) {
     const value = options[key];
-    if (value !== undefined && typeof value !== "string") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a file path; got ${JSON.stringify(value)}.`);
+    if (value !== undefined && typeof value !== "string")
+      throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "${key}" must be a file path; got ${JSON.stringify(value)}.`);
   }
   refuseJournalWhereBashWrites(options);
-  if (options.maxRecords !== undefined && (!Number.isInteger(options.maxRecords) || options.maxRecords <= 0)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "maxRecords" must be a positive integer; got ${JSON.stringify(options.maxRecords)}.`);
-  if (options.confirm !== undefined && options.confirm !== "framework" && typeof options.confirm !== "function") throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "confirm" must be a function or "framework"; got ${JSON.stringify(options.confirm) ?? typeof options.confirm}.`);
+  if (options.maxRecords !== undefined && (!Number.isInteger(options.maxRecords) || options.maxRecords <= 0))
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `evidenceTools option "maxRecords" must be a positive integer; got ${JSON.stringify(options.maxRecords)}.`,
+    );
+  if (options.confirm !== undefined && options.confirm !== "framework" && typeof options.confirm !== "function")
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `evidenceTools option "confirm" must be a function or "framework"; got ${JSON.stringify(options.confirm) ?? typeof options.confirm}.`,
+    );
   if (options.limits !== undefined) {
-    if (typeof options.limits !== "object" || options.limits === null || Array.isArray(options.limits)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools option "limits" must be an object keyed by tool name; got ${JSON.stringify(options.limits)}.`);
+    if (typeof options.limits !== "object" || options.limits === null || Array.isArray(options.limits))
+      throw new EvidenceError(
+        "E_INVALID_OPTION",
+        `evidenceTools option "limits" must be an object keyed by tool name; got ${JSON.stringify(options.limits)}.`,
+      );
     for (const [name, value] of Object.entries(options.limits)) {
-      if (!selected.includes(name as EvidenceToolName)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools: limits for ${JSON.stringify(name)}, which is not selected; selected: ${selected.join(", ") || "none"}.`);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) throw new EvidenceError("E_INVALID_OPTION", `evidenceTools: limits.${name} must be an object; got ${JSON.stringify(value)}.`);
+      if (!selected.includes(name as EvidenceToolName))
+        throw new EvidenceError(
+          "E_INVALID_OPTION",
+          `evidenceTools: limits for ${JSON.stringify(name)}, which is not selected; selected: ${selected.join(", ") || "none"}.`,
+        );
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        throw new EvidenceError("E_INVALID_OPTION", `evidenceTools: limits.${name} must be an object; got ${JSON.stringify(value)}.`);
     }
   }
 }

@@ -6,9 +6,10 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink, realpath, stat } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
+
 import { isRunnerByproduct } from "../evidence/byproducts.js";
+import { harnessContent, type HarnessDigest, isHarnessCandidate, markWorkspaceScan, type WorkspaceScan } from "../evidence/harness.js";
 import type { CommandAnalysis } from "../shell/types.js";
-import { harnessContent, isHarnessCandidate, markWorkspaceScan, type HarnessDigest, type WorkspaceScan } from "../evidence/harness.js";
 
 /** More directory entries than this and a scan gives up (the harness is then unknown: fail closed). */
 export const MAX_SCANNED_ENTRIES = 500_000;

@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+
 import { EvidenceError } from "../errors.js";
 
 /** The key that authenticates a journal's lines, and the tip its writer last committed. */
@@ -29,7 +30,8 @@ export interface SealFile {
   close(): void;
 }
 
-const tipLine = (tip: JournalTip | null): string => `tip ${String(tip?.lines ?? 0).padStart(12, "0")} ${tip === null || tip.lines === 0 ? NO_MAC : tip.mac}\n`;
+const tipLine = (tip: JournalTip | null): string =>
+  `tip ${String(tip?.lines ?? 0).padStart(12, "0")} ${tip === null || tip.lines === 0 ? NO_MAC : tip.mac}\n`;
 
 export function createSeal(path: string): SealFile {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });

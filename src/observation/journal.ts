@@ -10,11 +10,12 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { closeSync, fdatasyncSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { VerificationRecord } from "../types.js";
-import type { HarnessDigest } from "../evidence/harness.js";
+
 import { EvidenceError } from "../errors.js";
+import type { HarnessDigest } from "../evidence/harness.js";
 import { stateHome } from "../state-home.js";
-import { createSeal, MAC_HEX, openSeal, readSeal, type JournalSeal, type JournalTip, type SealFile } from "./journal-seal.js";
+import type { VerificationRecord } from "../types.js";
+import { createSeal, type JournalSeal, type JournalTip, MAC_HEX, openSeal, readSeal, type SealFile } from "./journal-seal.js";
 
 export type { JournalSeal, JournalTip } from "./journal-seal.js";
 import { applyLedgerEvent, type LedgerEvent, type LedgerJournal, type LedgerState, type VerifiedEntry } from "../evidence/ledger-events.js";
@@ -103,7 +104,8 @@ class Replay {
     const json = line.slice(space + 1);
     if (space !== MAC_HEX || !/^[0-9a-f]+$/.test(mac)) return this.#skip("not a journal line (torn, or not written by the journal)");
     const expected = Buffer.from(lineMac(this.#seal.key, this.#previous, json), "hex");
-    if (!timingSafeEqual(expected, Buffer.from(mac, "hex"))) return this.#skip("its hmac does not match (forged, altered, or an earlier line is missing)");
+    if (!timingSafeEqual(expected, Buffer.from(mac, "hex")))
+      return this.#skip("its hmac does not match (forged, altered, or an earlier line is missing)");
     this.#previous = mac;
     this.#lines += 1;
     if (this.#seal.tip !== null && this.#lines === this.#seal.tip.lines) this.#macAtTip = mac;
@@ -127,7 +129,8 @@ class Replay {
   finish(): JournalState {
     this.#closeOpen("a command was running when the journal ends");
     const tip = this.#seal.tip;
-    if (tip !== null && this.#lines < tip.lines) this.#distrust(`the journal holds ${this.#lines} valid lines; its seal says ${tip.lines} were written (cut short)`);
+    if (tip !== null && this.#lines < tip.lines)
+      this.#distrust(`the journal holds ${this.#lines} valid lines; its seal says ${tip.lines} were written (cut short)`);
     else if (tip !== null && tip.lines > 0 && this.#macAtTip !== tip.mac) this.#distrust(`line ${tip.lines} is not the one the seal names`);
     const warnings = this.#reasons > MAX_WARNINGS ? [...this.#warnings, `and ${this.#reasons - MAX_WARNINGS} more`] : [...this.#warnings];
     return {
@@ -172,7 +175,11 @@ export function readJournal(path: string, options: JournalOptions = {}): Journal
   try {
     if (fstatSync(fd).size === 0) return replayJournal([], { key: Buffer.alloc(0), tip: null });
     const seal = readSeal(sealPath);
-    if (seal === null) throw new EvidenceError("E_IO", `The journal ${path} has no seal at ${sealPath}: its lines cannot be authenticated (restore it with the seal it was written with).`);
+    if (seal === null)
+      throw new EvidenceError(
+        "E_IO",
+        `The journal ${path} has no seal at ${sealPath}: its lines cannot be authenticated (restore it with the seal it was written with).`,
+      );
     return replayJournal(readLines(fd), seal);
   } finally {
     closeSync(fd);
@@ -195,7 +202,11 @@ export function openJournal(path: string, options: JournalOptions = {}): { state
       state = replayJournal([], { key: seal.key, tip: null });
     } else {
       const existing = readSeal(sealPath);
-      if (existing === null) throw new EvidenceError("E_IO", `The journal ${path} has no seal at ${sealPath}: its lines cannot be authenticated, so it cannot be continued.`);
+      if (existing === null)
+        throw new EvidenceError(
+          "E_IO",
+          `The journal ${path} has no seal at ${sealPath}: its lines cannot be authenticated, so it cannot be continued.`,
+        );
       state = replayJournal(readLines(fd), existing);
       seal = openSeal(sealPath, existing.key);
       const last = Buffer.alloc(1);
@@ -329,7 +340,12 @@ function isLedgerEvent(value: unknown): value is LedgerEvent {
     case "end":
       return Number.isInteger(value.call);
     case "record":
-      return isObject(value.record) && Number.isInteger(value.record.seq) && Array.isArray(value.record.postTestCommands) && Array.isArray(value.record.postTestEdits);
+      return (
+        isObject(value.record) &&
+        Number.isInteger(value.record.seq) &&
+        Array.isArray(value.record.postTestCommands) &&
+        Array.isArray(value.record.postTestEdits)
+      );
     case "invalidate":
       return (
         (value.command === undefined || isString(value.command)) &&

@@ -7,6 +7,7 @@
 // BashEvidence does.
 import { closeSync, lstatSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
+
 import { isVenvProgram, SHADOWABLE_MODULES } from "../shell/runner-identity.js";
 import type { CommandAnalysis } from "../shell/types.js";
 
@@ -56,7 +57,8 @@ function markModuleShadows(analysis: CommandAnalysis, root: string | null): void
 }
 
 // A pip (or venv) console script: a python shebang, then an import and `sys.exit(...)` of its entry point.
-const CONSOLE_SCRIPT = /^#!\S*python[\d.]*\s*\n(?:#[^\n]*\n)*(?:import (?:re|sys)\n)*from (?:pytest|py\.test|_pytest\.[\w.]+|django\.core\.management) import \w+\nif __name__ == ["']__main__["']:\n(?: +sys\.argv\[0\] = [^\n]+\n)? +sys\.exit\(\w+\(\)\)\n?$/;
+const CONSOLE_SCRIPT =
+  /^#!\S*python[\d.]*\s*\n(?:#[^\n]*\n)*(?:import (?:re|sys)\n)*from (?:pytest|py\.test|_pytest\.[\w.]+|django\.core\.management) import \w+\nif __name__ == ["']__main__["']:\n(?: +sys\.argv\[0\] = [^\n]+\n)? +sys\.exit\(\w+\(\)\)\n?$/;
 
 // What a virtualenv program inside the workspace is: null when it looks like the real thing.
 function plantedProgram(path: string): string | null {

@@ -1,10 +1,11 @@
 // The complete result of a call of the native bash tool (or, for a foreign tool, what its text shows),
 // as BashEvidence hands it to the ledger.
 import { readFile } from "node:fs/promises";
-import { timeoutNote } from "../tools/bash-render.js";
-import type { ToolResult } from "../host/tool.js";
-import { readCommandReport } from "../host/reports.js";
+
 import type { CommandResult } from "../evidence/ledger.js";
+import { readCommandReport } from "../host/reports.js";
+import type { ToolResult } from "../host/tool.js";
+import { timeoutNote } from "../tools/bash-render.js";
 
 // The native bash tool reports its raw logs in `data` (a CommandReport, src/host/reports.ts); a
 // foreign tool's text is all we have. Only a tool carrying NATIVE_BASH is read this way: a foreign

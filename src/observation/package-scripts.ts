@@ -3,9 +3,10 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
+
 import { analyzeCommand } from "../grammar/analyze-command.js";
 import type { AnalyzeOptions } from "../shell/analyze-parsed.js";
-import { scriptDirectories, type PackageManifest, type PackageScripts } from "../shell/package-scripts.js";
+import { type PackageManifest, type PackageScripts, scriptDirectories } from "../shell/package-scripts.js";
 import type { CommandAnalysis } from "../shell/types.js";
 
 /**
@@ -18,7 +19,24 @@ export type PackageScriptResolver = (directory: string, options: { exact: boolea
 const MAX_PACKAGE_JSON = 1024 * 1024;
 const MAX_BINS = 4096;
 // Programs a runner starts through (interpreters, wrappers): no package's bin stands in for them.
-const NEVER_A_BIN = new Set(["node", "nodejs", "python", "python3", "go", "env", "timeout", "sh", "bash", "dash", "npx", "npm", "pnpm", "yarn", "uv", "coverage"]);
+const NEVER_A_BIN = new Set([
+  "node",
+  "nodejs",
+  "python",
+  "python3",
+  "go",
+  "env",
+  "timeout",
+  "sh",
+  "bash",
+  "dash",
+  "npx",
+  "npm",
+  "pnpm",
+  "yarn",
+  "uv",
+  "coverage",
+]);
 const RISKY_NPMRC = /^\s*(script-shell|node-options|shell|scripts-prepend-node-path|userconfig|globalconfig)\s*=/m;
 
 /**
@@ -58,12 +76,18 @@ export const readPackageManifest: PackageScriptResolver = (directory, { exact })
  * disk): what `BashEvidence`, `evidenceTools`, `judge --cwd` and `run` use.
  * @example analyzeWithPackageScripts("npm test", { cwd: "/repo" }).invocations[0].kind // "node-test"
  */
-export function analyzeWithPackageScripts(line: string, options: AnalyzeOptions & { resolveScripts?: PackageScriptResolver | false } = {}): CommandAnalysis {
+export function analyzeWithPackageScripts(
+  line: string,
+  options: AnalyzeOptions & { resolveScripts?: PackageScriptResolver | false } = {},
+): CommandAnalysis {
   return resolvePackageScripts(line, options).analysis;
 }
 
 /** {@link analyzeWithPackageScripts}, with the package.json data the analysis was made with. */
-export function resolvePackageScripts(line: string, options: AnalyzeOptions & { resolveScripts?: PackageScriptResolver | false } = {}): { analysis: CommandAnalysis; scripts: PackageScripts } {
+export function resolvePackageScripts(
+  line: string,
+  options: AnalyzeOptions & { resolveScripts?: PackageScriptResolver | false } = {},
+): { analysis: CommandAnalysis; scripts: PackageScripts } {
   const { resolveScripts, ...analyze } = options;
   let analysis = analyzeCommand(line, analyze);
   if (resolveScripts === false) return { analysis, scripts: analyze.packageScripts ?? {} };
@@ -96,7 +120,11 @@ export function markChangedScripts(analysis: CommandAnalysis, changed: readonly 
 }
 
 /** The package.json data an analysis was made with, read again: the directories whose package.json changed since. */
-export function changedPackageScripts(analysis: CommandAnalysis, before: PackageScripts, resolver: PackageScriptResolver = readPackageManifest): string[] {
+export function changedPackageScripts(
+  analysis: CommandAnalysis,
+  before: PackageScripts,
+  resolver: PackageScriptResolver = readPackageManifest,
+): string[] {
   const changed: string[] = [];
   for (const run of analysis.packageRuns ?? []) {
     if (run.directory === null || !(run.directory in before)) continue;

@@ -7,6 +7,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { EvidenceError } from "../errors.js";
 import { trackTempDir } from "../tools/process-registry.js";
 
@@ -35,7 +36,8 @@ export class RunLogStore {
 
   /** `dir`: the caller's directory (kept after close); without it, a private temporary one (removed on close and at exit). */
   constructor(dir: string | undefined) {
-    if (dir !== undefined && (typeof dir !== "string" || dir === "")) throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "logsDir" must be a directory path; got ${JSON.stringify(dir)}.`);
+    if (dir !== undefined && (typeof dir !== "string" || dir === ""))
+      throw new EvidenceError("E_INVALID_OPTION", `BashEvidence option "logsDir" must be a directory path; got ${JSON.stringify(dir)}.`);
     this.#given = dir;
   }
 
@@ -48,7 +50,10 @@ export class RunLogStore {
       await writeFile(path, bytes, { flag: "wx", mode: 0o600 });
       this.#logs.push({ records: [...seqs], path, sha256: createHash("sha256").update(bytes).digest("hex"), bytes: bytes.length });
     } catch (error) {
-      this.#missing.push({ records: [...seqs], reason: `the log could not be written (${error instanceof Error ? error.message : String(error)})` });
+      this.#missing.push({
+        records: [...seqs],
+        reason: `the log could not be written (${error instanceof Error ? error.message : String(error)})`,
+      });
     }
   }
 

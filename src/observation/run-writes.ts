@@ -4,12 +4,13 @@
 // keeps its pass. A log counts only under a name runners never load (`*.log`, `*.out`, as the
 // read-only rules say): the gap is a test that reads such a file, which the line then overwrote.
 import { isAbsolute, join, relative } from "node:path";
+
+import type { WorkspaceEffect } from "../evidence/ledger.js";
 import { writtenOperands } from "../shell/command-facts.js";
 import { numberSimpleCommands } from "../shell/flatten.js";
 import { isLogFileName } from "../shell/read-only.js";
 import type { CommandAnalysis, SimpleCommand } from "../shell/types.js";
 import { isInside } from "../tools/workspace-path.js";
-import type { WorkspaceEffect } from "../evidence/ledger.js";
 
 const WRITES = new Set([">", ">>", "&>", "&>>", ">|"]);
 // A path the shell takes as written: no expansion, glob or substitution.
@@ -26,7 +27,10 @@ export function runnerOwnWrites(analysis: CommandAnalysis, root: string): Set<st
   for (const inv of analysis.invocations) {
     if (inv.workspace === null || !isAbsolute(inv.workspace)) continue;
     const own = byIndex.get(inv.commandIndex);
-    const logs = [...(own?.redirects ?? []).filter((r) => WRITES.has(r.op) && (r.fd === null || r.fd === 1 || r.fd === 2)).map((r) => r.target), ...tees].filter((p) => STATIC.test(p) && isLogFileName(p));
+    const logs = [
+      ...(own?.redirects ?? []).filter((r) => WRITES.has(r.op) && (r.fd === null || r.fd === 1 || r.fd === 2)).map((r) => r.target),
+      ...tees,
+    ].filter((p) => STATIC.test(p) && isLogFileName(p));
     for (const file of [...inv.reportFiles.filter((p) => STATIC.test(p)), ...logs]) {
       const absolute = isAbsolute(file) ? file : join(inv.workspace, file);
       if (isInside(root, absolute)) out.add(relative(root, absolute));
@@ -52,7 +56,9 @@ export function namedBeforeRun(analysis: CommandAnalysis, root: string): Set<str
     // A command that may run beside or after the run (a trap, a job, a pipeline stage) is no edit before it.
     if (command.index >= first.commandIndex || command.readOnly || command.runsLate === true) continue;
     const simple = byIndex.get(command.index);
-    const named = [...command.words.slice(1), ...(simple?.redirects ?? []).filter((r) => r.op.includes(">")).map((r) => r.target)].filter((w) => STATIC.test(w) && !w.startsWith("-"));
+    const named = [...command.words.slice(1), ...(simple?.redirects ?? []).filter((r) => r.op.includes(">")).map((r) => r.target)].filter(
+      (w) => STATIC.test(w) && !w.startsWith("-"),
+    );
     for (const word of named) {
       for (const base of bases) {
         const absolute = isAbsolute(word) ? word : join(base, word);

@@ -12,12 +12,13 @@
 // tests compare with, and as the fallback of a targeted add that git refuses.
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
+
+import { isRunnerByproduct } from "../evidence/byproducts.js";
 import type { HostGitSettings, ShadowRepository } from "../tools/host-git.js";
 import { createHostGitRunner } from "../tools/host-git-runner.js";
-import { isRunnerByproduct } from "../evidence/byproducts.js";
-import { parseGitIndex, type GitIndexEntry, type GitIndexListing } from "./git-index.js";
-import { differingKeys, fingerprints, MAX_IGNORED_FILES, staleEntries, statOfFingerprint } from "./snapshot-stat.js";
+import { type GitIndexEntry, type GitIndexListing, parseGitIndex } from "./git-index.js";
 import type { WorkspaceSnapshot, WorkspaceSnapshotter } from "./snapshot.js";
+import { differingKeys, fingerprints, MAX_IGNORED_FILES, staleEntries, statOfFingerprint } from "./snapshot-stat.js";
 
 /** How a git snapshot finds what changed: `status` (one `git status`, the default) or `add-all` (the reference). */
 export type GitSnapshotStrategy = "status" | "add-all";
@@ -25,24 +26,49 @@ export type GitSnapshotStrategy = "status" | "add-all";
 // Git runs against a shadow of the repository (src/tools/host-git.ts), so a filter, fsmonitor or hook
 // that the agent configured never runs, and never decides what the snapshot sees. The stat-cache
 // settings are fixed too: ctime is trusted and every stat field checked, whatever the agent set.
-const SNAPSHOT_GIT_CONFIG = ["core.quotePath=false", "core.checkStat=default", "core.trustctime=true", "core.ignoreStat=false", "core.symlinks=true"];
+const SNAPSHOT_GIT_CONFIG = [
+  "core.quotePath=false",
+  "core.checkStat=default",
+  "core.trustctime=true",
+  "core.ignoreStat=false",
+  "core.symlinks=true",
+];
 
 // `git status` may write the stat data it refreshed into the private index (as `git add -A` does for
 // a file touched without a change); paths handed to git are literal, never patterns.
 const STATUS_SETTINGS: HostGitSettings = { optionalLocks: true };
 const LITERAL_SETTINGS: HostGitSettings = { literalPathspecs: true };
 
-const STATUS_ARGS = ["status", "--porcelain", "-z", "--untracked-files=all", "--ignored=traditional", "--no-renames", "--ignore-submodules=dirty", "--", "."];
+const STATUS_ARGS = [
+  "status",
+  "--porcelain",
+  "-z",
+  "--untracked-files=all",
+  "--ignored=traditional",
+  "--no-renames",
+  "--ignore-submodules=dirty",
+  "--",
+  ".",
+];
 
 /** A git snapshotter over `shadow` (made by createShadowRepository for `workspace`). */
-export function createGitSnapshotter(workspace: string, shadow: ShadowRepository, strategy: GitSnapshotStrategy = "status"): WorkspaceSnapshotter {
+export function createGitSnapshotter(
+  workspace: string,
+  shadow: ShadowRepository,
+  strategy: GitSnapshotStrategy = "status",
+): WorkspaceSnapshotter {
   const prefix = relative(shadow.location.top, workspace);
   const hashBytes = shadow.objectFormat === "sha256" ? 32 : 20;
   // The snapshotter's git calls go through one helper process (host-git-runner.ts: a fork of a large
   // process is slow).
   const runner = createHostGitRunner();
   const git = async (args: string[], options: { input?: Buffer; settings?: HostGitSettings; cwd?: string } = {}): Promise<Buffer> => {
-    const result = await runner.run(options.cwd ?? workspace, args, { ...options.settings, env: shadow.env, config: SNAPSHOT_GIT_CONFIG, ...(options.input === undefined ? {} : { input: options.input }) });
+    const result = await runner.run(options.cwd ?? workspace, args, {
+      ...options.settings,
+      env: shadow.env,
+      config: SNAPSHOT_GIT_CONFIG,
+      ...(options.input === undefined ? {} : { input: options.input }),
+    });
     if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
     return result.stdout;
   };
@@ -123,7 +149,11 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
     atRisk = entriesOfSecond(index, started);
     const tree = (await git(["write-tree"])).toString("utf8").trim();
     const listed = (await git(["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--", "."])).toString("utf8");
-    return finish(tree, index, listed.split("\0").filter((p) => p !== ""));
+    return finish(
+      tree,
+      index,
+      listed.split("\0").filter((p) => p !== ""),
+    );
   }
 
   async function finish(tree: string, index: Map<string, GitIndexEntry>, ignoredPaths: string[]): Promise<WorkspaceSnapshot> {
@@ -149,7 +179,10 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   // nothing) sends the snapshot back to adding everything.
   async function addPaths(paths: string[]): Promise<void> {
     try {
-      await git(["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(paths), settings: LITERAL_SETTINGS });
+      await git(["add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+        input: nulList(paths),
+        settings: LITERAL_SETTINGS,
+      });
     } catch {
       await git(["add", "-A", "--ignore-errors", "--", "."]);
     }
@@ -160,7 +193,11 @@ export function createGitSnapshotter(workspace: string, shadow: ShadowRepository
   // file: it runs at the top, with the paths from there.
   async function readd(paths: string[]): Promise<void> {
     const fromTop = prefix === "" ? paths : paths.map((path) => `${prefix}/${path}`);
-    await git(["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], { input: nulList(fromTop), settings: LITERAL_SETTINGS, cwd: shadow.location.top });
+    await git(["rm", "--cached", "-q", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"], {
+      input: nulList(fromTop),
+      settings: LITERAL_SETTINGS,
+      cwd: shadow.location.top,
+    });
     await addPaths(paths);
   }
 
@@ -253,6 +290,12 @@ export function parseStatus(text: string, prefix: string): { changed: string[]; 
 export function parseIndexListing(text: string): Map<string, GitIndexEntry> {
   const out = new Map<string, GitIndexEntry>();
   const entry = /([^\0]*)\0\s*ctime: (\d+:\d+)\n\s*mtime: (\d+:\d+)\n[^\0]*?size: (\d+)[^\n]*\n/g;
-  for (const match of text.matchAll(entry)) out.set(match[1]!, { ctime: match[2]!, mtime: match[3]!, size: match[4]!, ctimeSeconds: Number(match[2]!.slice(0, match[2]!.indexOf(":"))) });
+  for (const match of text.matchAll(entry))
+    out.set(match[1]!, {
+      ctime: match[2]!,
+      mtime: match[3]!,
+      size: match[4]!,
+      ctimeSeconds: Number(match[2]!.slice(0, match[2]!.indexOf(":"))),
+    });
   return out;
 }

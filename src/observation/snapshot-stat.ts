@@ -3,6 +3,7 @@
 // nanosecond comparison of an index entry with its file.
 import { lstat } from "node:fs/promises";
 import { join } from "node:path";
+
 import type { GitIndexEntry } from "./git-index.js";
 
 /** More ignored files than this and a snapshot gives up (the effect is then unknown: fail closed). */
@@ -46,7 +47,8 @@ export async function staleEntries(workspace: string, index: Map<string, GitInde
       entries.slice(i, i + 256).map(async ([path, entry]) => {
         const info = await lstat(join(workspace, path), { bigint: true }).catch(() => null);
         if (info === null) return;
-        if (spell(info.ctimeNs) !== entry.ctime || spell(info.mtimeNs) !== entry.mtime || String(info.size % 4_294_967_296n) !== entry.size) stale.push(path);
+        if (spell(info.ctimeNs) !== entry.ctime || spell(info.mtimeNs) !== entry.mtime || String(info.size % 4_294_967_296n) !== entry.size)
+          stale.push(path);
       }),
     );
   }

@@ -6,8 +6,9 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { createShadowRepository } from "../tools/host-git.js";
+
 import { isRunnerByproduct, RUNNER_BYPRODUCT_EXCLUDES } from "../evidence/byproducts.js";
+import { createShadowRepository } from "../tools/host-git.js";
 import { createGitSnapshotter } from "./snapshot-git.js";
 import { differingKeys, fingerprintOf, statOfFingerprint } from "./snapshot-stat.js";
 
@@ -16,7 +17,9 @@ import { differingKeys, fingerprintOf, statOfFingerprint } from "./snapshot-stat
  * content hashes. `stats` holds each file's mtime and size (what Python's bytecode cache and go's
  * test cache trust), to tell a change whose mtime was put back ({@link mtimeResets}).
  */
-export type WorkspaceSnapshot = ({ kind: "git"; tree: string; ignored: Map<string, string> } | { kind: "files"; hashes: Map<string, string> }) & { stats: Map<string, string> };
+export type WorkspaceSnapshot = (
+  { kind: "git"; tree: string; ignored: Map<string, string> } | { kind: "files"; hashes: Map<string, string> }
+) & { stats: Map<string, string> };
 
 /** Takes snapshots of one workspace and lists the paths that differ between two of them. */
 export interface WorkspaceSnapshotter {
@@ -86,7 +89,9 @@ async function hashTree(root: string, dir: string, hashes: Map<string, string>, 
       const path = join(dir, entry.name);
       if (isRunnerByproduct(relative(root, path))) return;
       if (entry.isDirectory()) return hashTree(root, path, hashes, stats);
-      const content = entry.isSymbolicLink() ? Buffer.from(`link:${await readlink(path).catch(() => "")}`) : await readFile(path).catch(() => null);
+      const content = entry.isSymbolicLink()
+        ? Buffer.from(`link:${await readlink(path).catch(() => "")}`)
+        : await readFile(path).catch(() => null);
       if (content !== null) hashes.set(relative(root, path), createHash("sha1").update(content).digest("hex"));
       const info = await lstat(path, { bigint: true }).catch(() => null);
       if (info !== null) stats.set(relative(root, path), statOfFingerprint(fingerprintOf(info)));

@@ -4,9 +4,10 @@
 // hold its old content, the runs it reaches are marked (`TestInvocation.statResets`: `mtime-reset`).
 import { readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
+import { builtinRunners } from "../runners/registry.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import { cacheStat, mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
-import { builtinRunners } from "../runners/registry.js";
 
 /** The resets of one workspace, followed from snapshot to snapshot. */
 export class StatResets {
@@ -39,7 +40,8 @@ export class StatResets {
       if (now === undefined || cacheStat(now) !== cacheStat(stat)) this.#resets.delete(path);
     }
     if (last === null || last.kind !== snapshot.kind) return;
-    for (const path of mtimeResets(last, snapshot, await snapshotter.changedPaths(last, snapshot))) this.#resets.set(path, snapshot.stats.get(path)!);
+    for (const path of mtimeResets(last, snapshot, await snapshotter.changedPaths(last, snapshot)))
+      this.#resets.set(path, snapshot.stats.get(path)!);
   }
 
   /**

@@ -12,7 +12,9 @@
 //   (`__pycache__`, `.pytest_cache`, pytest's `pytest-cache-files-*`, coverage data) and `.git`.
 import { relative, resolve, sep } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { watch, type FSWatcher } from "chokidar";
+
+import { type FSWatcher, watch } from "chokidar";
+
 import { isRunnerByproduct } from "../evidence/byproducts.js";
 
 /** What one of our calls can do to the workspace (a test run `reads`: it writes only by-products). */

@@ -5,8 +5,8 @@
 // Cargo's own lines (`Finished`, `Running unittests src/lib.rs (target/debug/deps/calc-1a2b...)`,
 // `Doc-tests calc`) go to stderr: they name the binaries when the output merges both streams.
 import { IdTable } from "./id-table.js";
-import { HeadLines, startsWithCutLiteral } from "./line-start.js";
 import { createLineParser } from "./line-parser.js";
+import { HeadLines, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -23,7 +23,8 @@ const RESULT_RE = /^test (.+?) \.\.\. (ok|FAILED|ignored(?:, .*)?|bench: .*)$/;
 const TERSE_RE = /^[.iF]+(?: \d+\/\d+)?$/;
 // Terse output puts a failure on a line of its own (Rust 1.70+; before it, an `F` mark).
 const TERSE_FAILED_RE = /^(\S.*) --- FAILED$/;
-const SUMMARY_RE = /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in \d+(?:\.\d+)?s)?$/;
+const SUMMARY_RE =
+  /^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out(?:; finished in \d+(?:\.\d+)?s)?$/;
 const BINARY_FAILED_RE = /^error: test failed, to rerun pass /;
 const FAILED_OUTSIDE_RE = /^test result: FAILED\. |^test .+ \.\.\. FAILED$/;
 const TARGETS_FAILED_RE = /^error: \d+ targets? failed:$/;
@@ -86,16 +87,25 @@ export function createCargoParser(): OutputParser {
   // The announced binary stopped on a libtest usage error: cargo's `error: test failed` after it adds nothing.
   let binaryUsageError = false;
 
-  const idOf = (binary: string | null, name: string): string | null => (binary === null ? null : ownString(`${binary}${CARGO_ID_SEPARATOR}${name}`));
+  const idOf = (binary: string | null, name: string): string | null =>
+    binary === null ? null : ownString(`${binary}${CARGO_ID_SEPARATOR}${name}`);
 
   const closeBlock = (match: RegExpExecArray, line: string): void => {
     const current = block!;
     block = null;
-    const [passed, failed, ignored, measured, filtered] = [2, 3, 4, 5, 6].map((i) => Number(match[i])) as [number, number, number, number, number];
+    const [passed, failed, ignored, measured, filtered] = [2, 3, 4, 5, 6].map((i) => Number(match[i])) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     // libtest counts every test it announced in exactly one of these, and shows one result for each.
     // A summary that does not match its binary's own lines: a test printed some of them.
-    if (passed + failed + ignored + measured !== current.expected) findings.forge("ids-exceed-summary", lineNo, `${line} (the binary announced ${current.expected})`);
-    else if (current.shown !== current.expected || current.shownPasses > passed) findings.forge("ids-exceed-summary", lineNo, `${current.shown} results shown, the binary announced ${current.expected}`);
+    if (passed + failed + ignored + measured !== current.expected)
+      findings.forge("ids-exceed-summary", lineNo, `${line} (the binary announced ${current.expected})`);
+    else if (current.shown !== current.expected || current.shownPasses > passed)
+      findings.forge("ids-exceed-summary", lineNo, `${current.shown} results shown, the binary announced ${current.expected}`);
     else if ((match[1] === "ok") !== (failed === 0)) findings.forge("ids-exceed-summary", lineNo, line);
     if (current.terse) {
       for (const name of current.listed) {
@@ -182,7 +192,8 @@ export function createCargoParser(): OutputParser {
   };
 
   const onHeader = (trimmed: string, binary: string): void => {
-    if (headerPending && !binaryUsageError) findings.mark("incomplete", lineNo, `no \`running N tests\` after the header of ${announced ?? "a binary"}`);
+    if (headerPending && !binaryUsageError)
+      findings.mark("incomplete", lineNo, `no \`running N tests\` after the header of ${announced ?? "a binary"}`);
     seenHeader = true;
     announced = binary;
     headerPending = true;
@@ -199,7 +210,15 @@ export function createCargoParser(): OutputParser {
     if (running !== null) {
       // Headers name every binary once cargo's stderr is in view: one without its header was printed by a test.
       if (seenHeader && !headerPending) findings.forge("result-without-run", lineNo, line);
-      block = { binary: headerPending ? announced : null, expected: Number(running[1]), shown: 0, shownPasses: 0, inReport: false, listed: [], terse: false };
+      block = {
+        binary: headerPending ? announced : null,
+        expected: Number(running[1]),
+        shown: 0,
+        shownPasses: 0,
+        inReport: false,
+        listed: [],
+        terse: false,
+      };
       headerPending = false;
       seenRunning = true;
       return;
@@ -260,13 +279,20 @@ export function createCargoParser(): OutputParser {
     onLine,
     end(): ParsedRunOutput {
       // A binary still running, or announced and never started, when the output ended: cut or killed.
-      if (block !== null) findings.mark("incomplete", lineNo, `a test binary${block.binary === null ? "" : ` (${block.binary})`} printed no \`test result:\` line`);
-      if (headerPending && !binaryUsageError) findings.mark("incomplete", lineNo, `no \`running N tests\` after the header of ${announced ?? "a binary"}`);
+      if (block !== null)
+        findings.mark(
+          "incomplete",
+          lineNo,
+          `a test binary${block.binary === null ? "" : ` (${block.binary})`} printed no \`test result:\` line`,
+        );
+      if (headerPending && !binaryUsageError)
+        findings.mark("incomplete", lineNo, `no \`running N tests\` after the header of ${announced ?? "a binary"}`);
       block = null;
       const classified = ids.classify();
       // Lines a test printed can imitate any pass or skip: with a forgery in view, only failures are kept.
       const lists = findings.forgeries.length === 0 ? classified : { ...classified, passed: [], skipped: [] };
-      const summary: FinalSummary | null = totals.binaries! > 0 || totals.errors! > 0 ? { counts: { ...totals }, line: summaryLine, text: summaryText } : null;
+      const summary: FinalSummary | null =
+        totals.binaries! > 0 || totals.errors! > 0 ? { counts: { ...totals }, line: summaryLine, text: summaryText } : null;
       return {
         kind: "cargo",
         ...lists,
@@ -283,7 +309,8 @@ export function createCargoParser(): OutputParser {
 }
 
 // cargo right-aligns its status word at column 12 (`    Finished`, `     Running`, `   Doc-tests`).
-const STATUS_LINE_RE = /^( *)(Compiling|Checking|Finished|Running|Doc-tests|Blocking|Updating|Locking|Adding|Downloading|Downloaded|Fresh|Building|Executable|Removed|Packaging|Documenting|Scraping) \S/;
+const STATUS_LINE_RE =
+  /^( *)(Compiling|Checking|Finished|Running|Doc-tests|Blocking|Updating|Locking|Adding|Downloading|Downloaded|Fresh|Building|Executable|Removed|Packaging|Documenting|Scraping) \S/;
 const WHOLE_FIRST_LINE_RES = [/^(?:warning|error)(?:\[\w+\])?: \S/, RUNNING_RE, /^Usage: cargo /];
 
 /**

@@ -129,7 +129,12 @@ export function createDjangoParser(kind: Extract<RunnerKind, "django" | "unittes
     if (ok === null && failed === null && line !== "NO TESTS RAN") return false;
     const counts = readCounts(ok?.[1] ?? failed?.[1] ?? "");
     counts.ran = ran.count;
-    const notPassed = (counts.failures ?? 0) + (counts.errors ?? 0) + (counts.skipped ?? 0) + (counts["expected failures"] ?? 0) + (counts["unexpected successes"] ?? 0);
+    const notPassed =
+      (counts.failures ?? 0) +
+      (counts.errors ?? 0) +
+      (counts.skipped ?? 0) +
+      (counts["expected failures"] ?? 0) +
+      (counts["unexpected successes"] ?? 0);
     counts.passed = Math.max(0, ran.count - notPassed);
     if (line === "NO TESTS RAN") findings.mark("no-tests-ran", lineNo, line);
     summary = { counts, line: ran.line, text: `${ran.text} / ${line}` };

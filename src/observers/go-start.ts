@@ -1,7 +1,7 @@
 // go test: is the first line shown a piece of one of go's lines (text), or the end of an event
 // (-json)? See line-start.ts for why. Pure.
-import { isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { PACKAGE_LINE_RE } from "./go-line-shapes.js";
+import { isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { stripAnsi } from "./lines.js";
 
 const FRAMING = ["=== RUN   ", "=== FUZZ  ", "=== PAUSE ", "=== CONT  ", "=== NAME  "];
@@ -28,7 +28,8 @@ const FUZZ_LINES = [
 export function goStartCut(first: string | null, second: string | null, sawJson: boolean): string | null {
   if (first === null || first.startsWith("{")) return null;
   const line = first.trimEnd();
-  if (line.endsWith("}") && (sawJson || /"(?:Action|Package|Test|Output|Elapsed|Time)"\s*:/.test(line))) return "the stream starts inside a JSON event";
+  if (line.endsWith("}") && (sawJson || /"(?:Action|Package|Test|Output|Elapsed|Time)"\s*:/.test(line)))
+    return "the stream starts inside a JSON event";
   return goTextStartCut(first, second);
 }
 
@@ -53,6 +54,7 @@ export function goTextStartCut(first: string | null, second: string | null): str
   if (isProperSuffix(line.replace(/\d+/g, "0"), FUZZ_LINES)) return "a fuzz progress line cut at its start";
   // The end of a test's name (`=== RUN   TestAdd` cut to `Add`) or of `PASS`, right before a line go prints after one.
   const next = second === null ? "" : stripAnsi(second).trimEnd();
-  if (/^[\w/#.+-]+$/.test(line) && line !== "PASS" && line !== "FAIL" && AFTER_NAME_RE.test(next)) return "the end of a test name or status word";
+  if (/^[\w/#.+-]+$/.test(line) && line !== "PASS" && line !== "FAIL" && AFTER_NAME_RE.test(next))
+    return "the end of a test name or status word";
   return null;
 }

@@ -1,8 +1,18 @@
 // go test output -> ids `<import path>::<Test>[/<sub>]`: the -json event stream (test2json, Go 1.19
 // to the newest events), plain text with or without -v, and both mixed with stray non-JSON lines.
-import { IdTable, NameIndex } from "./id-table.js";
+import {
+  BENCHMARK_RESULT_RE,
+  FUZZ_START_RE,
+  OUTPUT_MARKER_RE,
+  PACKAGE_LINE_RE,
+  PLAIN_EVENT_RE,
+  PLAIN_EVENT_STICKY_RE,
+  RESULT_LINE_RE,
+  RUN_LINE_RE,
+  USAGE_RES,
+} from "./go-line-shapes.js";
 import { goStartCut } from "./go-start.js";
-import { PACKAGE_LINE_RE, RESULT_LINE_RE, RUN_LINE_RE, USAGE_RES, PLAIN_EVENT_RE, PLAIN_EVENT_STICKY_RE, OUTPUT_MARKER_RE, FUZZ_START_RE, BENCHMARK_RESULT_RE } from "./go-line-shapes.js";
+import { IdTable, NameIndex } from "./id-table.js";
 import { HeadLines } from "./line-start.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
@@ -90,7 +100,8 @@ export function createGoTestParser(): OutputParser {
     // test2json (Go 1.19) sends `-fuzz`'s `=== FUZZ  FuzzX` as output, not as a run event: it starts FuzzX all the same.
     const fuzz = pkg === "" ? null : FUZZ_START_RE.exec(text);
     if (fuzz !== null && fuzz !== undefined) onEvent({ Action: "run", Package: pkg, Test: fuzz[1] }, raw);
-    if (pkg !== "" && (text.includes("[no tests to run]") || text.startsWith("testing: warning: no tests to run"))) noTestsPackages.add(ownString(pkg));
+    if (pkg !== "" && (text.includes("[no tests to run]") || text.startsWith("testing: warning: no tests to run")))
+      noTestsPackages.add(ownString(pkg));
   };
 
   const onEvent = (event: GoEvent, raw: string): void => {
@@ -191,8 +202,7 @@ export function createGoTestParser(): OutputParser {
       if (status === "PASS" && !textRuns.has(name)) {
         textFromStart = false;
         textHeadMissing ??= `\`--- PASS: ${name}\` without its \`=== RUN\``;
-      }
-      else textResults.set(name, (textResults.get(name) ?? 0) | TERMINAL_FLAGS[status]!);
+      } else textResults.set(name, (textResults.get(name) ?? 0) | TERMINAL_FLAGS[status]!);
       return;
     }
     const pkgLine = PACKAGE_LINE_RE.exec(line);
@@ -318,7 +328,11 @@ export function createGoTestParser(): OutputParser {
       splitter.end();
       if (startedPackages.size > 0 || running.size > 0 || (!sawJson && textRuns.size > 0)) {
         const open = [...new Set([...startedPackages.keys(), ...running.keys()])];
-        findings.mark("incomplete", lineNo, open.length > 0 ? `no final result for ${open.join(", ")}` : "test lines without a package result");
+        findings.mark(
+          "incomplete",
+          lineNo,
+          open.length > 0 ? `no final result for ${open.join(", ")}` : "test lines without a package result",
+        );
       }
       const lists = ids.classify();
       let summary: FinalSummary | null = null;
@@ -326,7 +340,8 @@ export function createGoTestParser(): OutputParser {
         const counts: Record<string, number> = { "packages passed": 0, "packages failed": 0, "packages skipped": 0 };
         for (const entry of packages.valuesInOrder()) {
           const result = entry & 3;
-          const key = result === RESULT_CODES.pass ? "packages passed" : result === RESULT_CODES.fail ? "packages failed" : "packages skipped";
+          const key =
+            result === RESULT_CODES.pass ? "packages passed" : result === RESULT_CODES.fail ? "packages failed" : "packages skipped";
           counts[key] = (counts[key] ?? 0) + 1;
         }
         counts.passed = lists.passed.length;
@@ -365,4 +380,3 @@ export function parseGoTest(text: string): ParsedRunOutput {
   parser.push(text);
   return parser.end();
 }
-

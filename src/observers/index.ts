@@ -13,4 +13,11 @@ export { CARGO_ID_SEPARATOR, createCargoParser, parseCargo } from "./cargo.js";
 export { createDjangoParser, parseDjango, readUnittestStatus, unittestId } from "./django.js";
 export { createJunitParser, isStaleReport, junitCaseId, parseJunit } from "./junit.js";
 export type { JunitCase, JunitReport, JunitReportInvalid, JunitReportOk, JunitTiming, JunitTotals } from "./junit.js";
-export { goPackageMatches, goTargetCovers, isWholeWorkspaceTarget, pytestTargetCovers, unittestLabel, unittestTargetCovers } from "./target-match.js";
+export {
+  goPackageMatches,
+  goTargetCovers,
+  isWholeWorkspaceTarget,
+  pytestTargetCovers,
+  unittestLabel,
+  unittestTargetCovers,
+} from "./target-match.js";

@@ -58,7 +58,9 @@ export function parseJestJsonReport(text: string, root: string | null = null): J
     }
     for (const raw of assertions) {
       const assertion = raw as JestAssertion;
-      const ancestors = Array.isArray(assertion.ancestorTitles) ? assertion.ancestorTitles.filter((t): t is string => typeof t === "string") : [];
+      const ancestors = Array.isArray(assertion.ancestorTitles)
+        ? assertion.ancestorTitles.filter((t): t is string => typeof t === "string")
+        : [];
       const title = typeof assertion.title === "string" ? assertion.title : "";
       const name = [...ancestors, title].join(" > ");
       const outcome = assertion.status === "passed" ? "passed" : assertion.status === "failed" ? "failed" : "skipped";
@@ -68,7 +70,12 @@ export function parseJestJsonReport(text: string, root: string | null = null): J
   const passed = cases.filter((c) => c.outcome === "passed").map((c) => c.id);
   const failed = cases.filter((c) => c.outcome === "failed").map((c) => c.id);
   const skipped = cases.filter((c) => c.outcome === "skipped").map((c) => c.id);
-  const totals = { tests: count(data.numTotalTests), failures: count(data.numFailedTests), errors: count(data.numRuntimeErrorTestSuites), skipped: count(data.numPendingTests) + count(data.numTodoTests) };
+  const totals = {
+    tests: count(data.numTotalTests),
+    failures: count(data.numFailedTests),
+    errors: count(data.numRuntimeErrorTestSuites),
+    skipped: count(data.numPendingTests) + count(data.numTodoTests),
+  };
   const countMismatch =
     totals.tests !== cases.length - suiteErrors ||
     totals.failures !== failed.length - suiteErrors ||

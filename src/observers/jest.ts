@@ -3,8 +3,8 @@
 // per suite; with --verbose (or one test file) the suite's tests follow as a tree (`✓ name (3 ms)`,
 // two spaces per level); a failure is a `  ● describe › test` block.
 import { IdTable } from "./id-table.js";
-import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { createLineParser } from "./line-parser.js";
+import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -37,7 +37,23 @@ const USAGE_RES = [
   /^Error: --watch is not supported without git\/hg/,
 ];
 const CONSOLE_RE = /^ {2}console\.[a-z]+$/;
-const CONSOLE_LINES = ["log", "info", "warn", "error", "debug", "trace", "dir", "dirxml", "table", "group", "groupCollapsed", "assert", "count", "time", "timeLog"].map((method) => `  console.${method}`);
+const CONSOLE_LINES = [
+  "log",
+  "info",
+  "warn",
+  "error",
+  "debug",
+  "trace",
+  "dir",
+  "dirxml",
+  "table",
+  "group",
+  "groupCollapsed",
+  "assert",
+  "count",
+  "time",
+  "timeLog",
+].map((method) => `  console.${method}`);
 // What a cut leaves of a suite line's file (`math.test.js`, `.js`, `s`) or of its slow-suite time (`2 s)`).
 const PATH_END_RE = /(?:(?:^|[^\s])(?:\.(?:[cm]?[jt]sx?)|[cm]?[jt]sx?|sx?|x)|(?:\d+(?:\.\d+)? )?m?s\)|\))$/;
 const PROCESS_EXIT_RE = /^ {2}● {2}process\.exit called with /;
@@ -153,8 +169,20 @@ export function createJestParser(): OutputParser {
         closeBlock(false);
         block = { counts: {}, line: lineNo, text: line, next: 0 };
       }
-      const [failed, skipped, passed, run, total] = [suites[1], suites[2], suites[3], suites[4], suites[5]].map(count) as [number, number, number, number, number];
-      Object.assign(block.counts, { "suites failed": failed, "suites skipped": skipped, "suites passed": passed, "suites total": total, "suites run": suites[4] === undefined ? total : run });
+      const [failed, skipped, passed, run, total] = [suites[1], suites[2], suites[3], suites[4], suites[5]].map(count) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      Object.assign(block.counts, {
+        "suites failed": failed,
+        "suites skipped": skipped,
+        "suites passed": passed,
+        "suites total": total,
+        "suites run": suites[4] === undefined ? total : run,
+      });
       block.next = 1;
       return true;
     }
@@ -165,7 +193,13 @@ export function createJestParser(): OutputParser {
         findings.forge("summary-shape-mismatch", lineNo, line);
         return true;
       }
-      Object.assign(block.counts, { failed: count(tests[1]), skipped: count(tests[2]), todo: count(tests[3]), passed: count(tests[4]), total: count(tests[5]) });
+      Object.assign(block.counts, {
+        failed: count(tests[1]),
+        skipped: count(tests[2]),
+        todo: count(tests[3]),
+        passed: count(tests[4]),
+        total: count(tests[5]),
+      });
       block.next = 2;
       return true;
     }
@@ -203,7 +237,13 @@ export function createJestParser(): OutputParser {
     const counted = !inFailingSummary && !late;
     if (counted) headers += 1;
     // jest prints a file in the directory it runs in as `./a.test.js`, one elsewhere as `test/a.test.js`.
-    suite = { file: ownString(file.replace(/^(?:\.\/)+/, "")), inTree: !inFailingSummary, treeResults: 0, pass: status === "PASS", counted };
+    suite = {
+      file: ownString(file.replace(/^(?:\.\/)+/, "")),
+      inTree: !inFailingSummary,
+      treeResults: 0,
+      pass: status === "PASS",
+      counted,
+    };
   };
 
   const onTreeLine = (indent: number, text: string): void => {
@@ -306,7 +346,8 @@ export function createJestParser(): OutputParser {
     const tree = TREE_LINE_RE.exec(line);
     if (tree === null || tree[1]!.length !== indent) return;
     if (suite === null || !suite.inTree) {
-      if (suite === null && TREE_RESULT_RE.test(line) && summary === null) headMissing ??= `\`${line.trim()}\` without its suite's PASS/FAIL line`;
+      if (suite === null && TREE_RESULT_RE.test(line) && summary === null)
+        headMissing ??= `\`${line.trim()}\` without its suite's PASS/FAIL line`;
       return;
     }
     if (summary !== null) {
@@ -328,17 +369,30 @@ export function createJestParser(): OutputParser {
       const final: FinalSummary | null = summary;
       if (final !== null) {
         const counts = final.counts;
-        if (shownPasses > (counts.passed ?? 0)) findings.forge("ids-exceed-summary", final.line, `${shownPasses} passes shown, the summary counts ${counts.passed ?? 0}`);
-        else if (headers > (counts["suites run"] ?? 0)) findings.forge("ids-exceed-summary", final.line, `${headers} suite lines shown, the summary counts ${counts["suites run"] ?? 0} suites run`);
+        if (shownPasses > (counts.passed ?? 0))
+          findings.forge("ids-exceed-summary", final.line, `${shownPasses} passes shown, the summary counts ${counts.passed ?? 0}`);
+        else if (headers > (counts["suites run"] ?? 0))
+          findings.forge(
+            "ids-exceed-summary",
+            final.line,
+            `${headers} suite lines shown, the summary counts ${counts["suites run"] ?? 0} suites run`,
+          );
       }
       // jest prints every passing suite's tests (verbose) or none's: a tree under some of them was printed by a test.
-      if (passHeadersWithTree > 0 && passHeadersWithoutTree > 0) findings.forge("result-without-run", final?.line ?? lineNo, `${passHeadersWithTree} passing suites show their tests, ${passHeadersWithoutTree} do not`);
+      if (passHeadersWithTree > 0 && passHeadersWithoutTree > 0)
+        findings.forge(
+          "result-without-run",
+          final?.line ?? lineNo,
+          `${passHeadersWithTree} passing suites show their tests, ${passHeadersWithoutTree} do not`,
+        );
       return {
         kind: "jest",
         ...lists,
         // Passes shown beyond jest's counts, under a run that shows none, or beside a second summary were (some of
         // them) printed by a test: none is proof.
-        ...(exited || summaryCount > 1 || findings.forgeries.some((f) => f.kind === "ids-exceed-summary" || f.kind === "result-without-run") ? { passed: [] } : {}),
+        ...(exited || summaryCount > 1 || findings.forgeries.some((f) => f.kind === "ids-exceed-summary" || f.kind === "result-without-run")
+          ? { passed: [] }
+          : {}),
         summary: final,
         summaryCount,
         ...findings.runFields(lineNo),

@@ -74,7 +74,11 @@ export function junitCaseId(classname: string, name: string, file: string | null
   if (file !== null && file.endsWith(".py")) {
     const module = file.slice(0, -3).split("/").join(".");
     if (classname === module) return `${file}::${name}`;
-    if (classname.startsWith(`${module}.`)) return `${file}::${classname.slice(module.length + 1).split(".").join("::")}::${name}`;
+    if (classname.startsWith(`${module}.`))
+      return `${file}::${classname
+        .slice(module.length + 1)
+        .split(".")
+        .join("::")}::${name}`;
   }
   // pytest reports a collection error as a case with no classname, named by its dotted module path.
   if (classname === "" && /^\w+(?:\.\w+)*$/.test(name)) return `${name.split(".").join("/")}.py`;
@@ -105,7 +109,8 @@ export function createJunitParser(timing: JunitTiming = {}): { push(chunk: strin
       case "testsuite":
         suites += 1;
         depth += 1;
-        if (depth === 1) for (const key of ["tests", "failures", "errors", "skipped"] as const) totals[key] += Number(attr(tag, key) ?? 0) || 0;
+        if (depth === 1)
+          for (const key of ["tests", "failures", "errors", "skipped"] as const) totals[key] += Number(attr(tag, key) ?? 0) || 0;
         return;
       case "testcase": {
         const classname = attr(tag, "classname") ?? "";

@@ -2,8 +2,8 @@
 // output starts and then read, the id table told where each chunk ends. The runner's own reading is
 // `onLine` and `end`.
 import type { IdTable } from "./id-table.js";
-import { createLineSplitter } from "./lines.js";
 import type { HeadLines } from "./line-start.js";
+import { createLineSplitter } from "./lines.js";
 import type { OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What a line-reading parser brings: its line reader, its end, and the counts the router reads as it goes. */

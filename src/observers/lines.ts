@@ -112,7 +112,14 @@ export class Findings {
    * The fields of a parse that every runner without coverage gates or a rootdir fills the same way:
    * these findings, the number of lines read, and ids that are distinct tests.
    */
-  runFields(lines: number): { markers: RunMarker[]; forgeries: ForgerySignal[]; gates: never[]; rootdir: null; lines: number; distinctIds: true } {
+  runFields(lines: number): {
+    markers: RunMarker[];
+    forgeries: ForgerySignal[];
+    gates: never[];
+    rootdir: null;
+    lines: number;
+    distinctIds: true;
+  } {
     return { markers: this.markers, forgeries: this.forgeries, gates: [], rootdir: null, lines, distinctIds: true };
   }
 }

@@ -3,8 +3,8 @@
 // titles, then `✔ title`, `N) title` and `- title` two spaces deeper per level. mocha prints no file,
 // so ids name a test by its path of titles only. The dot reporter's marks are counted, not named.
 import { IdTable } from "./id-table.js";
-import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { createLineParser } from "./line-parser.js";
+import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -21,7 +21,12 @@ const SLOW_RE = / \(\d+ms\)$/;
 // dot: two spaces, then a mark per test (`.` pass, `,` pending, `!` failure), wrapped by terminal width.
 const DOT_LINE_RE = /^ {2}([.,!]+)/;
 // Lines that say mocha never ran a test (stderr): a spec pattern that matched nothing, a bad option value.
-const USAGE_RES = [/^Error: No test files found/, /^Warning: Cannot find any files matching pattern /, /^✖ ERROR: /, /^Error: Not enough arguments following: /];
+const USAGE_RES = [
+  /^Error: No test files found/,
+  /^Warning: Cannot find any files matching pattern /,
+  /^✖ ERROR: /,
+  /^Error: Not enough arguments following: /,
+];
 // A spec file that failed to load (syntax error, `.only` under --forbid-only): mocha stops before any test.
 const LOAD_ERROR = " Exception during run: ";
 const EPILOGUE_PIECES = [" passing (", " pending", " failing"];
@@ -93,7 +98,8 @@ export function createMochaParser(): OutputParser {
     else if (firstMocha !== null && !checkedFirst) {
       checkedFirst = true;
       const fits = firstMocha.suite ? indent === firstMocha.indent + 2 : indent <= firstMocha.indent;
-      if (!fits) indentCut = `\`${line.trim()}\` at ${indent} spaces cannot follow the first line at ${firstMocha.indent}: its indent was cut`;
+      if (!fits)
+        indentCut = `\`${line.trim()}\` at ${indent} spaces cannot follow the first line at ${firstMocha.indent}: its indent was cut`;
     }
     for (const at of [...suites.keys()]) if (at >= indent) suites.delete(at);
     last = { suite: false, indent };
@@ -148,7 +154,8 @@ export function createMochaParser(): OutputParser {
 
   const onSuiteCandidate = (indent: number, title: string): void => {
     // A suite title sits right under its parent (two deeper) or, after a result, at that result's level or above.
-    const fits = last === null ? indent === 2 || (onFirstText && !startsBlank) : last.suite ? indent === last.indent + 2 : indent <= last.indent;
+    const fits =
+      last === null ? indent === 2 || (onFirstText && !startsBlank) : last.suite ? indent === last.indent + 2 : indent <= last.indent;
     if (!fits) return;
     if (onFirstText && !startsBlank) firstMocha = { suite: true, indent };
     for (const at of [...suites.keys()]) if (at >= indent) suites.delete(at);
@@ -278,7 +285,10 @@ export function mochaStartCut(first: string | null): string | null {
   const indent = line.length - line.trimStart().length;
   // The tap reporter's lines sit at the margin (its output holds no epilogue).
   if (indent === 0 && /^(?:(?:not )?ok \d+ |1\.\.\d+$|# )/.test(line)) return null;
-  if (indent === 0) return startsWithCutLiteral(line, EPILOGUE_PIECES, /^/) || isProperSuffix(line, EPILOGUE_PIECES) ? "an epilogue line cut at its start" : "a line at the margin, where mocha prints none of its own";
+  if (indent === 0)
+    return startsWithCutLiteral(line, EPILOGUE_PIECES, /^/) || isProperSuffix(line, EPILOGUE_PIECES)
+      ? "an epilogue line cut at its start"
+      : "a line at the margin, where mocha prints none of its own";
   if (indent % 2 === 1) return "a line cut inside its indent";
   return null;
 }

@@ -2,8 +2,8 @@
 // signals, for its TAP reporter (the default when stdout is not a terminal) and its spec reporter.
 // Node prints no file for a passing test, so ids name the test by its path of names only.
 import { IdTable } from "./id-table.js";
-import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { createLineParser } from "./line-parser.js";
+import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -22,9 +22,21 @@ const SPEC_RESULT_RE = /^( *)([✔✖﹣]) (.*) \(\d+(?:\.\d+)?m?s\)(?: # (.*))?
 const SPEC_OPEN_RE = /^( *)▶ (.*)$/;
 const SPEC_SUMMARY_RE = /^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) (\d+(?:\.\d+)?)$/;
 const SPEC_FAILING_HEADER = "✖ failing tests:";
-const USAGE_RES = [/^(?:\S*\/)?node(?:js)?: bad option: /, /^Could not find '.*'$/, /^TypeError \[ERR_INVALID_ARG_VALUE\]: The argument '--test-/];
+const USAGE_RES = [
+  /^(?:\S*\/)?node(?:js)?: bad option: /,
+  /^Could not find '.*'$/,
+  /^TypeError \[ERR_INVALID_ARG_VALUE\]: The argument '--test-/,
+];
 const SUMMARY_ORDER = ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo", "duration_ms"];
-const SUMMARY_WORDS: Record<string, string> = { tests: "tests", suites: "suites", pass: "passed", fail: "failed", cancelled: "cancelled", skipped: "skipped", todo: "todo" };
+const SUMMARY_WORDS: Record<string, string> = {
+  tests: "tests",
+  suites: "suites",
+  pass: "passed",
+  fail: "failed",
+  cancelled: "cancelled",
+  skipped: "skipped",
+  todo: "todo",
+};
 const SUMMARY_PIECES = Object.keys(SUMMARY_WORDS).flatMap((word) => [`# ${word} `, `ℹ ${word} `]);
 
 // Undoes the TAP reporter's escaping (`\#`, `\\`) so that TAP and spec ids of a test are one.
@@ -151,7 +163,13 @@ export function createNodeTestParser(): OutputParser {
     const depth = indent / 4;
     const directive = rest.indexOf(" # ");
     const name = unescapeTap(directive === -1 ? rest : rest.slice(0, directive));
-    const word = directive === -1 ? "" : rest.slice(directive + 3).split(" ", 1)[0]!.toUpperCase();
+    const word =
+      directive === -1
+        ? ""
+        : rest
+            .slice(directive + 3)
+            .split(" ", 1)[0]!
+            .toUpperCase();
     const bits = word === "TODO" ? SKIP : status === "not ok" ? FAIL : word === "SKIP" ? SKIP : PASS;
     if (!sawTapHeader) headMissing ??= `\`${status} ... - ${name}\` before the \`TAP version 13\` header`;
     // The TAP reporter announces every test (`# Subtest: name`) before its result; a result with
@@ -292,7 +310,11 @@ export function createNodeTestParser(): OutputParser {
       // Node counts every test that passed, and every suite is shown as a result line too: more pass
       // lines than the two together were not all printed by the reporter.
       if (final !== null && shownPasses > (final.counts.passed ?? 0) + (final.counts.suites ?? 0)) {
-        findings.forge("ids-exceed-summary", final.line, `${shownPasses} passes shown, the summary counts ${final.counts.passed ?? 0} tests and ${final.counts.suites ?? 0} suites`);
+        findings.forge(
+          "ids-exceed-summary",
+          final.line,
+          `${shownPasses} passes shown, the summary counts ${final.counts.passed ?? 0} tests and ${final.counts.suites ?? 0} suites`,
+        );
       }
       return {
         kind: "node-test",

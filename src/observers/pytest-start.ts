@@ -1,6 +1,6 @@
 // pytest: is the first line shown a piece of one of pytest's lines, or does it show that pytest printed
 // lines before it? See line-start.ts for why. Pure; called by pytest.ts at end().
-import { isProperSuffix, startsWithCutLiteral, type OutputStart } from "./line-start.js";
+import { isProperSuffix, type OutputStart, startsWithCutLiteral } from "./line-start.js";
 import { stripAnsi } from "./lines.js";
 
 /** What the pytest parser gathered for the start checks. */
@@ -90,7 +90,8 @@ function lineCut(line: string, second: string, facts: PytestStartFacts): string 
   if (/^\s*\[?\s*\d*(?:%|\/\s*\d*)?\]$/.test(line)) return "the end of a progress mark";
   // pytest right-aligns the progress mark at the terminal width (one column short of a rule).
   const progressWidth = facts.ruleWidth > 0 ? facts.ruleWidth - 1 : facts.progressWidth;
-  if (PROGRESS_MARK_RE.test(line) && progressWidth > 0 && line.length < progressWidth) return "a progress line shorter than the run's others";
+  if (PROGRESS_MARK_RE.test(line) && progressWidth > 0 && line.length < progressWidth)
+    return "a progress line shorter than the run's others";
   if (startsWithCutLiteral(line, STATUS_WORDS, /^(?:\S*::\S|\[\d+\] \S+:\d+)/)) return "a result line cut inside its status word";
   if (/^\s*\[\d+\] \S+:\d+: /.test(line)) return "a `SKIPPED [N] path:line:` line without its status word";
   // A node id with no status after it (pytest prints bare ids only under `--collect-only -q`).
@@ -102,9 +103,12 @@ function lineCut(line: string, second: string, facts: PytestStartFacts): string 
   if (SUMMARY_TAIL_RE.test(line) && !SUMMARY_RE.test(line)) return "the end of a final summary";
   if (/^(?:i?n )?\d*\.?\d+s$/.test(line)) return "the end of a final summary";
   // xdist's opening lines; a cut down to `...` looks like progress, which never comes before them.
-  if ((/[a-z]/.test(line) && isProperSuffix(line, XDIST_OPENERS)) || startsWithCutLiteral(line, ["created: "], /^\d+\/\d+ workers?$/)) return "an xdist line cut at its start";
-  if (/^[.FEsxXR]+$/.test(line) && (XDIST_OPENERS.includes(second) || HEADER_LINES.some(([literal]) => second.startsWith(literal)))) return "an opening line cut down to dots";
-  for (const [literal, rest] of HEADER_LINES) if (startsWithCutLiteral(line, [literal], rest)) return "a session header line cut at its start";
+  if ((/[a-z]/.test(line) && isProperSuffix(line, XDIST_OPENERS)) || startsWithCutLiteral(line, ["created: "], /^\d+\/\d+ workers?$/))
+    return "an xdist line cut at its start";
+  if (/^[.FEsxXR]+$/.test(line) && (XDIST_OPENERS.includes(second) || HEADER_LINES.some(([literal]) => second.startsWith(literal))))
+    return "an opening line cut down to dots";
+  for (const [literal, rest] of HEADER_LINES)
+    if (startsWithCutLiteral(line, [literal], rest)) return "a session header line cut at its start";
   return null;
 }
 
@@ -115,7 +119,8 @@ function headMissing(line: string, facts: PytestStartFacts): string | null {
     const shown = progress[1]!.length;
     const mark = Number(progress[2]);
     const expected = progress[3] === "%" ? Math.floor((shown * 100) / facts.ran) : shown;
-    if (mark !== expected) return `the first progress line shows ${shown} of ${facts.ran} tests but marks ${mark}${progress[3] === "%" ? "%" : ""}`;
+    if (mark !== expected)
+      return `the first progress line shows ${shown} of ${facts.ran} tests but marks ${mark}${progress[3] === "%" ? "%" : ""}`;
   }
   if (HEADER_LINES.some(([literal]) => line.startsWith(literal))) return "session header lines without the session header";
   return null;

@@ -1,8 +1,8 @@
 // pytest 7 to 9 terminal output -> ids, the final summary, markers, coverage gate and forgery signals.
 import type { GateFinding } from "../types.js";
 import { IdTable } from "./id-table.js";
-import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
 import { HeadLines } from "./line-start.js";
+import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
 import { headerIgnores, idEndBeforeMessage, isJsWhitespace, isUnderscoreRule, mayAct, mayBeVerbose } from "./pytest-line-shapes.js";
 import { pytestRuleFill, pytestStart } from "./pytest-start.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
@@ -25,7 +25,14 @@ const GATE_FAIL_RE = /^FAIL Required test coverage of ([\d.]+)% not reached\. To
 const GATE_PASS_RE = /^Required test coverage of ([\d.]+)% reached\. Total coverage: ([\d.]+)%/;
 const ROOTDIR_RE = /^rootdir: (.+?)(?:, (?:configfile|inifile|testpaths|plugins): .*)?$/;
 const COLLECTED_RE = /^collect(?:ing \.\.\. collect)?ed (\d+) items?/;
-const USAGE_RES = [/^ERROR: usage: /, /: error: unrecognized arguments: /, /^ERROR: file or directory not found: /, /^ERROR: not found: /, /^ERROR: found no collectors for /, /^ERROR: module or package not found: /];
+const USAGE_RES = [
+  /^ERROR: usage: /,
+  /: error: unrecognized arguments: /,
+  /^ERROR: file or directory not found: /,
+  /^ERROR: not found: /,
+  /^ERROR: found no collectors for /,
+  /^ERROR: module or package not found: /,
+];
 
 const WORD_ALIASES: Record<string, string> = {
   error: "errors",
@@ -155,8 +162,15 @@ export function createPytestParser(): OutputParser {
     if (summaryCount > 1) findings.forge("multiple-summaries", lineNo, text);
     summary = found;
     summaryPadded = padded;
-    if (counts.collected !== undefined && counts.passed === undefined && counts.failed === undefined) findings.mark("collect-only", lineNo, text);
-    const ran = (counts.passed ?? 0) + (counts.failed ?? 0) + (counts.errors ?? 0) + (counts.skipped ?? 0) + (counts.xfailed ?? 0) + (counts.xpassed ?? 0);
+    if (counts.collected !== undefined && counts.passed === undefined && counts.failed === undefined)
+      findings.mark("collect-only", lineNo, text);
+    const ran =
+      (counts.passed ?? 0) +
+      (counts.failed ?? 0) +
+      (counts.errors ?? 0) +
+      (counts.skipped ?? 0) +
+      (counts.xfailed ?? 0) +
+      (counts.xpassed ?? 0);
     summaryRan = ran;
     if (ran === 0 && counts.collected === undefined) findings.mark("no-tests-ran", lineNo, text);
   };
@@ -189,7 +203,12 @@ export function createPytestParser(): OutputParser {
     const status = match[1]!;
     // `SKIPPED [N] path:line: reason` is a count of skips, not a test id.
     if (status === "SKIPPED" && match[2]!.startsWith("[")) return;
-    const id = status === "PASSED" ? match[2]! : status === "XPASS" || status === "XFAIL" ? idBeforeReason(match[2]!) : splitPytestIdMessage(match[2]!);
+    const id =
+      status === "PASSED"
+        ? match[2]!
+        : status === "XPASS" || status === "XFAIL"
+          ? idBeforeReason(match[2]!)
+          : splitPytestIdMessage(match[2]!);
     if (into === undefined) addId(id, STATUS_FLAGS[status]!);
     else into.set(id, (into.get(id) ?? 0) | STATUS_FLAGS[status]!);
   };
@@ -197,7 +216,16 @@ export function createPytestParser(): OutputParser {
   const onMarkerLine = (line: string): boolean => {
     // Each marker starts with its own character, except `...: error: unrecognized arguments: ...`.
     const first = line.charCodeAt(0);
-    if (first !== 73 && first !== 69 && first !== 33 && first !== 43 && first !== 70 && first !== 82 && !line.includes("unrecognized arguments")) return false;
+    if (
+      first !== 73 &&
+      first !== 69 &&
+      first !== 33 &&
+      first !== 43 &&
+      first !== 70 &&
+      first !== 82 &&
+      !line.includes("unrecognized arguments")
+    )
+      return false;
     if (line.startsWith("INTERNALERROR>")) {
       findings.mark("internal-error", lineNo, line);
       return true;
@@ -213,7 +241,8 @@ export function createPytestParser(): OutputParser {
       const text = bang[1]!;
       if (/^Interrupted: \d+ errors? during collection$/.test(text)) findings.mark("collection-error", lineNo, text);
       else if (/^stopping after \d+ failures?$/.test(text)) findings.mark("stopped-early", lineNo, text);
-      else if (text.includes("KeyboardInterrupt") || text.startsWith("Interrupted") || text.includes("Exit")) findings.mark("interrupted", lineNo, text);
+      else if (text.includes("KeyboardInterrupt") || text.startsWith("Interrupted") || text.includes("Exit"))
+        findings.mark("interrupted", lineNo, text);
       return true;
     }
     if (/^\+{3,} Timeout \+{3,}$/.test(line)) {
@@ -259,8 +288,7 @@ export function createPytestParser(): OutputParser {
       } else if (title === "test session starts") {
         section = "header";
         sawSessionHeader = true;
-      }
-      else section = title === "short test summary info" ? "short-summary" : "other";
+      } else section = title === "short test summary info" ? "short-summary" : "other";
       return;
     }
     if (first === "-" && CAPTURED_RE.test(line)) {
@@ -322,7 +350,16 @@ export function createPytestParser(): OutputParser {
     if (section === "short-summary" && !inCapture) {
       // `PASSED <id>`, `FAILED <id> - <message>`, `ERROR <id> - <message>`: what SHORT_RE and
       // onShortSummaryLine make of them, without the regex.
-      const skip = !cleanBreaks || isJsWhitespace(last) ? 0 : first === 80 && text.startsWith("PASSED ", start) ? 7 : first === 70 && text.startsWith("FAILED ", start) ? 7 : first === 69 && text.startsWith("ERROR ", start) ? 6 : 0;
+      const skip =
+        !cleanBreaks || isJsWhitespace(last)
+          ? 0
+          : first === 80 && text.startsWith("PASSED ", start)
+            ? 7
+            : first === 70 && text.startsWith("FAILED ", start)
+              ? 7
+              : first === 69 && text.startsWith("ERROR ", start)
+                ? 6
+                : 0;
       if (skip !== 0 && end - start > skip) {
         lineNo += 1;
         if (skip === 7 && first === 80) ids.addRange(text, start + skip, end, PASS);
@@ -341,14 +378,25 @@ export function createPytestParser(): OutputParser {
       inCapture = false;
       return;
     }
-    if ((section === "header" && !headerIgnores(first, last)) || mayAct(text, start, first, last, inCapture) || ((section === "progress" || inCapture) && (last === 93 ? mayBeVerbose(text, start, end) : isJsWhitespace(last)))) {
+    if (
+      (section === "header" && !headerIgnores(first, last)) ||
+      mayAct(text, start, first, last, inCapture) ||
+      ((section === "progress" || inCapture) && (last === 93 ? mayBeVerbose(text, start, end) : isJsWhitespace(last)))
+    ) {
       onLine(text.slice(start, end));
       return;
     }
     lineNo += 1;
     if (section === "progress" || section === "header") countMarks(text, start, end);
     // A progress line (`tests/test_x.py ..F.   [ 42%]`), skipped here: only its width is kept.
-    if (last === 93 && lineNo > 1 && end - start > progressWidth && text.charCodeAt(end - 2) === 37 && !isJsWhitespace(text.charCodeAt(end - 1))) progressWidth = end - start;
+    if (
+      last === 93 &&
+      lineNo > 1 &&
+      end - start > progressWidth &&
+      text.charCodeAt(end - 2) === 37 &&
+      !isJsWhitespace(text.charCodeAt(end - 1))
+    )
+      progressWidth = end - start;
   };
 
   const splitter = createRangeSplitter(onRange);
@@ -367,7 +415,11 @@ export function createPytestParser(): OutputParser {
       const lists = ids.classify();
       const finalSummary: FinalSummary | null = summary;
       if (finalSummary !== null && lists.passed.length > (finalSummary.counts.passed ?? 0)) {
-        findings.forge("ids-exceed-summary", finalSummary.line, `${lists.passed.length} passed ids, summary says ${finalSummary.counts.passed ?? 0}`);
+        findings.forge(
+          "ids-exceed-summary",
+          finalSummary.line,
+          `${lists.passed.length} passed ids, summary says ${finalSummary.counts.passed ?? 0}`,
+        );
       }
       return {
         kind: "pytest",
@@ -381,7 +433,15 @@ export function createPytestParser(): OutputParser {
         lines: lineNo,
         distinctIds: true,
         shownResults,
-        start: pytestStart({ first: head.first, second: head.second, ruleWidth, progressWidth, ran: summaryRan, padded: summaryPadded, sawSessionHeader }),
+        start: pytestStart({
+          first: head.first,
+          second: head.second,
+          ruleWidth,
+          progressWidth,
+          ran: summaryRan,
+          padded: summaryPadded,
+          sawSessionHeader,
+        }),
       };
     },
     get summaryCount() {

@@ -4,8 +4,8 @@
 // prints. The default reporter without a terminal prints one line per file (` ✓ file (3 tests) 2ms`),
 // the dot, minimal and agent reporters none: their runs prove through the summary alone.
 import { IdTable } from "./id-table.js";
-import { HeadLines, startsWithCutLiteral } from "./line-start.js";
 import { createLineParser } from "./line-parser.js";
+import { HeadLines, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -17,7 +17,8 @@ const HEADER_RE = /^ (RUN|DEV) {1,2}v\d+\.\d+\.\d+(?:-\S+)? /;
 // The verbose reporter: ` ✓ [|project| ][TS ]file[:line:col] > names[ Nms][ (retry xN)][ (repeat xN)][ N MB heap used][ [note]]`.
 const TEST_LINE_RE = /^ ([✓×↓□]) (?:\|[^|]+\| )?(?:TS )?(\S.*)$/;
 // The default and tree reporters' line for a whole file: ` ✓ file (3 tests | 1 skipped) 4ms`.
-const MODULE_LINE_RE = /^ ([✓×↓❯]) (?:\|[^|]+\| )?(?:TS )?(\S+) \(\d+ tests?(?: \| \d+ (?:failed|skipped|todo))*\)(?: \d+ms)?(?: \d+ MB heap used)?$/;
+const MODULE_LINE_RE =
+  /^ ([✓×↓❯]) (?:\|[^|]+\| )?(?:TS )?(\S+) \(\d+ tests?(?: \| \d+ (?:failed|skipped|todo))*\)(?: \d+ms)?(?: \d+ MB heap used)?$/;
 // The dot reporter's rows: one mark per test.
 const DOT_ROW_RE = /^[·x\-*]+$/;
 const SUFFIX_RES = [/ \[[^\]]*\]$/, / \d+ MB heap used$/, / \(repeat x\d+\)$/, / \(retry x\d+\)$/];
@@ -27,11 +28,14 @@ const BANNER_RE = /^⎯+ (Failed Tests|Failed Suites|Unhandled Errors|Startup Er
 // The summary's lines: a title right-aligned in 11 columns, two spaces, the value.
 const SUMMARY_LINE_RE = /^( {0,10}[A-Z][A-Za-z ]*) {2}(\S.*)$/;
 // `1 failed | 10 passed | 1 skipped | 1 todo (13)`, `no tests`.
-const STATE_RE = /^(?:(?:\d+ (?:failed|passed|expected fail|skipped|todo))(?: \| \d+ (?:failed|passed|expected fail|skipped|todo))* \(\d+\)|no tests)$/;
+const STATE_RE =
+  /^(?:(?:\d+ (?:failed|passed|expected fail|skipped|todo))(?: \| \d+ (?:failed|passed|expected fail|skipped|todo))* \(\d+\)|no tests)$/;
 const STATE_PIECE_RE = /(\d+) (failed|passed|expected fail|skipped|todo)/g;
 const USAGE_RES = [/^CACError: /, /^Error: No projects matched the filter /];
 const NO_FILES_RE = /^No test files found, exiting with code \d+$/;
-const WATCH_RES = [/^ (?:PASS|FAIL|CANCELLED) {1,2}(?:Waiting for file changes|Tests failed\. Watching for file changes|Test run cancelled\. Watching for file changes)/];
+const WATCH_RES = [
+  /^ (?:PASS|FAIL|CANCELLED) {1,2}(?:Waiting for file changes|Tests failed\. Watching for file changes|Test run cancelled\. Watching for file changes)/,
+];
 // The summary's lines in vitest's order (reportTestSummary): each title and the ones that may follow it.
 const OPTIONAL_TITLES = ["Type Errors", "Errors", "Leaks"];
 const NEXT_TITLES: Record<string, string[]> = {
@@ -164,7 +168,12 @@ export function createVitestParser(): OutputParser {
       const body = line.slice(3);
       const first = body.charCodeAt(0);
       // A project label (`|unit| `) or `TS `, or a file's line (`(3 tests)`), takes the general path below.
-      if (first !== 124 && !body.startsWith("TS ") && body.includes(VITEST_ID_SEPARATOR) && !(body.includes(" (") && MODULE_LINE_RE.test(line))) {
+      if (
+        first !== 124 &&
+        !body.startsWith("TS ") &&
+        body.includes(VITEST_ID_SEPARATOR) &&
+        !(body.includes(" (") && MODULE_LINE_RE.test(line))
+      ) {
         if (block !== null) closeBlock(false);
         onTestLine(line, line[1]!, body);
         return;
@@ -250,12 +259,17 @@ export function createVitestParser(): OutputParser {
       // The verbose reporter prints every test and no file lines; the default and dot reporters never
       // print a test's `file > name` line. Both kinds in one output: a test printed the test lines.
       if (testLines > 0 && (moduleLines > 0 || dotRows > 0)) {
-        findings.forge("result-without-run", firstTestLine, `${testLines} test result lines beside ${moduleLines > 0 ? "file result lines" : "dot rows"}`);
+        findings.forge(
+          "result-without-run",
+          firstTestLine,
+          `${testLines} test result lines beside ${moduleLines > 0 ? "file result lines" : "dot rows"}`,
+        );
         lists = { ...lists, passed: [] };
       }
       if (final !== null) {
         const passes = (final.counts.passed ?? 0) + (final.counts["expected fail"] ?? 0);
-        if (passLines > passes) findings.forge("ids-exceed-summary", final.line, `${passLines} pass lines shown, the summary counts ${passes}`);
+        if (passLines > passes)
+          findings.forge("ids-exceed-summary", final.line, `${passLines} pass lines shown, the summary counts ${passes}`);
         // vitest counts skipped and todo tests apart; the judge reads them together.
         final.counts.skipped = (final.counts.skipped ?? 0) + (final.counts.todo ?? 0);
       }
@@ -283,12 +297,15 @@ export function vitestStartCut(first: string | null): string | null {
   const line = stripAnsi(first).trimEnd();
   // Every result line begins with one space before its mark, and a test's names follow its file after ` > `.
   if (/^[✓×↓□❯] /.test(line)) return "a result line cut at its start";
-  if (/^ [^ ✓×↓□❯]/.test(line) && line.includes(VITEST_ID_SEPARATOR) && !/^ (?:FAIL|RUN|DEV|PASS) /.test(line)) return "a result line cut after its mark";
+  if (/^ [^ ✓×↓□❯]/.test(line) && line.includes(VITEST_ID_SEPARATOR) && !/^ (?:FAIL|RUN|DEV|PASS) /.test(line))
+    return "a result line cut after its mark";
   // Only a test's line ends in its duration: one that does after anything but a mark lost its start.
   const marked = /^ [✓×↓□❯] /.test(line) || /^ {3,}[✓×] /.test(line);
-  if (!marked && !/^(?:stdout|stderr) \| /.test(line) && (/^\S.* > /.test(line) || /(?:\d+ms|^ ?m?s)$/.test(line))) return "a result line cut inside its text";
+  if (!marked && !/^(?:stdout|stderr) \| /.test(line) && (/^\S.* > /.test(line) || /(?:\d+ms|^ ?m?s)$/.test(line)))
+    return "a result line cut inside its text";
   if (/^(?:FAIL|RUN) {1,2}/.test(line)) return "a runner line cut at its start";
-  if (SUMMARY_PIECES.some((title) => startsWithCutLiteral(line, [title.trimEnd()], /^ {2}\S/) || line.startsWith(title))) return "a summary line cut at its start";
+  if (SUMMARY_PIECES.some((title) => startsWithCutLiteral(line, [title.trimEnd()], /^ {2}\S/) || line.startsWith(title)))
+    return "a summary line cut at its start";
   return null;
 }
 

@@ -89,7 +89,8 @@ export function encodeGitBytes(text: string): Uint8Array {
       out.push(0xf0 | (point >> 18), 0x80 | ((point >> 12) & 0x3f), 0x80 | ((point >> 6) & 0x3f), 0x80 | (point & 0x3f));
       i += 1;
     } else if (code >= 0xdc80 && code <= 0xdcff) out.push(code - 0xdc00);
-    else if (code >= 0xd800 && code <= 0xdfff) out.push(0xef, 0xbf, 0xbd); // any other lone surrogate has no bytes: U+FFFD
+    else if (code >= 0xd800 && code <= 0xdfff)
+      out.push(0xef, 0xbf, 0xbd); // any other lone surrogate has no bytes: U+FFFD
     else out.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
   }
   return Uint8Array.from(out);

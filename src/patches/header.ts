@@ -101,8 +101,10 @@ export function splitHeader(rest: string, hints: HeaderHints): HeaderSplit {
   if (syntactic !== undefined) return { tokens: syntactic, ambiguous: false };
   // Both tokens unquoted from here on: raw equals decoded.
   const { minus, plus } = hints;
-  if (minus !== undefined && minus !== "/dev/null" && rest.startsWith(`${minus} `)) return { tokens: [minus, rest.slice(minus.length + 1)], ambiguous: false };
-  if (plus !== undefined && plus !== "/dev/null" && rest.endsWith(` ${plus}`)) return { tokens: [rest.slice(0, rest.length - plus.length - 1), plus], ambiguous: false };
+  if (minus !== undefined && minus !== "/dev/null" && rest.startsWith(`${minus} `))
+    return { tokens: [minus, rest.slice(minus.length + 1)], ambiguous: false };
+  if (plus !== undefined && plus !== "/dev/null" && rest.endsWith(` ${plus}`))
+    return { tokens: [rest.slice(0, rest.length - plus.length - 1), plus], ambiguous: false };
   if (hints.from !== undefined && hints.to !== undefined) {
     const byNames = splitByNames(rest, hints.from, hints.to);
     if (byNames !== undefined) return { tokens: byNames, ambiguous: false };
@@ -150,7 +152,11 @@ function splitUnquoted(rest: string): HeaderSplit {
     const nameLength = (rest.length - 1 - p1.length - p2.length) / 2;
     if (!Number.isInteger(nameLength) || nameLength < 0 || !rest.startsWith(p1)) continue;
     const space = p1.length + nameLength;
-    if (rest.charCodeAt(space) === 0x20 && rest.startsWith(p2, space + 1) && rest.slice(p1.length, space) === rest.slice(space + 1 + p2.length)) {
+    if (
+      rest.charCodeAt(space) === 0x20 &&
+      rest.startsWith(p2, space + 1) &&
+      rest.slice(p1.length, space) === rest.slice(space + 1 + p2.length)
+    ) {
       return { tokens: [rest.slice(0, space), rest.slice(space + 1)], ambiguous: false };
     }
   }

@@ -1,8 +1,8 @@
 // The streaming patch scanner: one pass over the text, one state per line, hunk bodies counted by
 // their headers' ranges (so a removed line `-- x`, shown as `--- x`, is never read as a header) and
 // read by their first character only, without copying them.
+import { type BlockFacts, createBlockFacts, finishBlock } from "./block-facts.js";
 import { decodeGitCPath } from "./c-path.js";
-import { createBlockFacts, finishBlock, type BlockFacts } from "./block-facts.js";
 import { pathTokenOf } from "./header.js";
 import { parseHunkHeader } from "./hunk-header.js";
 import type { FilePatch, PatchHunk } from "./types.js";

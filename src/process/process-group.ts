@@ -3,7 +3,7 @@
 // (src/verdict/run-process.ts) start their commands here; what each does with the output is its own.
 // A group's leader is started detached, so the group id is its pid and `kill(-pgid)` reaches every
 // process the command starts that does not leave the group itself.
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import type { Readable, Writable } from "node:stream";
@@ -126,7 +126,10 @@ export interface GroupWatchdog {
  * unwatched.
  */
 export function startGroupWatchdog(): GroupWatchdog {
-  const dog = spawnProcessGroup("sh", ["-c", 'read -r g || exit 0; read -r _ || kill -9 "-$g" 2>/dev/null'], { env: process.env, stdio: ["pipe", "ignore", "ignore"] });
+  const dog = spawnProcessGroup("sh", ["-c", 'read -r g || exit 0; read -r _ || kill -9 "-$g" 2>/dev/null'], {
+    env: process.env,
+    stdio: ["pipe", "ignore", "ignore"],
+  });
   dog.on("error", () => undefined);
   if (dog.pid === undefined) throw new Error("cannot start the watchdog that ends the suite if agent-evidence run dies (sh)");
   dog.stdin.on("error", () => undefined);

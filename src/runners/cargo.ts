@@ -1,11 +1,11 @@
 // cargo test: recognised as `cargo [+toolchain] test|t`; cargo's options up to `--`, libtest's after
 // it; results on stdout, cargo's own status lines on stderr; one `test result:` line per test binary,
 // all of which must be there and ok; ids `<binary>::<test path>`. `cargo nextest run` is not known.
-import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createCargoParser } from "../observers/cargo.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { hasOption, optionValues, scanArgs, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { hasOption, type OptionTable, optionValues, scanArgs, type ScannedArgs } from "./option-scanner.js";
 import { CARGO_FAMILY } from "./target-families.js";
 
 /** `cargo test`'s options that take a value (clap: `--opt value`, `--opt=value`, `-pNAME`). */
@@ -28,7 +28,22 @@ const GLOBAL_FLAGS = new Set(["-q", "--quiet", "-v", "-vv", "--verbose", "--offl
 const GLOBAL_VALUED = new Set(["--color"]);
 
 // Options that pick some of the tests (the packages, targets or names): the run proves only what it printed.
-const CARGO_SELECTORS = ["-p", "--package", "--exclude", "--lib", "--bin", "--bins", "--test", "--tests", "--doc", "--example", "--examples", "--bench", "--benches", "--all-targets"];
+const CARGO_SELECTORS = [
+  "-p",
+  "--package",
+  "--exclude",
+  "--lib",
+  "--bin",
+  "--bins",
+  "--test",
+  "--tests",
+  "--doc",
+  "--example",
+  "--examples",
+  "--bench",
+  "--benches",
+  "--all-targets",
+];
 const LIBTEST_SELECTORS = ["--skip", "--exact", "--ignored"];
 
 /** Splits `cargo test` arguments at the first `--`: cargo's, then the test binaries'. */
@@ -42,13 +57,16 @@ function readCargo(cargo: ScannedArgs, libtest: ScannedArgs, result: RunnerArgum
   const filters = [...cargo.positionals, ...libtest.positionals].map((name) => `filter=${name}`);
   result.selection = [...givenOptions(cargo, CARGO_SELECTORS), ...givenOptions(libtest, LIBTEST_SELECTORS), ...filters];
   result.targets = [];
-  if (hasOption(cargo, ["--no-run", "-h", "--help"]) || hasOption(libtest, ["--list", "-h", "--help", "--bench"]) || libtest.missingValue) result.runsTests = false;
+  if (hasOption(cargo, ["--no-run", "-h", "--help"]) || hasOption(libtest, ["--list", "-h", "--help", "--bench"]) || libtest.missingValue)
+    result.runsTests = false;
   const formats = optionValues(libtest, ["--format"]);
   result.json = formats.includes("json");
   const quiet = hasOption(cargo, ["-q", "--quiet"]) || hasOption(libtest, ["-q", "--quiet"]) || formats.some((f) => f !== "pretty");
   result.verbose = !quiet;
   // `-C DIR` and `--manifest-path DIR/Cargo.toml` move the run to that package's directory.
-  const manifests = optionValues(cargo, ["--manifest-path"]).map((manifest) => (manifest.includes("/") ? manifest.slice(0, manifest.lastIndexOf("/")) || "/" : "."));
+  const manifests = optionValues(cargo, ["--manifest-path"]).map((manifest) =>
+    manifest.includes("/") ? manifest.slice(0, manifest.lastIndexOf("/")) || "/" : ".",
+  );
   result.directories = [...optionValues(cargo, ["-C"]), ...manifests];
 }
 

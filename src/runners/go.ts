@@ -1,12 +1,12 @@
 // go test: recognised as `go test`; results on stdout; one result line (or event) per package; ids
 // `<import path>::<Test>[/<sub>]`; a plain `-run Name` is carried on each package target.
-import { goPackageMatches, goTargetCovers } from "../observers/target-match.js";
 import { createGoTestParser } from "../observers/go-test.js";
 import { stripAnsi } from "../observers/lines.js";
+import { goPackageMatches, goTargetCovers } from "../observers/target-match.js";
 import type { ParsedRunOutput } from "../observers/types.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { hasOption, optionValues, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { hasOption, type OptionTable, optionValues, type ScannedArgs } from "./option-scanner.js";
 import { GO_FAMILY } from "./target-families.js";
 
 /** `go test` build and test flags (Go's flag package: single-dash long names, `-flag=value` or `-flag value`). */
@@ -31,7 +31,10 @@ function readGo(scanned: ScannedArgs, result: RunnerArguments, args: readonly st
   const runs = optionValues(scanned, ["-run"]);
   const stop = args.findIndex((a) => a === "-args" || a === "--args");
   const binaryArgs = stop === -1 ? [] : args.slice(stop + 1);
-  result.selection = [...givenOptions(scanned, ["-run", "-skip"]), ...binaryArgs.filter((a) => /^--?test\./.test(a) && !PLAIN_TEST_ARGS.test(a)).map((a) => a.replace(/^--/, "-"))];
+  result.selection = [
+    ...givenOptions(scanned, ["-run", "-skip"]),
+    ...binaryArgs.filter((a) => /^--?test\./.test(a) && !PLAIN_TEST_ARGS.test(a)).map((a) => a.replace(/^--/, "-")),
+  ];
   // `-run '^$'` selects no test, but `-bench` and `-fuzz` still run (`go test -run '^$' -fuzz FuzzX` is how go's docs fuzz).
   const benchOrFuzz = optionValues(scanned, ["-bench", "-fuzz"]).length > 0;
   const runsNothing = !benchOrFuzz && runs.some((pattern) => pattern === "^$" || pattern === "^$$" || pattern === "none^");
@@ -40,7 +43,6 @@ function readGo(scanned: ScannedArgs, result: RunnerArguments, args: readonly st
   result.verbose = scanned.options.some((o) => o.name === "-v" && (o.value === null || o.value === "true" || o.value === "1"));
   result.directories = optionValues(scanned, ["-C"]);
 }
-
 
 const GO_PACKAGE_LINE_RE = /^(?:ok|FAIL|\?)\s+(\S+)\s+\S/;
 const GO_PACKAGE_EVENT_RE = /"Action":"(?:pass|fail|skip)"/;

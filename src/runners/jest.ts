@@ -1,11 +1,11 @@
 // jest: recognised as the `jest` program (`npx jest`, `npm test` and the like are the package-manager
 // scripts' to resolve); results on stderr; one summary block per run, then `Ran all test suites ...`;
 // ids `file::describe > test` with the file as jest prints it (relative to where it ran).
-import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createJestParser } from "../observers/jest.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { optionValues, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { type OptionTable, optionValues, type ScannedArgs } from "./option-scanner.js";
 import { JEST_FAMILY } from "./target-families.js";
 
 /** jest's options that take one value (`--opt value` or `--opt=value`). */
@@ -35,7 +35,28 @@ export const JEST_OPTIONS: OptionTable = {
   valued: new Set([...JEST_VALUED, ...JEST_ARRAYS]),
   // A boolean option takes a following `true` or `false` (`--verbose false`).
   optional: new Map(
-    ["--verbose", "--watch", "--watchAll", "--ci", "--silent", "--json", "--coverage", "--collectCoverage", "--passWithNoTests", "--onlyChanged", "--runInBand", "--listTests", "--bail", "--findRelatedTests", "--onlyFailures", "--lastCommit", "--changedFilesWithAncestor", "--useStderr", "--detectOpenHandles", "--forceExit"].map((name) => [name, (next: string) => next === "true" || next === "false"]),
+    [
+      "--verbose",
+      "--watch",
+      "--watchAll",
+      "--ci",
+      "--silent",
+      "--json",
+      "--coverage",
+      "--collectCoverage",
+      "--passWithNoTests",
+      "--onlyChanged",
+      "--runInBand",
+      "--listTests",
+      "--bail",
+      "--findRelatedTests",
+      "--onlyFailures",
+      "--lastCommit",
+      "--changedFilesWithAncestor",
+      "--useStderr",
+      "--detectOpenHandles",
+      "--forceExit",
+    ].map((name) => [name, (next: string) => next === "true" || next === "false"]),
   ),
 };
 
@@ -70,9 +91,28 @@ function isOn(scanned: ScannedArgs, names: readonly string[]): boolean {
 
 /** The options that choose which test files or tests run (`--config` and `--rootDir` choose another project's). */
 const SELECTING = [
-  "-t", "--testNamePattern", "--selectProjects", "--ignoreProjects", "-o", "--onlyChanged", "--changedSince", "--lastCommit",
-  "--changedFilesWithAncestor", "--findRelatedTests", "-f", "--onlyFailures", "--shard", "--testMatch", "--testRegex",
-  "--testPathIgnorePatterns", "--roots", "--rootDir", "-c", "--config", "--projects", "--filter",
+  "-t",
+  "--testNamePattern",
+  "--selectProjects",
+  "--ignoreProjects",
+  "-o",
+  "--onlyChanged",
+  "--changedSince",
+  "--lastCommit",
+  "--changedFilesWithAncestor",
+  "--findRelatedTests",
+  "-f",
+  "--onlyFailures",
+  "--shard",
+  "--testMatch",
+  "--testRegex",
+  "--testPathIgnorePatterns",
+  "--roots",
+  "--rootDir",
+  "-c",
+  "--config",
+  "--projects",
+  "--filter",
 ];
 
 function readJest(scanned: ScannedArgs, result: RunnerArguments): void {
@@ -80,7 +120,21 @@ function readJest(scanned: ScannedArgs, result: RunnerArguments): void {
   result.targets = [...result.targets, ...optionValues(scanned, ["--testPathPatterns", "--testPathPattern"])];
   const on = scanned.options.filter((option) => option.value !== "false");
   result.selection = givenOptions({ ...scanned, options: on }, SELECTING);
-  if (isOn(scanned, ["--watch", "--watchAll", "--listTests", "--showConfig", "--clearCache", "-h", "--help", "--version", "--collectTests", "--init"])) result.runsTests = false;
+  if (
+    isOn(scanned, [
+      "--watch",
+      "--watchAll",
+      "--listTests",
+      "--showConfig",
+      "--clearCache",
+      "-h",
+      "--help",
+      "--version",
+      "--collectTests",
+      "--init",
+    ])
+  )
+    result.runsTests = false;
   result.json = isOn(scanned, ["--json"]);
   result.verbose = isOn(scanned, ["--verbose"]);
 }

@@ -2,11 +2,11 @@
 // spec reporter by default); one epilogue per run (`N passing (Nms)`, `N pending`, `N failing`); ids
 // `suite > test` (mocha prints no file). mocha adds the spec files of its config (`.mocharc.*`,
 // package.json `mocha`) to the ones the line names, so a file target never narrows the run.
-import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createMochaParser } from "../observers/mocha.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
-import { RUNNER_SPEC_VERSION, type ExitMeaning, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { hasOption, optionValues, scanArgs, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { type ExitMeaning, RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
+import { hasOption, type OptionTable, optionValues, scanArgs, type ScannedArgs } from "./option-scanner.js";
 import { MOCHA_FAMILY, mochaFileCovers } from "./target-families.js";
 
 /** mocha's options that take a value (yargs: `--opt value`, `--opt=value`, `-Rdot`, `-bR dot`), and node's that it passes on. */
@@ -21,7 +21,24 @@ export const MOCHA_OPTIONS: OptionTable = {
 };
 
 // What mocha ships (`--reporter`, `--ui`): any other name is a module it loads.
-const OWN_REPORTERS = new Set(["spec", "dot", "tap", "json", "list", "min", "nyan", "xunit", "markdown", "progress", "landing", "json-stream", "doc", "html", "github-actions", "base"]);
+const OWN_REPORTERS = new Set([
+  "spec",
+  "dot",
+  "tap",
+  "json",
+  "list",
+  "min",
+  "nyan",
+  "xunit",
+  "markdown",
+  "progress",
+  "landing",
+  "json-stream",
+  "doc",
+  "html",
+  "github-actions",
+  "base",
+]);
 const OWN_UIS = new Set(["bdd", "tdd", "qunit", "exports"]);
 // Options that load a module of anyone's choosing before the tests (mocha's own, and node's it passes on).
 const LOADS_CODE = new Set(["-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--env-file-if-exists"]);
@@ -33,7 +50,8 @@ function readMocha(scanned: ScannedArgs, result: RunnerArguments): void {
   // Title patterns and ignored files run some of the tests.
   result.selection = givenOptions(scanned, ["-g", "--grep", "-f", "--fgrep", "-i", "--invert", "--ignore", "--exclude"]);
   // `--dry-run` reports every test as passed without running it; watch mode, help, version and the lists run none.
-  if (hasOption(scanned, ["--dry-run", "-w", "--watch", "-h", "--help", "-V", "--version", "--list-interfaces", "--list-reporters"])) result.runsTests = false;
+  if (hasOption(scanned, ["--dry-run", "-w", "--watch", "-h", "--help", "-V", "--version", "--list-interfaces", "--list-reporters"]))
+    result.runsTests = false;
   // `mocha init DIR` writes a browser setup.
   if (scanned.positionals[0] === "init") result.runsTests = false;
   const reporters = optionValues(scanned, ["-R", "--reporter"]);
@@ -45,15 +63,20 @@ function mochaIdentityRisk(args: readonly string[]): string | null {
   for (const option of scanned.options) {
     if (LOADS_CODE.has(option.name)) return `mocha ${option.name} loads code before the tests`;
     const value = option.value ?? "";
-    if ((option.name === "-n" || option.name === "--node-option") && NODE_OPTION_LOADS.test(value)) return `mocha ${option.name} ${value} loads code before the tests`;
-    if ((option.name === "-R" || option.name === "--reporter") && !OWN_REPORTERS.has(value.toLowerCase())) return `mocha ${option.name} ${value} writes the output`;
-    if ((option.name === "-u" || option.name === "--ui") && !OWN_UIS.has(value)) return `mocha ${option.name} ${value} loads code before the tests`;
+    if ((option.name === "-n" || option.name === "--node-option") && NODE_OPTION_LOADS.test(value))
+      return `mocha ${option.name} ${value} loads code before the tests`;
+    if ((option.name === "-R" || option.name === "--reporter") && !OWN_REPORTERS.has(value.toLowerCase()))
+      return `mocha ${option.name} ${value} writes the output`;
+    if ((option.name === "-u" || option.name === "--ui") && !OWN_UIS.has(value))
+      return `mocha ${option.name} ${value} loads code before the tests`;
   }
   return null;
 }
 
 // mocha exits with its failure count, capped at 255 (the shared statuses 124, 126, 127, 130, 137 and 143 are read first).
-const FAILURE_COUNTS: Partial<Record<number, ExitMeaning>> = Object.fromEntries(Array.from({ length: 254 }, (_, i) => [i + 2, "failed" as const]));
+const FAILURE_COUNTS: Partial<Record<number, ExitMeaning>> = Object.fromEntries(
+  Array.from({ length: 254 }, (_, i) => [i + 2, "failed" as const]),
+);
 
 /** mocha. */
 export const mochaRunner: RunnerDefinition = {

@@ -1,11 +1,11 @@
 // node:test: recognised as `node --test [options] [files, directories, globs]`; results on stdout
 // (TAP when stdout is not a terminal, as under an agent's bash; spec on a terminal); one summary
 // block per run; ids `suite > test` (node prints no file for a passing test).
-import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { createNodeTestParser } from "../observers/node-test.js";
+import { isWholeWorkspaceTarget } from "../observers/target-match.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { hasOption, optionValues, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { hasOption, type OptionTable, optionValues, type ScannedArgs } from "./option-scanner.js";
 import { NODE_FAMILY, pathGlob } from "./target-families.js";
 
 /** node's options that take a value (`--opt value` or `--opt=value`), the test runner's and the common others. */
@@ -39,7 +39,8 @@ function splitAtFirstFile(args: readonly string[]): { options: string[]; files: 
 function readNodeTest(scanned: ScannedArgs, result: RunnerArguments): void {
   // Name patterns, `only` marks and shards run some of the tests.
   result.selection = givenOptions(scanned, ["--test-name-pattern", "--test-skip-pattern", "--test-only", "--test-shard"]);
-  if (hasOption(scanned, ["--watch", "--watch-path", "-h", "--help", "-v", "--version", "-c", "--check", "--test-list"])) result.runsTests = false;
+  if (hasOption(scanned, ["--watch", "--watch-path", "-h", "--help", "-v", "--version", "-c", "--check", "--test-list"]))
+    result.runsTests = false;
   // The reporter that writes to stdout decides what the output shows: TAP and spec show every test.
   const reporters = optionValues(scanned, ["--test-reporter"]);
   result.verbose = reporters.length === 0 || reporters.some((reporter) => reporter === "tap" || reporter === "spec");
@@ -58,7 +59,16 @@ function nodeTestCovers(target: string, id: string): boolean {
 
 // node's options that load code before the tests (a module of the agent's can print any result), and a
 // reporter that is not one of node's own (it writes the output the judge reads).
-const LOADS_CODE = new Set(["-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--env-file-if-exists", "--test-global-setup"]);
+const LOADS_CODE = new Set([
+  "-r",
+  "--require",
+  "--import",
+  "--loader",
+  "--experimental-loader",
+  "--env-file",
+  "--env-file-if-exists",
+  "--test-global-setup",
+]);
 const OWN_REPORTERS = new Set(["spec", "tap", "dot", "junit", "lcov"]);
 
 function nodeIdentityRisk(args: readonly string[]): string | null {
@@ -68,7 +78,8 @@ function nodeIdentityRisk(args: readonly string[]): string | null {
     const [name = arg, inline] = arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = inline ?? options[i + 1];
     if (LOADS_CODE.has(name)) return `node ${name} loads code before the tests`;
-    if (name === "--test-reporter" && value !== undefined && !OWN_REPORTERS.has(value)) return `node --test-reporter ${value} writes the output`;
+    if (name === "--test-reporter" && value !== undefined && !OWN_REPORTERS.has(value))
+      return `node --test-reporter ${value} writes the output`;
   }
   return null;
 }

@@ -1,11 +1,12 @@
 // pytest: recognised as `pytest`, `py.test` or `python -m pytest`; results on stdout; one final
 // summary per run; ids `path::name[param]`, relative to where pytest ran (or its rootdir).
 import { posix } from "node:path";
-import { pytestTargetCovers } from "../observers/target-match.js";
+
 import { createPytestParser } from "../observers/pytest.js";
+import { pytestTargetCovers } from "../observers/target-match.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { hasOption, optionValues, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { hasOption, type OptionTable, optionValues, type ScannedArgs } from "./option-scanner.js";
 import { PYTHON_FAMILY } from "./target-families.js";
 
 const PYTEST_NAMES = /^(pytest|py\.test)(-3)?$/;
@@ -43,12 +44,48 @@ function readPytest(scanned: ScannedArgs, result: RunnerArguments): void {
   // `-c other.ini`) can change what is collected, a plugin (`-p NAME`, not `-p no:NAME`) can drop tests,
   // and an `@file` argument holds options the line does not show.
   result.selection = [
-    ...givenOptions(scanned, ["-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--splits", "--group", "-c", "--config-file"]),
-    ...optionValues(scanned, ["-o", "--override-ini"]).filter((setting) => !PLAIN_INI_OVERRIDE.test(setting)).map((setting) => `-o=${setting}`),
-    ...optionValues(scanned, ["-p"]).filter((plugin) => !plugin.startsWith("no:")).map((plugin) => `-p=${plugin}`),
+    ...givenOptions(scanned, [
+      "-k",
+      "-m",
+      "--deselect",
+      "--lf",
+      "--last-failed",
+      "--sw",
+      "--stepwise",
+      "--sw-skip",
+      "--stepwise-skip",
+      "--ignore",
+      "--ignore-glob",
+      "--splits",
+      "--group",
+      "-c",
+      "--config-file",
+    ]),
+    ...optionValues(scanned, ["-o", "--override-ini"])
+      .filter((setting) => !PLAIN_INI_OVERRIDE.test(setting))
+      .map((setting) => `-o=${setting}`),
+    ...optionValues(scanned, ["-p"])
+      .filter((plugin) => !plugin.startsWith("no:"))
+      .map((plugin) => `-p=${plugin}`),
     ...scanned.positionals.filter((arg) => arg.startsWith("@")),
   ];
-  if (hasOption(scanned, ["--collect-only", "--co", "--help", "-h", "--version", "-V", "--fixtures", "--funcargs", "--fixtures-per-test", "--markers", "--setup-plan", "--setup-only", "--cache-show"])) {
+  if (
+    hasOption(scanned, [
+      "--collect-only",
+      "--co",
+      "--help",
+      "-h",
+      "--version",
+      "-V",
+      "--fixtures",
+      "--funcargs",
+      "--fixtures-per-test",
+      "--markers",
+      "--setup-plan",
+      "--setup-only",
+      "--cache-show",
+    ])
+  ) {
     result.runsTests = false;
   }
   result.reportFiles = optionValues(scanned, ["--junitxml", "--junit-xml", "--report-log", "--json-report-file"]);
@@ -57,7 +94,6 @@ function readPytest(scanned: ScannedArgs, result: RunnerArguments): void {
   const reportChars = optionValues(scanned, ["-r"]).some((chars) => /[AP]/.test(chars));
   result.verbose = verbosity || reportChars || hasOption(scanned, ["-v", "--verbose"]);
 }
-
 
 /**
  * The spellings of a pytest target as pytest prints ids: relative to the directory pytest ran in,

@@ -1,6 +1,7 @@
 // The built-in target families: how pytest paths, go packages and Django labels are written in the
 // ledger's workspace, and which target covers which. Pure: path resolution is injected.
 import { posix } from "node:path";
+
 import type { TargetFamily } from "./definition.js";
 
 /** Maps an absolute path to its canonical spelling (realpath of the longest existing prefix). */
@@ -43,7 +44,12 @@ export function normalizePathTarget(
  * a copy outside `root` it stays absolute (it speaks about that copy). Import paths stay as typed.
  * @example normalizeGoTarget("./...", "/tmp/copy", "/work/repo") // "/tmp/copy/..."
  */
-export function normalizeGoTarget(target: string, runWorkspace: string | null, root: string | null, resolve: PathResolver = (p) => p): string {
+export function normalizeGoTarget(
+  target: string,
+  runWorkspace: string | null,
+  root: string | null,
+  resolve: PathResolver = (p) => p,
+): string {
   const at = target.indexOf("::");
   const pkg = at < 0 ? target : target.slice(0, at);
   const selector = at < 0 ? "" : target.slice(at);
@@ -74,7 +80,7 @@ function goCovers(a: string, b: string): boolean {
   const packageCovers = (outer: string, inner: string): boolean => {
     const o = outer.replace(/^\.\//, "");
     const i = inner.replace(/^\.\//, "");
-    if (o === "..." || o === "." && i === ".") return true;
+    if (o === "..." || (o === "." && i === ".")) return true;
     if (o.endsWith("/...")) {
       const prefix = o.slice(0, -4);
       const innerBase = i.endsWith("/...") ? i.slice(0, -4) : i;
@@ -103,7 +109,11 @@ export const PYTHON_FAMILY: TargetFamily = {
 export const GO_FAMILY: TargetFamily = { name: "go", place: normalizeGoTarget, covers: (a, b) => a === b || goCovers(a, b) };
 
 /** Django's and unittest's family: dotted labels as typed; a label covers the labels under it. */
-export const DJANGO_FAMILY: TargetFamily = { name: "django", place: (target) => target, covers: (a, b) => a === b || a === "." || b.startsWith(a + ".") };
+export const DJANGO_FAMILY: TargetFamily = {
+  name: "django",
+  place: (target) => target,
+  covers: (a, b) => a === b || a === "." || b.startsWith(a + "."),
+};
 
 /** A family that knows nothing but equality: a runner's kind with no definition (a record from another setup). */
 export function exactFamily(name: string): TargetFamily {

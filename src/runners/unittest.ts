@@ -1,10 +1,10 @@
 // `python -m unittest` (and `discover`): results on stderr, `Ran N tests` then `OK` / `FAILED (...)`;
 // ids are dotted labels.
-import { unittestTargetCovers } from "../observers/target-match.js";
 import { createDjangoParser } from "../observers/django.js";
+import { unittestTargetCovers } from "../observers/target-match.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { hasOption, optionValues, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { hasOption, type OptionTable, optionValues, type ScannedArgs } from "./option-scanner.js";
 import { DJANGO_FAMILY } from "./target-families.js";
 
 /** unittest's verdict line after `Ran N tests`: where a run's share of the output ends. */

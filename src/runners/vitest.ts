@@ -2,11 +2,11 @@
 // results on stdout (failures in detail on stderr); one summary block per run; ids
 // `file > suite > test` relative to vitest's root, printed per test by the verbose reporter.
 import { isWholeWorkspaceTarget } from "../observers/target-match.js";
-import { createVitestParser, VITEST_ID_SEPARATOR } from "../observers/vitest.js";
 import type { ParsedRunOutput } from "../observers/types.js";
+import { createVitestParser, VITEST_ID_SEPARATOR } from "../observers/vitest.js";
 import { givenOptions, optionWords, readArgumentsWith } from "./arguments.js";
 import { RUNNER_SPEC_VERSION, type RunnerArguments, type RunnerDefinition } from "./definition.js";
-import { hasOption, optionValues, scanArgs, type OptionTable, type ScannedArgs } from "./option-scanner.js";
+import { hasOption, type OptionTable, optionValues, scanArgs, type ScannedArgs } from "./option-scanner.js";
 import { VITEST_FAMILY } from "./target-families.js";
 
 /** vitest's options that take a value (`--opt value` or `--opt=value`); cac also reads them kebab-cased. */
@@ -21,7 +21,18 @@ export const VITEST_OPTIONS: OptionTable = {
   `),
   // Options whose value is optional: cac takes the next word unless it is an option.
   optional: new Map(
-    ["-u", "--update", "--api", "--silent", "--changed", "--inspect", "--inspectBrk", "--mergeReports", "--merge-reports", "--listTags"].map((name) => [name, (next: string) => isOptionalValue(name, next)]),
+    [
+      "-u",
+      "--update",
+      "--api",
+      "--silent",
+      "--changed",
+      "--inspect",
+      "--inspectBrk",
+      "--mergeReports",
+      "--merge-reports",
+      "--listTags",
+    ].map((name) => [name, (next: string) => isOptionalValue(name, next)]),
   ),
   // `--outputFile.json=x`, `--coverage.enabled`: cac's dotted options are the option of their first part.
   normalize: (name) => (name.startsWith("--") && name.includes(".") ? name.slice(0, name.indexOf(".")) : name),
@@ -32,16 +43,40 @@ function isOptionalValue(name: string, next: string): boolean {
   if (next.startsWith("-")) return false;
   if (name === "--silent") return next === "true" || next === "false" || next === "passed-only";
   if (name === "-u" || name === "--update") return ["true", "false", "new", "all", "none"].includes(next);
-  if (name === "--api" || name === "--inspect" || name === "--inspectBrk") return /^(?:[\w.-]+:)?\d+$/.test(next) || next === "true" || next === "false";
+  if (name === "--api" || name === "--inspect" || name === "--inspectBrk")
+    return /^(?:[\w.-]+:)?\d+$/.test(next) || next === "true" || next === "false";
   // `--changed main`, `--mergeReports dir`: any word (vitest reads it so).
   return true;
 }
 
 /** vitest's subcommands: which of them run tests once. */
-const COMMANDS: Record<string, "run" | "related" | "none"> = { run: "run", related: "related", watch: "none", dev: "none", list: "none", bench: "none", init: "none" };
+const COMMANDS: Record<string, "run" | "related" | "none"> = {
+  run: "run",
+  related: "related",
+  watch: "none",
+  dev: "none",
+  list: "none",
+  bench: "none",
+  init: "none",
+};
 
 // Reporters vitest ships; any other name is a module that writes the output the judge reads.
-const OWN_REPORTERS = new Set(["default", "agent", "minimal", "blob", "verbose", "dot", "json", "tap", "tap-flat", "junit", "tree", "hanging-process", "github-actions", "basic"]);
+const OWN_REPORTERS = new Set([
+  "default",
+  "agent",
+  "minimal",
+  "blob",
+  "verbose",
+  "dot",
+  "json",
+  "tap",
+  "tap-flat",
+  "junit",
+  "tree",
+  "hanging-process",
+  "github-actions",
+  "basic",
+]);
 const MACHINE_REPORTERS = new Set(["json", "junit", "tap", "tap-flat", "blob"]);
 
 function readVitest(scanned: ScannedArgs, result: RunnerArguments): void {
@@ -55,13 +90,44 @@ function readVitest(scanned: ScannedArgs, result: RunnerArguments): void {
   const lines = result.targets.filter((target) => /:\d+$/.test(target));
   result.targets = result.targets.map((target) => target.replace(/:\d+$/, ""));
   result.selection = [
-    ...givenOptions(scanned, ["-t", "--testNamePattern", "--test-name-pattern", "--shard", "--changed", "--project", "--exclude", "--tagsFilter", "--tags-filter", "--allowOnly", "--allow-only"]),
+    ...givenOptions(scanned, [
+      "-t",
+      "--testNamePattern",
+      "--test-name-pattern",
+      "--shard",
+      "--changed",
+      "--project",
+      "--exclude",
+      "--tagsFilter",
+      "--tags-filter",
+      "--allowOnly",
+      "--allow-only",
+    ]),
     ...(command === "related" ? scanned.positionals.slice(1).map((file) => `related=${file}`) : []),
     ...lines.map((target) => `line=${target}`),
   ];
   // Watch mode, a listing, help, reports merged from earlier runs, a server without a run: no run here.
   // `-u` rewrites every failing snapshot to pass: what its run shows passing proves nothing.
-  if (hasOption(scanned, ["-w", "--watch", "--standalone", "-h", "--help", "-v", "--version", "--mergeReports", "--merge-reports", "--listTags", "--clearCache", "--clear-cache", "-u", "--update", "--ui"])) result.runsTests = false;
+  if (
+    hasOption(scanned, [
+      "-w",
+      "--watch",
+      "--standalone",
+      "-h",
+      "--help",
+      "-v",
+      "--version",
+      "--mergeReports",
+      "--merge-reports",
+      "--listTags",
+      "--clearCache",
+      "--clear-cache",
+      "-u",
+      "--update",
+      "--ui",
+    ])
+  )
+    result.runsTests = false;
   const reporters = optionValues(scanned, ["--reporter"]);
   result.verbose = reporters.includes("verbose");
   result.json = reporters.length > 0 && reporters.every((reporter) => MACHINE_REPORTERS.has(reporter));
@@ -127,6 +193,9 @@ export const vitestRunner: RunnerDefinition = {
   // so both are named; vitest then also prints `JUNIT report written to PATH`). A run that chose its
   // reporters or output files is left as it is.
   report: {
-    argument: (path, args) => (args.some((arg) => /^--(?:reporter|outputFile)(?:[.=]|$)/.test(arg)) ? null : `--reporter=default --reporter=junit --outputFile.junit=${path}`),
+    argument: (path, args) =>
+      args.some((arg) => /^--(?:reporter|outputFile)(?:[.=]|$)/.test(arg))
+        ? null
+        : `--reporter=default --reporter=junit --outputFile.junit=${path}`,
   },
 };

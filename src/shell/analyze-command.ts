@@ -1,10 +1,10 @@
 // The shell analysis' entry: one bash command line to its statements, commands, test-runner
 // invocations and workspaces, with the parser handed in (src/grammar/analyze-command.ts binds the
 // loaded grammar to it as analyzeCommand()).
-import { analyzeParsed, type AnalyzeOptions } from "./analyze-parsed.js";
-import { parseCommandLine, type BashParser } from "./parse-command-line.js";
-import { parsePlainWords } from "./plain-words.js";
+import { type AnalyzeOptions, analyzeParsed } from "./analyze-parsed.js";
 import { expandScriptRuns } from "./package-scripts.js";
+import { type BashParser, parseCommandLine } from "./parse-command-line.js";
+import { parsePlainWords } from "./plain-words.js";
 import type { CommandAnalysis } from "./types.js";
 
 /** How many script levels a package-manager run is followed into (`npm test` running `npm run unit`...). */

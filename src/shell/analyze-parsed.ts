@@ -1,18 +1,28 @@
 // Walks a parsed line: every simple command in line order, its read-only class, and each test-runner
 // invocation with the directory it runs in.
 import { posix } from "node:path";
-import { numberSimpleCommands, someCommand } from "./flatten.js";
-import { isHarmlessRedirect, isReadOnlyCommand } from "./read-only.js";
-import { commandEffect, type CommandEffect } from "./command-effect.js";
-import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
-import { routeOutputs } from "./output-route.js";
-import { invocationIdentityRisk, NOT_FOUND_HANDLER, pythonPathFirst } from "./runner-identity.js";
+
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
+import { type CommandEffect, commandEffect } from "./command-effect.js";
+import { numberSimpleCommands, someCommand } from "./flatten.js";
+import { routeOutputs } from "./output-route.js";
+import { type PackageScriptRun, type PackageScripts, plantedPrograms, readScriptRun } from "./package-scripts.js";
+import { isHarmlessRedirect, isReadOnlyCommand } from "./read-only.js";
+import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
+import { invocationIdentityRisk, NOT_FOUND_HANDLER, pythonPathFirst } from "./runner-identity.js";
 import { findShadowing, type Shadowing } from "./shadowing.js";
-import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement, TestInvocation } from "./types.js";
-import { applyDirectoryCommand, isDirectoryCommand, normalizeStart, resolveDirectory, type DirectoryState } from "./workspace.js";
+import type {
+  AnalyzedCommand,
+  AndOrList,
+  CommandAnalysis,
+  CommandNode,
+  ParsedLine,
+  SimpleCommand,
+  Statement,
+  TestInvocation,
+} from "./types.js";
+import { applyDirectoryCommand, type DirectoryState, isDirectoryCommand, normalizeStart, resolveDirectory } from "./workspace.js";
 import { basename, stripWrappers } from "./wrappers.js";
-import { plantedPrograms, readScriptRun, type PackageScriptRun, type PackageScripts } from "./package-scripts.js";
 
 /** Options for analysing a command line. */
 export interface AnalyzeOptions {
@@ -64,11 +74,34 @@ interface Scope {
  */
 export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}): CommandAnalysis {
   const runners = options.runners ?? builtinRunners;
-  const walk: Walk = { runners, order: numberSimpleCommands(parsed), shadowing: findShadowing(parsed), commands: [], stashed: false, opaque: parsed.opaque, writingRedirects: 0, substitutes: /\$\(|`/.test(parsed.text), late: 0, outlives: 0, scripts: options.packageScripts, packageRuns: [], runStack: [], inside: new Map() };
+  const walk: Walk = {
+    runners,
+    order: numberSimpleCommands(parsed),
+    shadowing: findShadowing(parsed),
+    commands: [],
+    stashed: false,
+    opaque: parsed.opaque,
+    writingRedirects: 0,
+    substitutes: /\$\(|`/.test(parsed.text),
+    late: 0,
+    outlives: 0,
+    scripts: options.packageScripts,
+    packageRuns: [],
+    runStack: [],
+    inside: new Map(),
+  };
   const state: DirectoryState = { cwd: options.cwd === null ? null : normalizeStart(options.cwd), stack: null };
   walkStatements(parsed.statements, state, { repeated: false }, walk);
   const commands = walk.commands.filter((command) => command !== undefined);
-  if (parsed.opaque && commands.length === 0) commands.push({ index: 0, text: parsed.text, name: "", words: [], readOnly: false, effect: { kind: "unknown", reason: "the line cannot be read" } });
+  if (parsed.opaque && commands.length === 0)
+    commands.push({
+      index: 0,
+      text: parsed.text,
+      name: "",
+      words: [],
+      readOnly: false,
+      effect: { kind: "unknown", reason: "the line cannot be read" },
+    });
   const invocations = commands.flatMap((command) => (command.invocation === undefined ? [] : [command.invocation]));
   if (walk.packageRuns.length > 0) checkScriptRuns(walk, commands, invocations);
   if (invocations.length > 0) {
@@ -83,7 +116,15 @@ export function analyzeParsed(parsed: ParsedLine, options: AnalyzeOptions = {}):
       if (window !== undefined) invocation.window = window;
     }
   }
-  return { line: parsed.text, parsed, opaque: parsed.opaque, commands, invocations, endCwd: parsed.opaque ? null : state.cwd, ...(walk.packageRuns.length > 0 ? { packageRuns: walk.packageRuns } : {}) };
+  return {
+    line: parsed.text,
+    parsed,
+    opaque: parsed.opaque,
+    commands,
+    invocations,
+    endCwd: parsed.opaque ? null : state.cwd,
+    ...(walk.packageRuns.length > 0 ? { packageRuns: walk.packageRuns } : {}),
+  };
 }
 
 function copyState(state: DirectoryState): DirectoryState {
@@ -163,7 +204,8 @@ function walkNodeBody(node: CommandNode, state: DirectoryState, scope: Scope, wa
       walkStatements(node.body, state, scope, walk);
       return state.cwd !== before || someCommand(node.body, isDirectoryCommand);
     case "compound": {
-      const inner = node.kind === "for" || node.kind === "while" || node.kind === "until" || node.kind === "function" ? { repeated: true } : scope;
+      const inner =
+        node.kind === "for" || node.kind === "while" || node.kind === "until" || node.kind === "function" ? { repeated: true } : scope;
       walkStatements(node.body, copyState(state), inner, walk);
       if (!someCommand(node.body, isDirectoryCommand)) return false;
       state.cwd = null;
@@ -185,7 +227,11 @@ function analyzeSimple(command: SimpleCommand, state: DirectoryState, scope: Sco
     text: command.text,
     name: command.words.length === 0 ? "" : basename(command.words[nameIndex]!),
     words: command.words,
-    readOnly: !walk.opaque && walk.writingRedirects === 0 && !(walk.substitutes && hasUnquotedHeredoc(command)) && isReadOnlyCommand(command, nameIndex),
+    readOnly:
+      !walk.opaque &&
+      walk.writingRedirects === 0 &&
+      !(walk.substitutes && hasUnquotedHeredoc(command)) &&
+      isReadOnlyCommand(command, nameIndex),
     effect: contextEffect(command, nameIndex, walk),
   };
   for (const run of walk.runStack) walk.inside.get(run)?.add(index);
@@ -245,7 +291,13 @@ function checkScriptRuns(walk: Walk, commands: readonly AnalyzedCommand[], invoc
     const outside = commands.filter((c) => c.index !== run.commandIndex && !inside.has(c.index));
     // A manager started in the background reads package.json while the rest of the line goes on.
     const late = commands.find((c) => c.index === run.commandIndex)?.runsLate === true;
-    const rewrites = outside.find((c) => (c.index < run.commandIndex || c.runsLate === true || late) && c.effect.kind !== "none" && c.effect.kind !== "vcs-metadata" && c.invocation === undefined);
+    const rewrites = outside.find(
+      (c) =>
+        (c.index < run.commandIndex || c.runsLate === true || late) &&
+        c.effect.kind !== "none" &&
+        c.effect.kind !== "vcs-metadata" &&
+        c.invocation === undefined,
+    );
     if (rewrites !== undefined) {
       run.problem = "script-may-change";
       run.detail = rewrites.name;
@@ -258,7 +310,9 @@ function checkScriptRuns(walk: Walk, commands: readonly AnalyzedCommand[], invoc
     }
     const own = commands.filter((c) => inside.has(c.index));
     const innerRuns = new Set(walk.packageRuns.map((r) => r.commandIndex));
-    const unknownProgram = own.find((c) => c.invocation === undefined && !innerRuns.has(c.index) && c.effect.kind !== "none" && c.effect.kind !== "build-outputs");
+    const unknownProgram = own.find(
+      (c) => c.invocation === undefined && !innerRuns.has(c.index) && c.effect.kind !== "none" && c.effect.kind !== "build-outputs",
+    );
     if (unknownProgram !== undefined) {
       run.problem = "script-unknown-program";
       run.detail = unknownProgram.name;
@@ -270,7 +324,9 @@ function checkScriptRuns(walk: Walk, commands: readonly AnalyzedCommand[], invoc
   for (const invocation of invocations) {
     if (invocation.script === undefined) continue;
     // A run inside nested script runs carries the first problem of any of them.
-    const problem = walk.packageRuns.find((run, at) => run.problem !== null && (walk.inside.get(at)?.has(invocation.commandIndex) ?? false))?.problem;
+    const problem = walk.packageRuns.find(
+      (run, at) => run.problem !== null && (walk.inside.get(at)?.has(invocation.commandIndex) ?? false),
+    )?.problem;
     if (problem !== undefined && problem !== null) invocation.scriptProblem = problem;
   }
 }
@@ -300,7 +356,11 @@ function identityProblem(command: SimpleCommand, match: RunnerMatch, shadowing: 
   const interpreter = match.definition.identityScope;
   const risk = shadowing.risks.find((r) => r.scope === "any" || r.scope === interpreter);
   if (risk !== undefined) return risk.reason;
-  return invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter) ?? match.definition.identityRisk?.(match.args) ?? null;
+  return (
+    invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter) ??
+    match.definition.identityRisk?.(match.args) ??
+    null
+  );
 }
 
 // A script's PATH starts with its package's node_modules/.bin: a program there that no installed package put there.
@@ -314,7 +374,13 @@ function plantedBin(match: RunnerMatch, walk: Walk): string | null {
   return null;
 }
 
-function recognizeInvocation(command: SimpleCommand, index: number, state: DirectoryState, scope: Scope, walk: Walk): TestInvocation | null {
+function recognizeInvocation(
+  command: SimpleCommand,
+  index: number,
+  state: DirectoryState,
+  scope: Scope,
+  walk: Walk,
+): TestInvocation | null {
   const match = recognizeRunner(command.words, state.cwd === null ? null : posix.basename(state.cwd), walk.runners);
   if (match === null) return null;
   const parsed = match.definition.readArguments(match.args, match.syntax);

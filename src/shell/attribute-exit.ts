@@ -1,6 +1,6 @@
 // Says, for each invocation in an analysed line, what the line's exit status tells about that runner.
 import type { ExitAttributionReason } from "../reasons.js";
-import { simulate, TooComplexError, writesStdoutToFile, type SimContext, type SimState } from "./exit-simulation.js";
+import { type SimContext, type SimState, simulate, TooComplexError, writesStdoutToFile } from "./exit-simulation.js";
 import { numberSimpleCommands, SKIP, walkCommands } from "./flatten.js";
 import { createSimMemo, markerIds, type SimMemo } from "./sim-memo.js";
 import type { CommandAnalysis, CommandNode, ExitAttribution, SimpleCommand, Statement, TestInvocation } from "./types.js";
@@ -34,7 +34,11 @@ export function statusTemplates(analysis: CommandAnalysis): StatusTemplate[] {
     const at = text.indexOf("$?");
     if (at <= 0 || text.indexOf("$?", at + 2) !== -1 || /[$`\\]/.test(text.replace("$?", ""))) continue;
     const escape = (part: string): string => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    templates.push({ commandIndex: index, needle: text.slice(0, at), pattern: new RegExp(`^${escape(text.slice(0, at))}(\\d{1,3})${escape(text.slice(at + 2))}$`) });
+    templates.push({
+      commandIndex: index,
+      needle: text.slice(0, at),
+      pattern: new RegExp(`^${escape(text.slice(0, at))}(\\d{1,3})${escape(text.slice(at + 2))}$`),
+    });
   }
   return templates;
 }
@@ -75,7 +79,11 @@ interface LineFacts {
  * One attribution per invocation, in order: `trusted`, `success-implied`, `failure-implied` or `masked`.
  * @example attributeExit(analyzeCommand("pytest -q 2>&1 | tail -3"), 0)[0].status // "masked"
  */
-export function attributeExit(analysis: CommandAnalysis, exitCode: number | null | undefined, options: AttributeOptions = {}): ExitAttribution[] {
+export function attributeExit(
+  analysis: CommandAnalysis,
+  exitCode: number | null | undefined,
+  options: AttributeOptions = {},
+): ExitAttribution[] {
   const byIndex = new Map<number, SimpleCommand>();
   for (const [command, index] of numberSimpleCommands(analysis.parsed)) byIndex.set(index, command);
   const markers = findMarkers(analysis.parsed.statements);
@@ -117,7 +125,10 @@ function createStatusReader(
   // The first top-level statement that is exactly one command, by that command.
   const alone = new Map<CommandNode, number>();
   statements.forEach((statement, at) => {
-    const command = statement.list.pipelines.length === 1 && statement.list.pipelines[0]!.commands.length === 1 ? statement.list.pipelines[0]!.commands[0]! : undefined;
+    const command =
+      statement.list.pipelines.length === 1 && statement.list.pipelines[0]!.commands.length === 1
+        ? statement.list.pipelines[0]!.commands[0]!
+        : undefined;
     if (command !== undefined && !alone.has(command)) alone.set(command, at);
   });
   const byCommand = new Map<CommandNode, StatusTemplate>();
@@ -135,7 +146,9 @@ function createStatusReader(
     const echo = next.list.pipelines[0]?.commands[0];
     const template = echo === undefined ? undefined : byCommand.get(echo);
     if (template === undefined) return null;
-    const values = new Set(lines.map((line) => template.pattern.exec(line.trim())?.[1]).filter((value): value is string => value !== undefined));
+    const values = new Set(
+      lines.map((line) => template.pattern.exec(line.trim())?.[1]).filter((value): value is string => value !== undefined),
+    );
     if (values.size !== 1) return null;
     return { status: "trusted", runnerExit: Number([...values][0]), reason: "status-printed" };
   };
@@ -166,7 +179,15 @@ function attributeOne(facts: LineFacts, invocation: TestInvocation, exitCode: nu
   const pipefailAtTarget = new Set<boolean>();
   try {
     for (const runner of [0, 1] as const) {
-      const ctx: SimContext = { target, runnerStatus: runner, markerIds: facts.markerIds, budget: { states: 0 }, pipefailAtTarget, targetAt, memo };
+      const ctx: SimContext = {
+        target,
+        runnerStatus: runner,
+        markerIds: facts.markerIds,
+        budget: { states: 0 },
+        pipefailAtTarget,
+        targetAt,
+        memo,
+      };
       const start: SimState = { status: 0, fromRunner: false, ran: false, exited: false, errexit: false, pipefail: false, markers: 0 };
       for (const state of simulate(analysis.parsed.statements, start, ctx)) outcomes.push({ runner, state });
     }
@@ -180,13 +201,18 @@ function attributeOne(facts: LineFacts, invocation: TestInvocation, exitCode: nu
   const consistent = agree !== null ? byExit.filter(({ state }) => agree(state)) : byExit;
   if (consistent.length === 0) return masked(exitCode === null && !useMarkers ? "no-exit-status" : "inconsistent-evidence");
   const allRan = consistent.every(({ state }) => state.ran);
-  if (exitCode !== null && allRan && consistent.every(({ state }) => state.fromRunner)) return { status: "trusted", runnerExit: exitCode, reason: "runner-status" };
+  if (exitCode !== null && allRan && consistent.every(({ state }) => state.fromRunner))
+    return { status: "trusted", runnerExit: exitCode, reason: "runner-status" };
   const decidedWithoutMarkers = (runner: 0 | 1): boolean => byExit.length > 0 && byExit.every((o) => o.state.ran && o.runner === runner);
   if (allRan && consistent.every((o) => o.runner === 0)) {
     return { status: "success-implied", runnerExit: 0, reason: decidedWithoutMarkers(0) ? "exit-0-implies-runner-0" : "and-marker-seen" };
   }
   if (allRan && consistent.every((o) => o.runner === 1)) {
-    return { status: "failure-implied", runnerExit: null, reason: decidedWithoutMarkers(1) ? "exit-implies-runner-failed" : "or-marker-seen" };
+    return {
+      status: "failure-implied",
+      runnerExit: null,
+      reason: decidedWithoutMarkers(1) ? "exit-implies-runner-failed" : "or-marker-seen",
+    };
   }
   return masked(exitCode === null && !useMarkers ? "no-exit-status" : maskReason(path, pipefailAtTarget, facts.lastOr));
 }
@@ -196,11 +222,16 @@ function masked(reason: ExitAttributionReason): KnownAttribution {
 }
 
 // The strongest thing on the runner's path that can hide its status.
-function maskReason(path: Frame[], pipefailAtTarget: Set<boolean>, lastOr: (connectors: readonly string[]) => number): ExitAttributionReason {
+function maskReason(
+  path: Frame[],
+  pipefailAtTarget: Set<boolean>,
+  lastOr: (connectors: readonly string[]) => number,
+): ExitAttributionReason {
   const checks: ((frame: Frame, statement: Statement) => ExitAttributionReason | null)[] = [
     (frame, statement) => {
       const pipeline = statement.list.pipelines[frame.pipelineIndex]!;
-      if (frame.stageIndex < pipeline.commands.length - 1) return pipefailAtTarget.has(false) ? "pipe-without-pipefail" : "pipefail-later-stage-may-fail";
+      if (frame.stageIndex < pipeline.commands.length - 1)
+        return pipefailAtTarget.has(false) ? "pipe-without-pipefail" : "pipefail-later-stage-may-fail";
       return pipeline.commands.length > 1 ? "pipefail-later-stage-may-fail" : null;
     },
     (frame, statement) => (lastOr(statement.list.connectors) >= frame.pipelineIndex ? "or-connector" : null),
@@ -225,7 +256,13 @@ function findPaths(statements: readonly Statement[], targets: ReadonlySet<Simple
   // The context handed down is the compound node that owns the list (none for a nested script).
   walkCommands<CommandNode | undefined>(statements, undefined, {
     enter(node, owner, place) {
-      stack.push({ statements: place.statements, statementIndex: place.statementIndex, pipelineIndex: place.pipelineIndex, stageIndex: place.stageIndex, owner });
+      stack.push({
+        statements: place.statements,
+        statementIndex: place.statementIndex,
+        pipelineIndex: place.pipelineIndex,
+        stageIndex: place.stageIndex,
+        owner,
+      });
       if (node.type !== "simple") return node;
       if (targets.has(node) && !paths.has(node)) paths.set(node, [...stack].reverse());
       return undefined;
@@ -263,7 +300,8 @@ function echoedText(words: readonly string[]): string {
 }
 
 function markerText(command: SimpleCommand): string | null {
-  if (command.hasExpansion || command.hasSubstitution || writesStdoutToFile(command.redirects) || command.assignments.length > 0) return null;
+  if (command.hasExpansion || command.hasSubstitution || writesStdoutToFile(command.redirects) || command.assignments.length > 0)
+    return null;
   const [name, ...args] = command.words;
   let text: string | null = null;
   if (name === "echo") {
@@ -292,11 +330,12 @@ function createMarkerCheck(markers: Map<SimpleCommand, Marker>, seen: Set<string
     let agree = bySet.get(state.markers);
     if (agree === undefined) {
       const printed = new Set<number>();
-      agree = markerIds(memo, state.markers).every((id) => {
-        const text = textOf[id]!;
-        printed.add(text);
-        return seenText[text]!;
-      }) && printed.size === seenCount;
+      agree =
+        markerIds(memo, state.markers).every((id) => {
+          const text = textOf[id]!;
+          printed.add(text);
+          return seenText[text]!;
+        }) && printed.size === seenCount;
       bySet.set(state.markers, agree);
     }
     return agree;
@@ -304,6 +343,11 @@ function createMarkerCheck(markers: Map<SimpleCommand, Marker>, seen: Set<string
 }
 
 function visibleLines(output: string): Set<string> {
-  // eslint-disable-next-line no-control-regex
-  return new Set(output.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").split(/\r?\n|\r/).map((line) => line.trim()));
+  return new Set(
+    output
+      // eslint-disable-next-line no-control-regex
+      .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
+      .split(/\r?\n|\r/)
+      .map((line) => line.trim()),
+  );
 }

@@ -19,7 +19,24 @@ export interface BuildContext {
   nestedParse: (script: string) => ParsedLine;
 }
 
-const RESERVED = new Set(["then", "fi", "do", "done", "esac", "elif", "else", "{", "}", "if", "for", "while", "until", "case", "function", "select"]);
+const RESERVED = new Set([
+  "then",
+  "fi",
+  "do",
+  "done",
+  "esac",
+  "elif",
+  "else",
+  "{",
+  "}",
+  "if",
+  "for",
+  "while",
+  "until",
+  "case",
+  "function",
+  "select",
+]);
 const REDIRECTS = new Set(["file_redirect", "herestring_redirect", "heredoc_redirect"]);
 
 /** Builds a simple command from command, declaration, unset, test and assignment nodes. */
@@ -72,7 +89,8 @@ export function buildSimpleCommand(node: SyntaxNode, ctx: BuildContext): SimpleC
       command.assignments.push(readAssignment(node, ctx, command));
       break;
     case "variable_assignments":
-      for (const child of node.namedChildren) if (child !== null && child.type === "variable_assignment") command.assignments.push(readAssignment(child, ctx, command));
+      for (const child of node.namedChildren)
+        if (child !== null && child.type === "variable_assignment") command.assignments.push(readAssignment(child, ctx, command));
       break;
   }
   return command;

@@ -35,7 +35,11 @@ const lineCountsOnly = (options: readonly string[]): boolean =>
   options.every((o) => /^-(?:\d+|n\d*|q|v|f|F)$/.test(o) || /^--(?:lines(?:=\S+)?|quiet|silent|verbose|follow(?:=\S+)?)$/.test(o));
 // grep: `-o` prints parts of lines, `-c`/`-l`/`-L` print counts and names, `-n`/`-b`/`-H` prefix lines.
 const wholeMatchingLines = (options: readonly string[]): boolean =>
-  options.every((o) => !/^-[^-]*[oclLnbHZz]/.test(o) && !/^--(?:only-matching|count|files-with(?:out)?-match(?:es)?|line-number|byte-offset|with-filename|null|label)/.test(o));
+  options.every(
+    (o) =>
+      !/^-[^-]*[oclLnbHZz]/.test(o) &&
+      !/^--(?:only-matching|count|files-with(?:out)?-match(?:es)?|line-number|byte-offset|with-filename|null|label)/.test(o),
+  );
 // cat: `-n`, `-b`, `-v`, `-A`, `-e`, `-t`, `-E`, `-T`, `-s` change or drop what is printed.
 const unbufferedOnly = (options: readonly string[]): boolean => options.every((o) => o === "-u");
 const anyOptions = (): boolean => true;
@@ -91,7 +95,9 @@ export function factsOf(name: string): ProgramFacts | undefined {
 }
 
 /** The programs whose row says they change no file whatever their arguments. */
-export const ALWAYS_READ_ONLY_FACTS: readonly string[] = Object.keys(PROGRAM_FACTS).filter((name) => PROGRAM_FACTS[name]!.readOnly === true);
+export const ALWAYS_READ_ONLY_FACTS: readonly string[] = Object.keys(PROGRAM_FACTS).filter(
+  (name) => PROGRAM_FACTS[name]!.readOnly === true,
+);
 
 /** An option word: starts with `-`, and is not `-` alone (which names stdin or stdout as an operand). */
 export const isOption = (a: string): boolean => a.startsWith("-") && a !== "-";

@@ -64,7 +64,11 @@ function strongest(a: EffectDependency | undefined, b: EffectDependency | undefi
 export const has = (args: readonly string[], ...options: string[]): boolean =>
   args.some((a) => options.some((o) => a === o || (o.startsWith("--") && a.startsWith(`${o}=`))));
 export const literalPaths = (paths: readonly string[], what: string): CommandEffect =>
-  paths.length === 0 ? unknown(`${what} names no file`) : paths.every(isLiteralPath) ? { kind: "paths", paths: [...paths] } : unknown(`${what} a path that is not literal`);
+  paths.length === 0
+    ? unknown(`${what} names no file`)
+    : paths.every(isLiteralPath)
+      ? { kind: "paths", paths: [...paths] }
+      : unknown(`${what} a path that is not literal`);
 
 /** The value of the first of `options` given (`-s X`, `-sX`, `--source=X`), or undefined. */
 export function valueOf(args: readonly string[], ...options: string[]): string | undefined {

@@ -6,7 +6,7 @@
 import { factsOf } from "./command-facts.js";
 import { SKIP, walkCommands } from "./flatten.js";
 import { detectNestedShell, type NestedShell } from "./nested-shell.js";
-import { addMarker, chargeWork, charge, remember, runSequence, stateKey, TooComplexError, type Budget, type SimMemo } from "./sim-memo.js";
+import { addMarker, type Budget, charge, chargeWork, remember, runSequence, type SimMemo, stateKey, TooComplexError } from "./sim-memo.js";
 import type { CommandNode, Pipeline, Redirect, SimpleCommand, Statement } from "./types.js";
 import { basename, stripWrappers } from "./wrappers.js";
 
@@ -88,7 +88,13 @@ function runStatement(statement: Statement, current: SimState[], ctx: SimContext
   return dedupe([...done, ...next], ctx);
 }
 
-function runList(pipelines: readonly Pipeline[], connectors: readonly string[], states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
+function runList(
+  pipelines: readonly Pipeline[],
+  connectors: readonly string[],
+  states: SimState[],
+  ctx: SimContext,
+  flow: Flow,
+): SimState[] {
   const last = pipelines.length - 1;
   const step = (i: number, current: SimState[]): SimState[] => {
     if (i === 0) return runPipeline(pipelines[0]!, current, ctx, { ...flow, suppressErrexit: flow.suppressErrexit || last > 0 });
@@ -168,7 +174,12 @@ function runNode(node: CommandNode, states: SimState[], ctx: SimContext, flow: F
     case "subshell": {
       const innerFlow = { ...flow, markersVisible: flow.markersVisible && !writesStdoutToFile(node.redirects) };
       return states.flatMap((s) =>
-        runStatements(node.body, [{ ...s, exited: false }], ctx, innerFlow).map((o) => ({ ...o, errexit: s.errexit, pipefail: s.pipefail, exited: false })),
+        runStatements(node.body, [{ ...s, exited: false }], ctx, innerFlow).map((o) => ({
+          ...o,
+          errexit: s.errexit,
+          pipefail: s.pipefail,
+          exited: false,
+        })),
       );
     }
     case "group":
@@ -204,7 +215,8 @@ function runOpaqueCompound(isFunction: boolean, body: readonly Statement[], stat
     for (const status of [0, 1] as const) {
       for (const errexit of setsOptions ? [true, false] : [s.errexit]) {
         for (const pipefail of setsOptions ? [true, false] : [s.pipefail]) {
-          for (const exited of mayExit || s.errexit ? [false, true] : [false]) out.push({ ...s, status, fromRunner: false, errexit, pipefail, exited });
+          for (const exited of mayExit || s.errexit ? [false, true] : [false])
+            out.push({ ...s, status, fromRunner: false, errexit, pipefail, exited });
         }
       }
     }
@@ -247,7 +259,12 @@ function runSimple(command: SimpleCommand, states: SimState[], ctx: SimContext, 
     case "other": {
       if (!(flow.readsPipe ? effect.neverFailsInPipe : effect.neverFails)) return both(states);
       const markerId = flow.markersVisible ? ctx.markerIds.get(command) : undefined;
-      return states.map((s) => ({ ...s, status: 0, fromRunner: false, markers: markerId === undefined ? s.markers : addMarker(ctx.memo, s.markers, markerId) }));
+      return states.map((s) => ({
+        ...s,
+        status: 0,
+        fromRunner: false,
+        markers: markerId === undefined ? s.markers : addMarker(ctx.memo, s.markers, markerId),
+      }));
     }
     default: {
       const never: never = effect;
@@ -258,15 +275,34 @@ function runSimple(command: SimpleCommand, states: SimState[], ctx: SimContext, 
 
 function runNested(command: SimpleCommand, shell: NestedShell | null, states: SimState[], ctx: SimContext, flow: Flow): SimState[] {
   const nested = command.nested!;
-  const innerFlow: Flow = { markersVisible: flow.markersVisible && !writesStdoutToFile(command.redirects), suppressErrexit: false, readsPipe: false };
+  const innerFlow: Flow = {
+    markersVisible: flow.markersVisible && !writesStdoutToFile(command.redirects),
+    suppressErrexit: false,
+    readsPipe: false,
+  };
   return states.flatMap((s) => {
-    const start: SimState = { ...s, status: 0, fromRunner: false, exited: false, errexit: shell?.errexit ?? false, pipefail: shell?.pipefail ?? false };
-    return runStatements(nested.statements, [start], ctx, innerFlow).map((o) => ({ ...o, errexit: s.errexit, pipefail: s.pipefail, exited: false }));
+    const start: SimState = {
+      ...s,
+      status: 0,
+      fromRunner: false,
+      exited: false,
+      errexit: shell?.errexit ?? false,
+      pipefail: shell?.pipefail ?? false,
+    };
+    return runStatements(nested.statements, [start], ctx, innerFlow).map((o) => ({
+      ...o,
+      errexit: s.errexit,
+      pipefail: s.pipefail,
+      exited: false,
+    }));
   });
 }
 
 function both(states: SimState[]): SimState[] {
-  return states.flatMap((s) => [{ ...s, status: 0 as const, fromRunner: false }, { ...s, status: 1 as const, fromRunner: false }]);
+  return states.flatMap((s) => [
+    { ...s, status: 0 as const, fromRunner: false },
+    { ...s, status: 1 as const, fromRunner: false },
+  ]);
 }
 
 function runExit(args: string[], states: SimState[]): SimState[] {

@@ -2,7 +2,7 @@
 // commands in: line order, a `bash -c` script right after its command. The passes that interpret the
 // line as they go (the workspace walk of analyze-parsed.ts, the streams of output-route.ts, the
 // exit simulation) follow statements themselves: each statement changes their state.
-import type { CommandNode, Pipeline, ParsedLine, SimpleCommand, Statement } from "./types.js";
+import type { CommandNode, ParsedLine, Pipeline, SimpleCommand, Statement } from "./types.js";
 
 /** Where a command node stands in the list that holds it. */
 export interface NodePlace {

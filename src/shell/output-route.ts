@@ -37,7 +37,12 @@ export interface OutputRoutes {
 }
 
 /** A pipe into `stage`, whose own stdout goes to `next`: made once per stage and resolved once. */
-type Sink = { kind: "out" } | { kind: "null" } | { kind: "file"; path: string } | { kind: "process" } | { kind: "pipe"; stage: CommandNode; next: Sink; after: Streams };
+type Sink =
+  | { kind: "out" }
+  | { kind: "null" }
+  | { kind: "file"; path: string }
+  | { kind: "process" }
+  | { kind: "pipe"; stage: CommandNode; next: Sink; after: Streams };
 
 interface Streams {
   out: Sink;
@@ -127,7 +132,11 @@ function indexReaders(order: Map<SimpleCommand, number>, found: Map<number, { ou
     let entry = byFile.get(file);
     if (entry === undefined) byFile.set(file, (entry = { indexes: [], tails: [] }));
     entry.indexes.push(index);
-    entry.tails.push({ allFilter: filters, whole: !filters && window === undefined, window: filters || window === undefined ? -1 : window.lines });
+    entry.tails.push({
+      allFilter: filters,
+      whole: !filters && window === undefined,
+      window: filters || window === undefined ? -1 : window.lines,
+    });
   }
   for (const { tails } of byFile.values()) {
     for (let k = tails.length - 2; k >= 0; k--) tails[k] = combineReadings(tails[k]!, tails[k + 1]!);
@@ -154,7 +163,8 @@ function indexReaders(order: Map<SimpleCommand, number>, found: Map<number, { ou
 
 // `window` -1 stands for "no reader that does not filter yet".
 function combineReadings(a: Reading, b: Reading): Reading {
-  const window = a.window === -1 ? b.window : b.window === -1 ? a.window : a.window === null || b.window === null ? null : Math.max(a.window, b.window);
+  const window =
+    a.window === -1 ? b.window : b.window === -1 ? a.window : a.window === null || b.window === null ? null : Math.max(a.window, b.window);
   return { allFilter: a.allFilter && b.allFilter, whole: a.whole || b.whole, window };
 }
 
@@ -224,7 +234,8 @@ function collectExecRedirects(statement: Statement, found: Redirect[]): void {
  */
 export function redirectsOutput(redirect: Redirect): boolean {
   if (redirect.op.startsWith("<")) return false;
-  if (redirect.op === "&>" || redirect.op === "&>>" || (redirect.op === ">&" && redirect.fd === null && !/^\d+$/.test(redirect.target))) return true;
+  if (redirect.op === "&>" || redirect.op === "&>>" || (redirect.op === ">&" && redirect.fd === null && !/^\d+$/.test(redirect.target)))
+    return true;
   const fd = redirect.fd ?? 1;
   if (fd !== 1 && fd !== 2) return false;
   return !(redirect.op === ">&" && (redirect.target === "1" || redirect.target === "2"));
@@ -244,7 +255,12 @@ function applyRedirects(streams: Streams, redirects: readonly Redirect[]): Strea
       continue;
     }
     // `> >(cmd)`: a process substitution, a command that can rewrite every line.
-    const sink: Sink = target === "/dev/null" || target === "-" ? { kind: "null" } : target.startsWith(">(") ? { kind: "process" } : { kind: "file", path: target };
+    const sink: Sink =
+      target === "/dev/null" || target === "-"
+        ? { kind: "null" }
+        : target.startsWith(">(")
+          ? { kind: "process" }
+          : { kind: "file", path: target };
     if (op === "&>" || op === "&>>" || (op === ">&" && redirect.fd === null)) {
       out = sink;
       err = sink;
@@ -288,7 +304,8 @@ function resolvePipe(sink: Extract<Sink, { kind: "pipe" }>, resolvedSinks: Map<S
   const route = resolved.route === "direct" && dropsLines(stage) ? "filtered" : resolved.route;
   const window = combineWindows(windowOf(stage), resolved.window);
   const files = teed.length === 0 ? resolved.files : [...resolved.files, ...teed];
-  if (resolved.tooManyFiles === true || files.length > MAX_ROUTE_FILES) return { route, files: [], tooManyFiles: true, ...(window === undefined ? {} : { window }) };
+  if (resolved.tooManyFiles === true || files.length > MAX_ROUTE_FILES)
+    return { route, files: [], tooManyFiles: true, ...(window === undefined ? {} : { window }) };
   return { route, files, ...(window === undefined ? {} : { window }) };
 }
 

@@ -35,18 +35,115 @@ export interface ScriptCommand {
 const NPM_RUN = new Set(["run", "run-script", "rum", "urn"]);
 const NPM_TEST = new Set(["test", "t", "tst"]);
 // npm's own flags that change nothing about which script runs or how.
-const NPM_FLAGS = new Set(["--silent", "-s", "--if-present", "--ignore-scripts", "--foreground-scripts", "--no-color", "-q", "--quiet", "-d", "-dd", "--verbose", "--no-audit", "--no-fund", "--no-update-notifier", "--no-progress", "--progress", "--json", "--color"]);
+const NPM_FLAGS = new Set([
+  "--silent",
+  "-s",
+  "--if-present",
+  "--ignore-scripts",
+  "--foreground-scripts",
+  "--no-color",
+  "-q",
+  "--quiet",
+  "-d",
+  "-dd",
+  "--verbose",
+  "--no-audit",
+  "--no-fund",
+  "--no-update-notifier",
+  "--no-progress",
+  "--progress",
+  "--json",
+  "--color",
+]);
 const NPM_VALUED = new Set(["--loglevel", "--cache", "--color", "--logs-dir"]);
 // Options that change the shell or the node a script runs with, or the config that decides it.
-const CONFIG_OPTIONS = new Set(["--script-shell", "--node-options", "--userconfig", "--globalconfig", "--shell", "--scripts-prepend-node-path", "--call", "-c"]);
-const WORKSPACE_OPTIONS = new Set(["-w", "--workspace", "--workspaces", "-ws", "--include-workspace-root", "-r", "--recursive", "--filter", "-F", "--parallel"]);
+const CONFIG_OPTIONS = new Set([
+  "--script-shell",
+  "--node-options",
+  "--userconfig",
+  "--globalconfig",
+  "--shell",
+  "--scripts-prepend-node-path",
+  "--call",
+  "-c",
+]);
+const WORKSPACE_OPTIONS = new Set([
+  "-w",
+  "--workspace",
+  "--workspaces",
+  "-ws",
+  "--include-workspace-root",
+  "-r",
+  "--recursive",
+  "--filter",
+  "-F",
+  "--parallel",
+]);
 // Built-in commands of pnpm and yarn: never a script run through `pnpm X` / `yarn X`.
 const BUILTINS = new Set([
-  "add", "audit", "bin", "cache", "config", "create", "dedupe", "deploy", "dlx", "env", "exec", "fetch", "help", "import", "info",
-  "init", "install", "i", "install-test", "it", "licenses", "link", "list", "ls", "login", "logout", "outdated", "pack", "patch",
-  "prune", "publish", "rebuild", "remove", "rm", "root", "run", "run-script", "server", "setup", "start", "store", "tag", "test",
-  "t", "tst", "unlink", "update", "up", "upgrade", "version", "why", "workspace", "workspaces", "global", "owner", "team", "policies",
-  "node", "generate-lock-entry", "import", "autoclean", "check", "self-update",
+  "add",
+  "audit",
+  "bin",
+  "cache",
+  "config",
+  "create",
+  "dedupe",
+  "deploy",
+  "dlx",
+  "env",
+  "exec",
+  "fetch",
+  "help",
+  "import",
+  "info",
+  "init",
+  "install",
+  "i",
+  "install-test",
+  "it",
+  "licenses",
+  "link",
+  "list",
+  "ls",
+  "login",
+  "logout",
+  "outdated",
+  "pack",
+  "patch",
+  "prune",
+  "publish",
+  "rebuild",
+  "remove",
+  "rm",
+  "root",
+  "run",
+  "run-script",
+  "server",
+  "setup",
+  "start",
+  "store",
+  "tag",
+  "test",
+  "t",
+  "tst",
+  "unlink",
+  "update",
+  "up",
+  "upgrade",
+  "version",
+  "why",
+  "workspace",
+  "workspaces",
+  "global",
+  "owner",
+  "team",
+  "policies",
+  "node",
+  "generate-lock-entry",
+  "import",
+  "autoclean",
+  "check",
+  "self-update",
 ]);
 
 /**
@@ -61,7 +158,18 @@ export function readScriptCommand(words: readonly string[]): ScriptCommand | nul
 }
 
 function blank(manager: PackageManager): ScriptCommand {
-  return { manager, script: "", args: [], directories: [], exactDirectory: false, ifPresent: false, silent: false, lifecycle: true, orBin: false, problem: null };
+  return {
+    manager,
+    script: "",
+    args: [],
+    directories: [],
+    exactDirectory: false,
+    ifPresent: false,
+    silent: false,
+    lifecycle: true,
+    orBin: false,
+    problem: null,
+  };
 }
 
 // `npm [options] test|t|run NAME [args] [-- args]`: npm reads options anywhere before `--`; the

@@ -3,8 +3,8 @@
 // analysis follows a resolved script as the `sh -c` line the manager really starts. Pure.
 import type { ScriptReasonCode } from "../reasons.js";
 import { numberSimpleCommands } from "./flatten.js";
+import { type PackageManager, readScriptCommand } from "./package-manager.js";
 import type { ParsedLine } from "./types.js";
-import { readScriptCommand, type PackageManager } from "./package-manager.js";
 import { resolveDirectory } from "./workspace.js";
 import { basename } from "./wrappers.js";
 
@@ -62,7 +62,12 @@ export interface PackageScriptRun {
  * Reads a package manager's script run from a command's words (the manager first) where the line's
  * directory is `cwd`, with what `scripts` says; null when the words run no script.
  */
-export function readScriptRun(words: readonly string[], cwd: string | null, commandIndex: number, scripts: PackageScripts | undefined): PackageScriptRun | null {
+export function readScriptRun(
+  words: readonly string[],
+  cwd: string | null,
+  commandIndex: number,
+  scripts: PackageScripts | undefined,
+): PackageScriptRun | null {
   const command = readScriptCommand(words);
   if (command === null) return null;
   let directory = cwd;
@@ -141,8 +146,14 @@ function renderArgs(args: readonly string[]): string {
  * The line with each followed script run's command holding, as its nested line, what the manager
  * runs (`parse` reads the text); null when no run of `runs` waits for it. The input is not changed.
  */
-export function expandScriptRuns(parsed: ParsedLine, runs: readonly PackageScriptRun[], parse: (text: string) => ParsedLine): ParsedLine | null {
-  const pending = runs.filter((run) => !run.expanded && (run.problem === null || run.problem === "script-not-expanded") && run.nestedText !== null);
+export function expandScriptRuns(
+  parsed: ParsedLine,
+  runs: readonly PackageScriptRun[],
+  parse: (text: string) => ParsedLine,
+): ParsedLine | null {
+  const pending = runs.filter(
+    (run) => !run.expanded && (run.problem === null || run.problem === "script-not-expanded") && run.nestedText !== null,
+  );
   if (pending.length === 0) return null;
   const copy = structuredClone(parsed);
   const commands = [...numberSimpleCommands(copy).keys()];

@@ -1,7 +1,7 @@
 // Parses a bash command line with tree-sitter-bash into plain statements (pure: the parser is passed in).
-import type { BashParser, SyntaxNode } from "./syntax-tree.js";
-import { buildSimpleCommand, checkGap, readRedirect, type BuildContext } from "./build-simple-command.js";
+import { type BuildContext, buildSimpleCommand, checkGap, readRedirect } from "./build-simple-command.js";
 import { detectNestedShell } from "./nested-shell.js";
+import type { BashParser, SyntaxNode } from "./syntax-tree.js";
 import type { AndOrList, CommandNode, Compound, ParsedLine, Pipeline, Redirect, SimpleCommand, Statement } from "./types.js";
 
 export type { BashParser } from "./syntax-tree.js";
@@ -11,14 +11,40 @@ export const MAX_NESTED_SHELLS = 4;
 const MAX_TREE_DEPTH = 200;
 
 const STATEMENT_TYPES = new Set([
-  "command", "declaration_command", "unset_command", "test_command", "variable_assignment", "variable_assignments",
-  "list", "pipeline", "negated_command", "redirected_statement", "subshell", "compound_statement", "for_statement",
-  "c_style_for_statement", "while_statement", "if_statement", "case_statement", "function_definition",
+  "command",
+  "declaration_command",
+  "unset_command",
+  "test_command",
+  "variable_assignment",
+  "variable_assignments",
+  "list",
+  "pipeline",
+  "negated_command",
+  "redirected_statement",
+  "subshell",
+  "compound_statement",
+  "for_statement",
+  "c_style_for_statement",
+  "while_statement",
+  "if_statement",
+  "case_statement",
+  "function_definition",
 ]);
 const CLAUSES = new Set(["do_group", "elif_clause", "else_clause", "case_item"]);
-const SIMPLE_TYPES = new Set(["command", "declaration_command", "unset_command", "test_command", "variable_assignment", "variable_assignments"]);
+const SIMPLE_TYPES = new Set([
+  "command",
+  "declaration_command",
+  "unset_command",
+  "test_command",
+  "variable_assignment",
+  "variable_assignments",
+]);
 const COMPOUND_KINDS: Record<string, Compound["kind"]> = {
-  for_statement: "for", c_style_for_statement: "for", if_statement: "if", case_statement: "case", function_definition: "function",
+  for_statement: "for",
+  c_style_for_statement: "for",
+  if_statement: "if",
+  case_statement: "case",
+  function_definition: "function",
 };
 
 type ChainItem = { kind: "node"; node: CommandNode } | { kind: "op"; op: string } | { kind: "bang" };
@@ -70,7 +96,10 @@ function convert(text: string, parseText: string, parser: BashParser, depth: num
     if (root.hasError) ctx.reasons.push(hasUnterminatedQuote(text) ? "unterminated-quote" : "syntax-error");
     const statements = readSequence(root, ctx, 0);
     const reasons = [...new Set(ctx.reasons)];
-    return { line: { text, statements, opaque: reasons.length > 0, opaqueReasons: reasons }, newlineGaps: [...new Set(ctx.newlineGaps)].sort((a, b) => a - b) };
+    return {
+      line: { text, statements, opaque: reasons.length > 0, opaqueReasons: reasons },
+      newlineGaps: [...new Set(ctx.newlineGaps)].sort((a, b) => a - b),
+    };
   } finally {
     tree.delete();
   }
@@ -226,7 +255,8 @@ function readHeredoc(node: SyntaxNode, owner: CommandNode | undefined, ctx: Buil
     } else if (child.type === "heredoc_body") {
       if (redirect !== null) redirect.body = ctx.source.slice(child.startIndex, child.endIndex);
     } else if (child.type === "heredoc_end") continue;
-    else if (child.type === "file_redirect" || child.type === "herestring_redirect") attachRedirect(continued ? lastNode(items) : owner, child, ctx);
+    else if (child.type === "file_redirect" || child.type === "herestring_redirect")
+      attachRedirect(continued ? lastNode(items) : owner, child, ctx);
     else if (STATEMENT_TYPES.has(child.type)) {
       flattenChain(child, ctx, level + 1, items);
       continued = true;
@@ -263,7 +293,15 @@ function lastNode(items: ChainItem[]): CommandNode | undefined {
 }
 
 function emptyCommand(node: SyntaxNode, ctx: BuildContext): SimpleCommand {
-  const command: SimpleCommand = { type: "simple", text: "", assignments: [], words: [], redirects: [], hasSubstitution: false, hasExpansion: false };
+  const command: SimpleCommand = {
+    type: "simple",
+    text: "",
+    assignments: [],
+    words: [],
+    redirects: [],
+    hasSubstitution: false,
+    hasExpansion: false,
+  };
   ctx.starts.set(command, node.startIndex);
   return command;
 }
@@ -280,11 +318,24 @@ function readCommandNode(node: SyntaxNode, ctx: BuildContext, level: number): Co
   } else if (node.type === "function_definition") {
     const name = node.childForFieldName("name");
     const body = node.childForFieldName("body");
-    const bodyStatements = body === null ? [] : STATEMENT_TYPES.has(body.type) ? [{ list: readAndOr(body, ctx, level + 1), background: false }] : [];
-    result = { type: "compound", kind: "function", name: name === null ? "" : ctx.source.slice(name.startIndex, name.endIndex), text, body: bodyStatements, redirects: [] };
+    const bodyStatements =
+      body === null ? [] : STATEMENT_TYPES.has(body.type) ? [{ list: readAndOr(body, ctx, level + 1), background: false }] : [];
+    result = {
+      type: "compound",
+      kind: "function",
+      name: name === null ? "" : ctx.source.slice(name.startIndex, name.endIndex),
+      text,
+      body: bodyStatements,
+      redirects: [],
+    };
   } else if (node.type === "c_style_for_statement") {
     const body = node.childForFieldName("body");
-    const statements = body === null ? [] : CLAUSES.has(body.type) ? readSequence(body, ctx, level + 1) : [{ list: readAndOr(body, ctx, level + 1), background: false }];
+    const statements =
+      body === null
+        ? []
+        : CLAUSES.has(body.type)
+          ? readSequence(body, ctx, level + 1)
+          : [{ list: readAndOr(body, ctx, level + 1), background: false }];
     result = { type: "compound", kind: "for", text, body: statements, redirects: [] };
   } else if (COMPOUND_KINDS[node.type] !== undefined) {
     result = { type: "compound", kind: COMPOUND_KINDS[node.type]!, text, body: readSequence(node, ctx, level + 1), redirects: [] };

@@ -6,11 +6,12 @@
 // shells) runs `pytest(){ echo "5 passed"; }` in one call and `pytest` in the next; the second line
 // alone looks like a real run. Pure: the caller feeds each line's analysis in order.
 import { posix } from "node:path";
-import { NOT_FOUND_HANDLER, runnerInterpreter, type IdentityRisk } from "./runner-identity.js";
+
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
+import { type IdentityRisk, NOT_FOUND_HANDLER, runnerInterpreter } from "./runner-identity.js";
 import { findSessionEffects, startsBackgroundJob, waitsForAllJobs } from "./shadowing.js";
-import { isDirectoryName } from "./workspace.js";
 import type { CommandAnalysis, TestInvocation } from "./types.js";
+import { isDirectoryName } from "./workspace.js";
 
 /** What the session holds now (for diagnostics and tests). */
 export interface ShellSessionState {
@@ -76,7 +77,9 @@ export class ShellSession {
     }
     return {
       ...analysis,
-      commands: analysis.commands.map((command) => (command.invocation === undefined ? command : { ...command, invocation: marked.get(command.invocation) ?? command.invocation })),
+      commands: analysis.commands.map((command) =>
+        command.invocation === undefined ? command : { ...command, invocation: marked.get(command.invocation) ?? command.invocation },
+      ),
       invocations: analysis.invocations.map((inv) => marked.get(inv) ?? inv),
     };
   }
@@ -103,7 +106,8 @@ export class ShellSession {
     if (effects.unaliasAll) this.#aliases.clear();
     for (const name of effects.functions) this.#functions.add(name);
     for (const name of effects.aliases) this.#aliases.add(name);
-    for (const entry of effects.pathEntries) if (isPlantablePathEntry(entry, this.#workspace) && !this.#riskyPath.includes(entry)) this.#riskyPath.push(entry);
+    for (const entry of effects.pathEntries)
+      if (isPlantablePathEntry(entry, this.#workspace) && !this.#riskyPath.includes(entry)) this.#riskyPath.push(entry);
     this.#outputRedirect ??= effects.outputRedirect;
     // Nothing undoes these as far as a line can show (a sourced script may have done anything).
     for (const risk of effects.risks) if (!this.#risks.some((r) => r.reason === risk.reason)) this.#risks.push(risk);
@@ -111,7 +115,15 @@ export class ShellSession {
 
   /** What the session holds now. */
   get state(): ShellSessionState {
-    return { cwd: this.#cwd, functions: [...this.#functions].sort(), aliases: [...this.#aliases].sort(), riskyPathEntries: [...this.#riskyPath], identityRisks: this.#risks.map((r) => ({ ...r })), backgroundJobs: this.#jobs, outputRedirect: this.#outputRedirect };
+    return {
+      cwd: this.#cwd,
+      functions: [...this.#functions].sort(),
+      aliases: [...this.#aliases].sort(),
+      riskyPathEntries: [...this.#riskyPath],
+      identityRisks: this.#risks.map((r) => ({ ...r })),
+      backgroundJobs: this.#jobs,
+      outputRedirect: this.#outputRedirect,
+    };
   }
 
   #reaches(inv: TestInvocation): boolean {
@@ -149,7 +161,8 @@ const SCRATCH = /^(?:\/tmp|\/var\/tmp|\/dev\/shm|\/run\/shm|\/run\/user|\$TMPDIR
 // A home directory, spelled through a variable or as a path.
 const HOME = /^(?:\$HOME|\$\{HOME\}|~|\/root|\/home\/[^/]+)(?:\/|$)/;
 // Where toolchain installers put their bin directories inside a home: trusted like a toolchain.
-const HOME_TOOL_BIN = /^(?:\.local\/bin|go\/bin|\.cargo\/bin|\.pyenv\/(?:shims|bin|versions\/[^/]+\/bin)|\.nvm\/versions\/node\/[^/]+\/bin|\.volta\/bin|\.bun\/bin|\.deno\/bin|\.asdf\/shims|\.local\/share\/mise\/shims|\.yarn\/bin|\.npm-global\/bin)\/?$/;
+const HOME_TOOL_BIN =
+  /^(?:\.local\/bin|go\/bin|\.cargo\/bin|\.pyenv\/(?:shims|bin|versions\/[^/]+\/bin)|\.nvm\/versions\/node\/[^/]+\/bin|\.volta\/bin|\.bun\/bin|\.deno\/bin|\.asdf\/shims|\.local\/share\/mise\/shims|\.yarn\/bin|\.npm-global\/bin)\/?$/;
 
 /**
  * May a PATH entry put in front by an earlier line hold a planted runner? Relative entries (`./fake`,

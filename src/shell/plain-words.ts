@@ -15,8 +15,30 @@ const PLAIN_NAME = /^[A-Za-z0-9_./-]+$/;
 const NUMBER = /^-?(?:0x)?[0-9]+$/;
 // First words the grammar parses as something other than a command name (keywords, declarations).
 const NOT_A_COMMAND_NAME = new Set([
-  "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "time", "coproc",
-  "declare", "typeset", "export", "readonly", "local", "unset", "unsetenv",
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "case",
+  "esac",
+  "for",
+  "select",
+  "while",
+  "until",
+  "do",
+  "done",
+  "in",
+  "function",
+  "time",
+  "coproc",
+  "declare",
+  "typeset",
+  "export",
+  "readonly",
+  "local",
+  "unset",
+  "unsetenv",
   // A lone `-` before an assignment is dropped from the tree (`- 1=2` is read as `1=2`).
   "-",
 ]);

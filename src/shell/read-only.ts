@@ -1,23 +1,101 @@
 // Decides whether a simple command only reads or filters (changes no file). Anything unknown is not read-only.
-import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
 import { ALWAYS_READ_ONLY_FACTS, writtenOperands } from "./command-facts.js";
 import { walkCommands } from "./flatten.js";
+import type { CommandAnalysis, Redirect, SimpleCommand } from "./types.js";
 import { basename } from "./wrappers.js";
 
 // Read-only whatever their arguments: the rows of command-facts.ts that say so, and these.
 const ALWAYS = new Set([
   ...ALWAYS_READ_ONLY_FACTS,
-  "rg", "ag", "ack", "printf", "false",
-  "cd", "pushd", "popd", "dirs", "set",
-  "exit", "return", "wait", "sleep", "pwd", "ls", "ll", "tree", "which", "type", "whereis", "hash", "du", "df", "stat",
-  "file", "diff", "cmp", "comm", "paste", "rev", "tac", "expand", "unexpand", "od",
-  "xxd", "hexdump", "strings", "basename", "dirname", "realpath", "readlink", "date", "whoami", "id", "uname", "hostname",
-  "printenv", "test", "[", "[[", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "jq", "history", "ps", "nproc",
-  "free", "uptime", "seq", "yes", "env",
+  "rg",
+  "ag",
+  "ack",
+  "printf",
+  "false",
+  "cd",
+  "pushd",
+  "popd",
+  "dirs",
+  "set",
+  "exit",
+  "return",
+  "wait",
+  "sleep",
+  "pwd",
+  "ls",
+  "ll",
+  "tree",
+  "which",
+  "type",
+  "whereis",
+  "hash",
+  "du",
+  "df",
+  "stat",
+  "file",
+  "diff",
+  "cmp",
+  "comm",
+  "paste",
+  "rev",
+  "tac",
+  "expand",
+  "unexpand",
+  "od",
+  "xxd",
+  "hexdump",
+  "strings",
+  "basename",
+  "dirname",
+  "realpath",
+  "readlink",
+  "date",
+  "whoami",
+  "id",
+  "uname",
+  "hostname",
+  "printenv",
+  "test",
+  "[",
+  "[[",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "cksum",
+  "jq",
+  "history",
+  "ps",
+  "nproc",
+  "free",
+  "uptime",
+  "seq",
+  "yes",
+  "env",
 ]);
 const GIT_READ = new Set([
-  "status", "diff", "log", "show", "rev-parse", "ls-files", "ls-tree", "blame", "grep", "describe", "shortlog", "cat-file",
-  "rev-list", "reflog", "whatchanged", "show-ref", "merge-base", "name-rev", "count-objects", "var", "help", "version",
+  "status",
+  "diff",
+  "log",
+  "show",
+  "rev-parse",
+  "ls-files",
+  "ls-tree",
+  "blame",
+  "grep",
+  "describe",
+  "shortlog",
+  "cat-file",
+  "rev-list",
+  "reflog",
+  "whatchanged",
+  "show-ref",
+  "merge-base",
+  "name-rev",
+  "count-objects",
+  "var",
+  "help",
+  "version",
 ]);
 // Not `go list` or `go build`: they run `git status` to stamp the build, and with it the repository's hooks.
 const GO_READ = new Set(["vet", "version", "doc", "help"]);
@@ -83,7 +161,9 @@ const CONDITIONAL: Record<string, (args: readonly string[]) => boolean> = {
   sed: (args) => isReadOnlySed(args),
   sort: (args) => !args.some((a) => /^-[a-zA-Z]*o/.test(a) || a.startsWith("--output")),
   // `xxd -r` writes its second file operand.
-  xxd: (args) => !args.some((a) => a === "-r" || a === "-revert" || /^-[a-z]*r/.test(a)) || args.filter((a) => !a.startsWith("-") || a === "-").length < 2,
+  xxd: (args) =>
+    !args.some((a) => a === "-r" || a === "-revert" || /^-[a-z]*r/.test(a)) ||
+    args.filter((a) => !a.startsWith("-") || a === "-").length < 2,
   printf: (args) => !args.some((a) => a === "-v" || a.startsWith("-v")),
   history: (args) => args.every((a) => /^\d+$/.test(a)),
   // `rg --pre CMD` runs CMD on every file it searches.
@@ -92,19 +172,30 @@ const CONDITIONAL: Record<string, (args: readonly string[]) => boolean> = {
   // `file -C` compiles a magic file next to its -m argument.
   file: (args) => !args.some((a) => a === "-C" || a === "--compile" || /^-[a-zA-Z]*C/.test(a)),
   uniq: (args) => args.filter((a) => !a.startsWith("-")).length <= 1,
-  find: (args) => !args.some((a) => ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"].includes(a)),
+  find: (args) =>
+    !args.some((a) => ["-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"].includes(a)),
   git: (args) => isReadOnlyGit(args),
   go: (args) => {
-    if (args.some((a) => a.startsWith("-vettool") || a.startsWith("--vettool") || a.startsWith("-toolexec") || a.startsWith("--toolexec"))) return false;
-    return GO_READ.has(args[0] ?? "") || (args[0] === "list" && args.some(isNoBuildVcs)) || (args[0] === "env" && !args.includes("-w") && !args.includes("-u"));
+    if (args.some((a) => a.startsWith("-vettool") || a.startsWith("--vettool") || a.startsWith("-toolexec") || a.startsWith("--toolexec")))
+      return false;
+    return (
+      GO_READ.has(args[0] ?? "") ||
+      (args[0] === "list" && args.some(isNoBuildVcs)) ||
+      (args[0] === "env" && !args.includes("-w") && !args.includes("-u"))
+    );
   },
   command: (args) => args[0] === "-v" || args[0] === "-V",
   // `env -S'...'` (--split-string) runs the command its string holds.
-  env: (args) => args.every((a) => (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && !SUBSTITUTION.test(a)) || (a.startsWith("-") && !/^-[a-zA-Z]*S|^--split-string/.test(a))),
+  env: (args) =>
+    args.every(
+      (a) =>
+        (/^[A-Za-z_][A-Za-z0-9_]*=/.test(a) && !SUBSTITUTION.test(a)) || (a.startsWith("-") && !/^-[a-zA-Z]*S|^--split-string/.test(a)),
+    ),
 };
 
 /** `-C DIR`, `--git-dir`, `--work-tree`: a git option that points git at another repository or work tree. */
-export const isOtherRepository = (arg: string): boolean => ["-C", "--git-dir", "--work-tree"].includes(arg) || /^--(?:git-dir|work-tree)=/.test(arg);
+export const isOtherRepository = (arg: string): boolean =>
+  ["-C", "--git-dir", "--work-tree"].includes(arg) || /^--(?:git-dir|work-tree)=/.test(arg);
 
 /** go's `-buildvcs=false`: go runs no `git status` to stamp what it builds or lists. */
 export const isNoBuildVcs = (arg: string): boolean => /^--?buildvcs=(?:false|f|0)$/i.test(arg);
@@ -122,7 +213,12 @@ export const READ_ONLY_PROGRAMS: readonly string[] = [...ALWAYS, ...Object.keys(
  */
 export function changesNoFile(analysis: CommandAnalysis): boolean {
   if (analysis.opaque || analysis.commands.length === 0) return false;
-  if (!analysis.commands.every((c) => c.readOnly && c.invocation === undefined && c.name !== "git" && writtenOperands(c.name, c.words.slice(1)).every(isDevice))) return false;
+  if (
+    !analysis.commands.every(
+      (c) => c.readOnly && c.invocation === undefined && c.name !== "git" && writtenOperands(c.name, c.words.slice(1)).every(isDevice),
+    )
+  )
+    return false;
   let writes = false;
   walkCommands(analysis.parsed.statements, null, {
     enter(node) {
@@ -147,7 +243,8 @@ const SED_SIMPLE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*!?\s*[pdqQ=nN
 const SED_SUBSTITUTE = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*s(.)(?:(?!\1)[^\\]|\\.)*\1(?:(?!\1)[^\\]|\\.)*\1[gIimM0-9p]*\s*$`);
 // `a text`, `i text`, `c text`: text into the output (or, with -i, into the file being edited).
 const SED_TEXT = new RegExp(String.raw`^\s*(?:${SED_ADDRESS})?\s*[aic]\\?\s.*$`);
-const isReadOnlySedScript = (script: string): boolean => script.split(/[;\n]/).every((part) => SED_SIMPLE.test(part) || SED_SUBSTITUTE.test(part));
+const isReadOnlySedScript = (script: string): boolean =>
+  script.split(/[;\n]/).every((part) => SED_SIMPLE.test(part) || SED_SUBSTITUTE.test(part));
 
 /** A sed script that neither writes a file of its own (`w`) nor runs a command (`e`): prints, deletes, substitutes, adds text. */
 export function isPlainSedScript(script: string): boolean {
@@ -200,9 +297,25 @@ function isReadOnlyGit(args: readonly string[]): boolean {
   const rest = args.slice(i + 1);
   if (sub === undefined) return true;
   // An output file (`diff --output=f`), a pager that runs a command (`grep -O'cmd'`), an external diff.
-  if (rest.some((a) => a.startsWith("--output") || a === "-O" || a.startsWith("-O") || a.startsWith("--open-files-in-pager") || a === "--ext-diff" || a.startsWith("--exec"))) return false;
+  if (
+    rest.some(
+      (a) =>
+        a.startsWith("--output") ||
+        a === "-O" ||
+        a.startsWith("-O") ||
+        a.startsWith("--open-files-in-pager") ||
+        a === "--ext-diff" ||
+        a.startsWith("--exec"),
+    )
+  )
+    return false;
   if (GIT_READ.has(sub)) return true;
-  if (sub === "branch" || sub === "tag" || sub === "remote") return rest.every((a) => a.startsWith("-") && !["-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-f", "--force", "--set-upstream-to", "-u"].includes(a));
+  if (sub === "branch" || sub === "tag" || sub === "remote")
+    return rest.every(
+      (a) =>
+        a.startsWith("-") &&
+        !["-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-f", "--force", "--set-upstream-to", "-u"].includes(a),
+    );
   if (sub === "stash") return rest[0] === "list" || rest[0] === "show";
   if (sub === "config") return rest.some((a) => a === "--get" || a === "--list" || a === "-l" || a === "--get-all");
   return false;

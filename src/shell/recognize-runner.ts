@@ -31,13 +31,26 @@ const INTERPRETER = /^(python(\d+(\.\d+)*)?|pypy(\d+(\.\d+)*)?)$/;
 const COVERAGE = /^coverage(\d+(\.\d+)*)?$/;
 // Interpreter flags that change nothing about which program runs (-W and -X take a value).
 const PYTHON_FLAGS = new Set(["B", "E", "I", "O", "P", "q", "s", "S", "u", "v", "b", "d", "R"]);
-const COVERAGE_VALUED = new Set(["--rcfile", "--source", "--include", "--omit", "--concurrency", "--context", "--data-file", "--save-signal"]);
+const COVERAGE_VALUED = new Set([
+  "--rcfile",
+  "--source",
+  "--include",
+  "--omit",
+  "--concurrency",
+  "--context",
+  "--data-file",
+  "--save-signal",
+]);
 
 /**
  * Recognises a runner of `runners` (default: the built-ins); `workspaceName` is the basename of the
  * directory the command runs in (Django's `runtests.py` counts only inside `tests/`).
  */
-export function recognizeRunner(words: readonly string[], workspaceName: string | null, runners: RunnerRegistry = builtinRunners): RunnerMatch | null {
+export function recognizeRunner(
+  words: readonly string[],
+  workspaceName: string | null,
+  runners: RunnerRegistry = builtinRunners,
+): RunnerMatch | null {
   const stripped = stripWrappers(words);
   if (!stripped.ok || stripped.start >= words.length) return null;
   const command = words.slice(stripped.start);

@@ -6,9 +6,10 @@
 // `-toolexec`, `-overlay`, also through `GOFLAGS` and `go env -w`). Pure: what the files hold is not
 // known here, so each of these makes the runs it reaches `shadowed-runner`.
 import { posix } from "node:path";
-import type { RunnerKind } from "../types.js";
+
 import type { IdentityScope } from "../runners/definition.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
+import type { RunnerKind } from "../types.js";
 import type { SimpleCommand } from "./types.js";
 import { basename, stripWrappers } from "./wrappers.js";
 
@@ -27,7 +28,15 @@ export interface IdentityRisk {
 // cheap to name) and which ones make bash read a file before it runs anything.
 // PYTHONPYCACHEPREFIX: bytecode read from a tree the workspace does not show (a stale .pyc there is
 // invisible to the mtime-reset check, which looks in __pycache__).
-const PYTHON_VARS = new Set(["PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "PYTHONPLATLIBDIR", "PYTHONEXECUTABLE", "PYTHONPYCACHEPREFIX"]);
+const PYTHON_VARS = new Set([
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "PYTHONSTARTUP",
+  "PYTHONUSERBASE",
+  "PYTHONPLATLIBDIR",
+  "PYTHONEXECUTABLE",
+  "PYTHONPYCACHEPREFIX",
+]);
 const SHELL_VARS = new Set(["BASH_ENV", "ENV", "CDPATH"]);
 // pytest reads options and plugins from these: a `-k`, `--deselect`, `-p plugin` or `-o` the line does not show.
 const PYTEST_VARS = new Set(["PYTEST_ADDOPTS", "PYTEST_PLUGINS"]);
@@ -42,7 +51,23 @@ const VENV_ACTIVATE = /^(?:\.\/)?(?:[\w.-]+\/)*\.?(?:venv|env|virtualenv)\/bin\/
 const NODE_VARS = new Set(["NODE_OPTIONS", "NODE_PATH"]);
 // cargo builds with the compiler, wrapper and flags these name, and runs test binaries through a target
 // runner (`CARGO_TARGET_<TRIPLE>_RUNNER`): another program in place of the tests, or one more at build time.
-const CARGO_VARS = new Set(["RUSTC", "RUSTDOC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_ENCODED_RUSTFLAGS", "CARGO_ENCODED_RUSTDOCFLAGS", "CARGO_HOME", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTDOC", "CARGO_BUILD_RUSTC_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTFLAGS", "CARGO_BUILD_RUSTDOCFLAGS"]);
+const CARGO_VARS = new Set([
+  "RUSTC",
+  "RUSTDOC",
+  "RUSTC_WRAPPER",
+  "RUSTC_WORKSPACE_WRAPPER",
+  "RUSTFLAGS",
+  "RUSTDOCFLAGS",
+  "CARGO_ENCODED_RUSTFLAGS",
+  "CARGO_ENCODED_RUSTDOCFLAGS",
+  "CARGO_HOME",
+  "CARGO_BUILD_RUSTC",
+  "CARGO_BUILD_RUSTDOC",
+  "CARGO_BUILD_RUSTC_WRAPPER",
+  "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER",
+  "CARGO_BUILD_RUSTFLAGS",
+  "CARGO_BUILD_RUSTDOCFLAGS",
+]);
 const isCargoVar = (name: string): boolean => CARGO_VARS.has(name) || /^CARGO_TARGET_\w+_(?:RUNNER|LINKER|RUSTFLAGS)$/.test(name);
 const RISKY_NAMES = new Set([...PYTHON_VARS, ...SHELL_VARS, ...NODE_VARS, ...CARGO_VARS, "GOFLAGS"]);
 
@@ -52,7 +77,16 @@ function variableRisk(name: string, value: string, how: string): IdentityRisk | 
   if (SHELL_VARS.has(name)) return { scope: "any", reason: `${how} ${name}` };
   if (NODE_VARS.has(name)) return { scope: "node", reason: `${how} ${name}` };
   if (isCargoVar(name)) return { scope: "cargo", reason: `${how} ${name}` };
-  if (name === "GOFLAGS" && (value === "" || /\$/.test(value) || !value.trim().split(/\s+/).every((flag) => BENIGN_GOFLAG.test(flag)))) return { scope: "go", reason: `${how} GOFLAGS${value === "" ? "" : `=${value}`}` };
+  if (
+    name === "GOFLAGS" &&
+    (value === "" ||
+      /\$/.test(value) ||
+      !value
+        .trim()
+        .split(/\s+/)
+        .every((flag) => BENIGN_GOFLAG.test(flag)))
+  )
+    return { scope: "go", reason: `${how} GOFLAGS${value === "" ? "" : `=${value}`}` };
   return null;
 }
 
@@ -98,7 +132,20 @@ export function commandIdentityRisks(command: SimpleCommand): IdentityRisk[] {
       else if (eq > 0) add(variableRisk(word.slice(0, eq), word.slice(eq + 1), program));
     }
   } else if (program === "read" || program === "mapfile" || program === "readarray" || (program === "printf" && args.includes("-v"))) {
-    for (const word of args) if (RISKY_NAMES.has(word)) add({ scope: PYTHON_VARS.has(word) ? "python" : word === "GOFLAGS" ? "go" : NODE_VARS.has(word) ? "node" : CARGO_VARS.has(word) ? "cargo" : "any", reason: `${program} into ${word}` });
+    for (const word of args)
+      if (RISKY_NAMES.has(word))
+        add({
+          scope: PYTHON_VARS.has(word)
+            ? "python"
+            : word === "GOFLAGS"
+              ? "go"
+              : NODE_VARS.has(word)
+                ? "node"
+                : CARGO_VARS.has(word)
+                  ? "cargo"
+                  : "any",
+          reason: `${program} into ${word}`,
+        });
   } else if (program === "go" && args[0] === "env" && args.includes("-w")) {
     add({ scope: "go", reason: "go env -w" });
   }
@@ -126,13 +173,21 @@ export function isVenvProgram(path: string): boolean {
  * the project's own and trusted), its own `PYTHONPATH=...`/`GOFLAGS=...` prefix, go's `-exec`,
  * `-toolexec` or `-overlay`. `interpreter` says which variables reach it. Null when none.
  */
-export function invocationIdentityRisk(command: SimpleCommand, runnerWords: readonly string[], args: readonly string[], env: readonly { name: string; value: string }[], interpreter: IdentityScope): string | null {
+export function invocationIdentityRisk(
+  command: SimpleCommand,
+  runnerWords: readonly string[],
+  args: readonly string[],
+  env: readonly { name: string; value: string }[],
+  interpreter: IdentityScope,
+): string | null {
   const program = runnerWords[0] ?? "";
-  if (program.includes("/") && !program.startsWith("/") && !program.startsWith("~") && !program.startsWith("$") && !isVenvProgram(program)) return `runs ${program}, a path inside the working tree`;
+  if (program.includes("/") && !program.startsWith("/") && !program.startsWith("~") && !program.startsWith("$") && !isVenvProgram(program))
+    return `runs ${program}, a path inside the working tree`;
   if (TEMP_DIRS.test(program)) return `runs ${program}, in a temp directory`;
   // Wrapper words before the runner (`env X=1`, `timeout 60`) may name a planted program too.
   const wrappers = stripWrappers(command.words);
-  for (const word of command.words.slice(0, wrappers.start)) if (TEMP_DIRS.test(word) || (word.startsWith("./") && !isVenvProgram(word))) return `runs ${word} before the runner`;
+  for (const word of command.words.slice(0, wrappers.start))
+    if (TEMP_DIRS.test(word) || (word.startsWith("./") && !isVenvProgram(word))) return `runs ${word} before the runner`;
   for (const pair of [...command.assignments, ...env]) {
     const risk = variableRisk(pair.name, pair.value, "sets");
     if (risk !== null && (risk.scope === "any" || risk.scope === interpreter)) return risk.reason;
@@ -147,11 +202,77 @@ export function invocationIdentityRisk(command: SimpleCommand, runnerWords: read
  * directory is imported instead of the real one, and can print any result.
  */
 export const SHADOWABLE_MODULES: ReadonlySet<string> = new Set([
-  "pytest", "_pytest", "pluggy", "py", "iniconfig", "packaging", "exceptiongroup", "tomli", "tomllib", "pygments", "attr", "attrs", "django", "unittest",
-  "__future__", "argparse", "array", "ast", "base64", "bdb", "calendar", "cmd", "code", "codeop", "copy", "csv", "dataclasses", "datetime", "decimal",
-  "difflib", "dis", "email", "faulthandler", "fcntl", "gc", "gettext", "glob", "heapq", "inspect", "json", "linecache", "locale", "logging", "numbers",
-  "opcode", "pdb", "platform", "pprint", "pyexpat", "quopri", "readline", "runpy", "select", "selectors", "shlex", "signal", "socket", "string",
-  "subprocess", "textwrap", "token", "tokenize", "traceback", "unicodedata", "uuid", "xml", "importlib", "typing", "warnings", "sitecustomize", "usercustomize",
+  "pytest",
+  "_pytest",
+  "pluggy",
+  "py",
+  "iniconfig",
+  "packaging",
+  "exceptiongroup",
+  "tomli",
+  "tomllib",
+  "pygments",
+  "attr",
+  "attrs",
+  "django",
+  "unittest",
+  "__future__",
+  "argparse",
+  "array",
+  "ast",
+  "base64",
+  "bdb",
+  "calendar",
+  "cmd",
+  "code",
+  "codeop",
+  "copy",
+  "csv",
+  "dataclasses",
+  "datetime",
+  "decimal",
+  "difflib",
+  "dis",
+  "email",
+  "faulthandler",
+  "fcntl",
+  "gc",
+  "gettext",
+  "glob",
+  "heapq",
+  "inspect",
+  "json",
+  "linecache",
+  "locale",
+  "logging",
+  "numbers",
+  "opcode",
+  "pdb",
+  "platform",
+  "pprint",
+  "pyexpat",
+  "quopri",
+  "readline",
+  "runpy",
+  "select",
+  "selectors",
+  "shlex",
+  "signal",
+  "socket",
+  "string",
+  "subprocess",
+  "textwrap",
+  "token",
+  "tokenize",
+  "traceback",
+  "unicodedata",
+  "uuid",
+  "xml",
+  "importlib",
+  "typing",
+  "warnings",
+  "sitecustomize",
+  "usercustomize",
 ]);
 
 const PYTHON_PROGRAM = /^python(?:\d+(?:\.\d+)?)?$/;

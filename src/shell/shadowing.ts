@@ -1,8 +1,8 @@
 // Finds what in a line could make a runner's name mean something else: functions, aliases, a PATH prepend
 // (also inside a static `eval`), and what of that stays defined in the shell after the line.
 import { visitStatements, walkCommands } from "./flatten.js";
-import { commandIdentityRisks, type IdentityRisk } from "./runner-identity.js";
 import { redirectsOutput, shellRedirect } from "./output-route.js";
+import { commandIdentityRisks, type IdentityRisk } from "./runner-identity.js";
 import type { CommandNode, ParsedLine, SimpleCommand, Statement } from "./types.js";
 import { basename, stripWrappers } from "./wrappers.js";
 
@@ -83,7 +83,16 @@ export interface SessionEffects {
 
 /** Reads {@link SessionEffects} from a parsed line (pure). */
 export function findSessionEffects(parsed: ParsedLine): SessionEffects {
-  const effects: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [], outputRedirect: null };
+  const effects: SessionEffects = {
+    functions: [],
+    aliases: [],
+    unsetFunctions: [],
+    unsetAliases: [],
+    unaliasAll: false,
+    pathEntries: [],
+    risks: [],
+    outputRedirect: null,
+  };
   collectSessionEffects(parsed.statements, effects);
   for (const statement of parsed.statements) {
     const redirect = shellRedirect(statement)?.find(redirectsOutput);
@@ -131,7 +140,8 @@ function simpleSessionEffects(command: SimpleCommand, effects: SessionEffects): 
   effects.risks.push(...commandIdentityRisks(command));
   // `PATH=...` standing alone changes the shell's PATH; `PATH=... cmd` only the command's.
   if (name === undefined) {
-    for (const assignment of command.assignments) if (assignment.name === "PATH") effects.pathEntries.push(...newPathEntries(assignment.value));
+    for (const assignment of command.assignments)
+      if (assignment.name === "PATH") effects.pathEntries.push(...newPathEntries(assignment.value));
     return;
   }
   if (command.evaluated !== undefined) collectSessionEffects(command.evaluated.statements, effects);
@@ -181,5 +191,9 @@ function nodeStartsJob(node: CommandNode): boolean {
 
 /** `wait` with no operand: every background job of the shell has ended once the line completed. */
 export function waitsForAllJobs(parsed: ParsedLine): boolean {
-  return parsed.statements.some((s) => !s.background && s.list.pipelines.some((p) => p.commands.some((c) => c.type === "simple" && c.words.length === 1 && c.words[0] === "wait")));
+  return parsed.statements.some(
+    (s) =>
+      !s.background &&
+      s.list.pipelines.some((p) => p.commands.some((c) => c.type === "simple" && c.words.length === 1 && c.words[0] === "wait")),
+  );
 }

@@ -86,7 +86,7 @@ export interface Sequence {
 
 /** A state as a number: its flags and its marker node. */
 export function stateKey(s: SimState): number {
-  return (s.markers * 64) + (s.status + 2 * +s.fromRunner + 4 * +s.ran + 8 * +s.exited + 16 * +s.errexit + 32 * +s.pipefail);
+  return s.markers * 64 + (s.status + 2 * +s.fromRunner + 4 * +s.ran + 8 * +s.exited + 16 * +s.errexit + 32 * +s.pipefail);
 }
 
 function idOf(memo: SimMemo, object: object): number {
@@ -117,7 +117,14 @@ export function chargeWork(memo: SimMemo, states: number): void {
  * Runs `sequence` on `states`. `at` is the step that holds the runner (undefined when none does):
  * the steps before it come from the line's prefix chain, the steps after it from the suffix memo.
  */
-export function runSequence(memo: SimMemo, budget: Budget, sequence: Sequence, flowId: number, states: SimState[], at: number | undefined): SimState[] {
+export function runSequence(
+  memo: SimMemo,
+  budget: Budget,
+  sequence: Sequence,
+  flowId: number,
+  states: SimState[],
+  at: number | undefined,
+): SimState[] {
   if (at === undefined) return runSuffix(memo, budget, sequence, flowId, 0, states);
   let current = at === 0 ? states : runPrefix(memo, budget, sequence, flowId, states, at);
   if (sequence.settled(current)) return current;
@@ -129,7 +136,8 @@ export function runSequence(memo: SimMemo, budget: Budget, sequence: Sequence, f
 function runPrefix(memo: SimMemo, budget: Budget, sequence: Sequence, flowId: number, states: SimState[], at: number): SimState[] {
   const key = `${idOf(memo, sequence.list)}|${flowId}|${setKey(states)}`;
   let chain = memo.prefixes.get(key);
-  if (chain === undefined) memo.prefixes.set(key, (chain = { sets: [states], costs: [0], settledAt: sequence.settled(states) ? 0 : null, failsAt: null }));
+  if (chain === undefined)
+    memo.prefixes.set(key, (chain = { sets: [states], costs: [0], settledAt: sequence.settled(states) ? 0 : null, failsAt: null }));
   const known = Math.min(at, chain.sets.length - 1, chain.settledAt ?? at);
   if (chain.failsAt !== null && known === chain.failsAt && at > known) throw new TooComplexError("paths");
   charge(memo, budget, chain.costs[known]!);

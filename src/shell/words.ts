@@ -10,7 +10,21 @@ export interface WordValue {
 
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"]);
 const EXPANSIONS = new Set(["simple_expansion", "expansion", "arithmetic_expansion", "brace_expression", "extglob_pattern"]);
-const ANSI_C: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const ANSI_C: Record<string, string> = {
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** Reads a word-like node (word, string, raw_string, concatenation, expansion, ...) from `source`. */
 export function readWord(node: SyntaxNode, source: string): WordValue {

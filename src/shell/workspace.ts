@@ -1,5 +1,6 @@
 // Directory arithmetic for workspaces: `cd DIR`, `pushd`, `popd` and wrapper options that change directory.
 import { posix } from "node:path";
+
 import type { SimpleCommand } from "./types.js";
 
 /** The shell's directory state while a line is walked; null means unknown. */

@@ -37,7 +37,10 @@ export function stripWrappers(words: readonly string[]): StrippedWrappers {
     result.wrappers.push(name);
     result.start = next;
   }
-  if (result.start < words.length && stripOne(basename(words[result.start]!), words, result.start + 1, { ...result, env: [], directories: [], risks: [] }) !== null) {
+  if (
+    result.start < words.length &&
+    stripOne(basename(words[result.start]!), words, result.start + 1, { ...result, env: [], directories: [], risks: [] }) !== null
+  ) {
     return { ...result, ok: false };
   }
   return result;
@@ -51,42 +54,117 @@ function stripOne(name: string, words: readonly string[], at: number, into: Stri
     case "timeout":
       return stripTimeout(words, at);
     case "time":
-      return skipOptions(words, at, new Set(["-p", "-v", "-a", "--portability", "--verbose", "--append"]), new Set(["-o", "-f", "--output", "--format"]));
+      return skipOptions(
+        words,
+        at,
+        new Set(["-p", "-v", "-a", "--portability", "--verbose", "--append"]),
+        new Set(["-o", "-f", "--output", "--format"]),
+      );
     case "nice":
       return stripNice(words, at);
     case "stdbuf":
       return skipOptions(words, at, new Set(), new Set(["-i", "-o", "-e", "--input", "--output", "--error"]), /^-[ioe].+$/);
     case "uv":
-      return stripRunSubcommand(words, at, UV_VALUE_OPTIONS, into, new Set(["--directory"]), new Set(["-m", "--module", "-s", "--script", "--gui-script"]));
+      return stripRunSubcommand(
+        words,
+        at,
+        UV_VALUE_OPTIONS,
+        into,
+        new Set(["--directory"]),
+        new Set(["-m", "--module", "-s", "--script", "--gui-script"]),
+      );
     case "poetry":
-      return stripRunSubcommand(words, at, new Set(["-C", "--directory", "-P", "--project"]), into, new Set(["-C", "--directory"]), new Set());
+      return stripRunSubcommand(
+        words,
+        at,
+        new Set(["-C", "--directory", "-P", "--project"]),
+        into,
+        new Set(["-C", "--directory"]),
+        new Set(),
+      );
     case "pipenv":
     case "rye":
       return stripRunSubcommand(words, at, new Set(), into, new Set(), new Set());
     case "pdm":
-      return stripRunSubcommand(words, at, new Set(["-p", "--project", "--venv"]), into, new Set(), new Set(["-l", "--list", "-j", "--json"]));
+      return stripRunSubcommand(
+        words,
+        at,
+        new Set(["-p", "--project", "--venv"]),
+        into,
+        new Set(),
+        new Set(["-l", "--list", "-j", "--json"]),
+      );
     case "hatch":
       return stripHatch(words, at);
     case "npx":
       return stripNpmExec(words, at, into);
     case "npm":
-      return stripManagerExec(words, at, into, { subcommands: new Set(["exec", "x"]), valued: NPM_GLOBAL_VALUED, directories: new Set(["--prefix", "-C"]), packageRoot: false });
+      return stripManagerExec(words, at, into, {
+        subcommands: new Set(["exec", "x"]),
+        valued: NPM_GLOBAL_VALUED,
+        directories: new Set(["--prefix", "-C"]),
+        packageRoot: false,
+      });
     case "pnpm":
-      return stripManagerExec(words, at, into, { subcommands: new Set(["exec"]), valued: new Set(["-C", "--dir"]), directories: new Set(["-C", "--dir"]), packageRoot: true });
+      return stripManagerExec(words, at, into, {
+        subcommands: new Set(["exec"]),
+        valued: new Set(["-C", "--dir"]),
+        directories: new Set(["-C", "--dir"]),
+        packageRoot: true,
+      });
     case "yarn":
-      return stripManagerExec(words, at, into, { subcommands: new Set(["exec"]), valued: new Set(["--cwd"]), directories: new Set(["--cwd"]), packageRoot: true });
+      return stripManagerExec(words, at, into, {
+        subcommands: new Set(["exec"]),
+        valued: new Set(["--cwd"]),
+        directories: new Set(["--cwd"]),
+        packageRoot: true,
+      });
     default:
       return null;
   }
 }
 
 const UV_VALUE_OPTIONS = new Set([
-  "--with", "--with-editable", "--with-requirements", "--python", "-p", "--extra", "--no-extra", "--group", "--only-group",
-  "--no-group", "--package", "--env-file", "--directory", "--project", "--index", "--default-index", "--index-url",
-  "--extra-index-url", "--find-links", "-f", "--index-strategy", "--keyring-provider", "--resolution", "--prerelease",
-  "--exclude-newer", "--link-mode", "--config-setting", "-C", "--no-binary-package", "--no-build-package",
-  "--reinstall-package", "--upgrade-package", "-P", "--refresh-package", "--cache-dir", "--config-file", "--color",
-  "--python-preference", "--allow-insecure-host", "--python-platform",
+  "--with",
+  "--with-editable",
+  "--with-requirements",
+  "--python",
+  "-p",
+  "--extra",
+  "--no-extra",
+  "--group",
+  "--only-group",
+  "--no-group",
+  "--package",
+  "--env-file",
+  "--directory",
+  "--project",
+  "--index",
+  "--default-index",
+  "--index-url",
+  "--extra-index-url",
+  "--find-links",
+  "-f",
+  "--index-strategy",
+  "--keyring-provider",
+  "--resolution",
+  "--prerelease",
+  "--exclude-newer",
+  "--link-mode",
+  "--config-setting",
+  "-C",
+  "--no-binary-package",
+  "--no-build-package",
+  "--reinstall-package",
+  "--upgrade-package",
+  "-P",
+  "--refresh-package",
+  "--cache-dir",
+  "--config-file",
+  "--color",
+  "--python-preference",
+  "--allow-insecure-host",
+  "--python-platform",
 ]);
 
 function stripEnv(words: readonly string[], at: number, into: StrippedWrappers): number {
@@ -199,7 +277,8 @@ function stripHatch(words: readonly string[], at: number): number {
   let i = at;
   while (i < words.length && words[i] !== "run") {
     const word = words[i]!;
-    if (word === "-e" || word === "--env" || word === "-p" || word === "--project" || word === "--data-dir" || word === "--cache-dir") i += 2;
+    if (word === "-e" || word === "--env" || word === "-p" || word === "--project" || word === "--data-dir" || word === "--cache-dir")
+      i += 2;
     else if (word.startsWith("-")) i++;
     else return -1;
   }
@@ -212,10 +291,50 @@ export function stripHatchEnvironment(word: string): string {
   return match !== null && !match[1]!.startsWith(":") ? match[1]! : word;
 }
 
-const NPM_GLOBAL_VALUED = new Set(["--prefix", "-C", "--loglevel", "--cache", "--userconfig", "--globalconfig", "--script-shell", "--node-options"]);
+const NPM_GLOBAL_VALUED = new Set([
+  "--prefix",
+  "-C",
+  "--loglevel",
+  "--cache",
+  "--userconfig",
+  "--globalconfig",
+  "--script-shell",
+  "--node-options",
+]);
 // npm's options that change which program `npx X` runs, or how: refused (the command is then no runner).
-const NPM_EXEC_REFUSED = new Set(["-c", "--call", "-w", "--workspace", "--workspaces", "-ws", "--userconfig", "--globalconfig", "--node-options", "--script-shell", "-r", "--recursive", "--shell-mode", "--parallel", "--filter", "-F"]);
-const NPM_EXEC_FLAGS = new Set(["--yes", "-y", "--no", "--no-install", "--ignore-existing", "-q", "--quiet", "--silent", "-s", "--no-color", "--no-update-notifier", "--no-audit", "--no-fund"]);
+const NPM_EXEC_REFUSED = new Set([
+  "-c",
+  "--call",
+  "-w",
+  "--workspace",
+  "--workspaces",
+  "-ws",
+  "--userconfig",
+  "--globalconfig",
+  "--node-options",
+  "--script-shell",
+  "-r",
+  "--recursive",
+  "--shell-mode",
+  "--parallel",
+  "--filter",
+  "-F",
+]);
+const NPM_EXEC_FLAGS = new Set([
+  "--yes",
+  "-y",
+  "--no",
+  "--no-install",
+  "--ignore-existing",
+  "-q",
+  "--quiet",
+  "--silent",
+  "-s",
+  "--no-color",
+  "--no-update-notifier",
+  "--no-audit",
+  "--no-fund",
+]);
 
 // `npx [options] [--] X ...`: `-p pkg` / `--package pkg` installs pkg and runs its X (a risk); `-c` runs a shell string (refused).
 function stripNpmExec(words: readonly string[], at: number, into: StrippedWrappers): number {

@@ -4,14 +4,16 @@
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
+
 import { z } from "zod/v4";
-import { parsePatch } from "../patches/index.js";
-import { booleanOption, directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
-import { runHostGit } from "./host-git.js";
-import { makeDirectoryInside, openInside, removeFileInside, writeFileInside } from "./safe-fs.js";
-import { defineTool, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
+
 import type { EditReport } from "../host/reports.js";
-import { resolveInWorkspace, type ContainedPath } from "./workspace-path.js";
+import { defineTool, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
+import { parsePatch } from "../patches/index.js";
+import { runHostGit } from "./host-git.js";
+import { booleanOption, directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
+import { makeDirectoryInside, openInside, removeFileInside, writeFileInside } from "./safe-fs.js";
+import { type ContainedPath, resolveInWorkspace } from "./workspace-path.js";
 
 /** Options of {@link createApplyPatchTool}. */
 export interface ApplyPatchToolOptions {
@@ -44,7 +46,10 @@ export interface ApplyPatchData extends EditReport {
 
 /** The input schema of apply_patch. */
 export const applyPatchInputSchema = z.object({
-  patch: z.string().min(1).describe("A unified diff in Git format (diff --git a/x b/x, ---/+++ lines, @@ hunks), paths relative to the workspace."),
+  patch: z
+    .string()
+    .min(1)
+    .describe("A unified diff in Git format (diff --git a/x b/x, ---/+++ lines, @@ hunks), paths relative to the workspace."),
 });
 
 const GIT_APPLY = ["-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "apply", "--whitespace=nowarn", "--recount"];
@@ -83,7 +88,6 @@ export function parseNumstatPaths(output: string): string[] {
   return paths.filter((path) => path !== "");
 }
 
-
 /** Creates the apply_patch tool. Throws an EvidenceError for a wrong option. */
 export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<ApplyPatchInput, ApplyPatchData> {
   const tool = "createApplyPatchTool";
@@ -98,8 +102,16 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<Apply
   // workspace: it reads no configuration or attributes the agent wrote, and it cannot be raced into
   // writing outside the workspace. The results are copied back through safe-fs.ts.
   const gitApply = async (stage: string, args: string[], patch: string) => {
-    const result = await runHostGit(stage, [...GIT_APPLY, ...args], { input: patch, timeoutMs, env: { GIT_CEILING_DIRECTORIES: dirname(stage) } });
-    return { exitCode: result.exitCode, stdout: result.stdout.toString("utf8"), stderr: result.stderr.trim() || (result.errorCode === undefined ? "" : `git could not start (${result.errorCode})`) };
+    const result = await runHostGit(stage, [...GIT_APPLY, ...args], {
+      input: patch,
+      timeoutMs,
+      env: { GIT_CEILING_DIRECTORIES: dirname(stage) },
+    });
+    return {
+      exitCode: result.exitCode,
+      stdout: result.stdout.toString("utf8"),
+      stderr: result.stderr.trim() || (result.errorCode === undefined ? "" : `git could not start (${result.errorCode})`),
+    };
   };
 
   type Refuse = (text: string, paths?: string[]) => ToolResult<ApplyPatchData>;
@@ -114,9 +126,11 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<Apply
     for (const path of named) {
       const resolved = await resolveInWorkspace(workspace, path);
       if (!resolved.ok) return refuse(resolved.message.replace(/^Error: /, ""), named);
-      if (resolved.relative === ".git" || resolved.relative.startsWith(".git/")) return refuse(`the patch touches ${resolved.relative}; the .git directory is off limits.`, named);
+      if (resolved.relative === ".git" || resolved.relative.startsWith(".git/"))
+        return refuse(`the patch touches ${resolved.relative}; the .git directory is off limits.`, named);
       const lexical = relative(workspace, resolve(workspace, path));
-      if (lexical === "" || lexical.split(sep).includes(".git")) return refuse(`the patch touches ${path}; the .git directory is off limits.`, named);
+      if (lexical === "" || lexical.split(sep).includes(".git"))
+        return refuse(`the patch touches ${path}; the .git directory is off limits.`, named);
       let before: StagedFile["before"] = null;
       if (resolved.exists) {
         const opened = await openInside(workspace, resolved.absolute).catch((error: unknown) => error as Error);
@@ -141,7 +155,10 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): Tool<Apply
     // (an added file, or the new name of a rename or copy).
     const created = staged.filter((file) => file.before === null);
     if (!allowFileCreation && created.length > 0) {
-      return refuse(`creating files is disabled for this tool (allowFileCreation is false); the patch would create ${created.map((file) => file.target.relative).join(", ")}.`, paths);
+      return refuse(
+        `creating files is disabled for this tool (allowFileCreation is false); the patch would create ${created.map((file) => file.target.relative).join(", ")}.`,
+        paths,
+      );
     }
     const applied = await gitApply(stage, [], patch);
     if (applied.exitCode !== 0) return refuse(`git apply failed after its check passed: ${applied.stderr}`, paths);

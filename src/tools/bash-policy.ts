@@ -4,9 +4,7 @@
 
 /** What the policy says about one command line. */
 export type PolicyDecision =
-  | { action: "allow" }
-  | { action: "block"; rule: BlockRule; reason: string }
-  | { action: "confirm"; rule: ConfirmRule; reason: string };
+  { action: "allow" } | { action: "block"; rule: BlockRule; reason: string } | { action: "confirm"; rule: ConfirmRule; reason: string };
 
 /** Rules that refuse a command outright. */
 export type BlockRule = "rm-root" | "mkfs" | "block-device-write" | "fork-bomb" | "chmod-root";
@@ -114,7 +112,9 @@ const CONFIRM_RULES: Rule<ConfirmRule>[] = [
       argumentsOf(command, "git").some(
         (words) =>
           words[0] === "push" &&
-          words.some((word) => word === "--force" || word.startsWith("--force-with-lease") || hasShortFlag([word], /f/) || word.startsWith("+")),
+          words.some(
+            (word) => word === "--force" || word.startsWith("--force-with-lease") || hasShortFlag([word], /f/) || word.startsWith("+"),
+          ),
       ),
   },
   {

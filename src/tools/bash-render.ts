@@ -33,7 +33,12 @@ export function renderStream(windows: StreamWindows, maxChars: number, label: st
     const text = new TextDecoder("utf-8", decoderOptions).decode(Buffer.concat([head, tail]));
     const points = [...text];
     if (points.length <= maxChars) return text;
-    return clip(points.slice(0, Math.ceil(maxChars / 2)).join(""), points.slice(points.length - Math.floor(maxChars / 2)).join(""), bytes, label);
+    return clip(
+      points.slice(0, Math.ceil(maxChars / 2)).join(""),
+      points.slice(points.length - Math.floor(maxChars / 2)).join(""),
+      bytes,
+      label,
+    );
   }
   const headPoints = [...decodeHead(head)];
   const tailPoints = [...decodeTail(tail)];

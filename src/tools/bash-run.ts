@@ -5,6 +5,7 @@
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import { setTimeout as delay } from "node:timers/promises";
+
 import { groupAlive, reapGroup, spawnProcessGroup } from "../process/process-group.js";
 import type { OutputCapture } from "./output-capture.js";
 import { forgetGroup, trackGroup } from "./process-registry.js";
@@ -93,7 +94,10 @@ export async function runProcessGroup(request: RunRequest): Promise<RunOutcome> 
 
   const stopWaiting = new AbortController();
   const drained = await Promise.race([
-    piped.then(() => true, () => true),
+    piped.then(
+      () => true,
+      () => true,
+    ),
     delay(DRAIN_MS, false, { signal: stopWaiting.signal }).catch(() => false),
   ]);
   stopWaiting.abort();

@@ -3,13 +3,25 @@
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { z } from "zod/v4";
-import { checkCommandPolicy, type BlockRule, type ConfirmRule } from "./bash-policy.js";
-import { renderBashText, renderStream, timeoutNote } from "./bash-render.js";
-import { shellExitCode, TIMEOUT_EXIT } from "../process/process-group.js";
-import { runProcessGroup } from "./bash-run.js";
-import { OutputCapture, type StreamFacts } from "./output-capture.js";
+
 import { EvidenceError } from "../errors.js";
+import type { CommandNotRunReport, CommandRunReport } from "../host/reports.js";
+import {
+  defineTool,
+  errorMessage,
+  NATIVE_BASH,
+  PER_CALL_SHELL,
+  START_HOOK,
+  type Tool,
+  type ToolContext,
+  type ToolResult,
+} from "../host/tool.js";
+import { shellExitCode, TIMEOUT_EXIT } from "../process/process-group.js";
+import { type BlockRule, checkCommandPolicy, type ConfirmRule } from "./bash-policy.js";
+import { renderBashText, renderStream, timeoutNote } from "./bash-render.js";
+import { runProcessGroup } from "./bash-run.js";
 import {
   absolutePathListOption,
   booleanOption,
@@ -22,11 +34,19 @@ import {
   stringOption,
   stringRecordOption,
 } from "./options.js";
+import { OutputCapture, type StreamFacts } from "./output-capture.js";
 import { trackTempDir } from "./process-registry.js";
-import { bubblewrapArgs, hostSpawnEnvironment, probeSandbox, sandboxEnvironment, SANDBOX_HOME, type SandboxLayout, type SandboxLevel, type SandboxProbe } from "./sandbox.js";
+import {
+  bubblewrapArgs,
+  hostSpawnEnvironment,
+  probeSandbox,
+  SANDBOX_HOME,
+  sandboxEnvironment,
+  type SandboxLayout,
+  type SandboxLevel,
+  type SandboxProbe,
+} from "./sandbox.js";
 import { createCallLimits, describeHost, type LimitMechanism, type SandboxLimits } from "./sandbox-host.js";
-import { defineTool, errorMessage, NATIVE_BASH, PER_CALL_SHELL, START_HOOK, type Tool, type ToolContext, type ToolResult } from "../host/tool.js";
-import type { CommandNotRunReport, CommandRunReport } from "../host/reports.js";
 
 /** What the confirm callback is asked about a risky command. */
 export interface ConfirmRequest {
@@ -144,8 +164,26 @@ export const bashInputSchema = z.object({
 });
 
 const OPTION_KEYS = [
-  "cwd", "name", "sandbox", "headless", "network", "bwrapPath", "writablePaths", "readablePaths", "hiddenPaths", "pidsLimit",
-  "memoryLimitBytes", "timeoutMs", "killGraceMs", "maxOutputChars", "rawCapBytes", "tempDir", "logRetention", "env", "confirm", "progressIntervalMs",
+  "cwd",
+  "name",
+  "sandbox",
+  "headless",
+  "network",
+  "bwrapPath",
+  "writablePaths",
+  "readablePaths",
+  "hiddenPaths",
+  "pidsLimit",
+  "memoryLimitBytes",
+  "timeoutMs",
+  "killGraceMs",
+  "maxOutputChars",
+  "rawCapBytes",
+  "tempDir",
+  "logRetention",
+  "env",
+  "confirm",
+  "progressIntervalMs",
 ] as const;
 
 /** The sandbox level from `sandbox` and its deprecated alias `headless`; a contradiction throws. */
@@ -153,10 +191,16 @@ export function sandboxOption(tool: string, sandbox: unknown, headless: unknown)
   const fromHeadless = booleanOption(tool, "headless", headless, true) ? "strict" : false;
   if (sandbox === undefined) return fromHeadless;
   if (sandbox !== "strict" && sandbox !== "workspace-only" && sandbox !== false) {
-    throw new EvidenceError("E_INVALID_OPTION", `${tool} option "sandbox" is ${JSON.stringify(sandbox)}; accepted: "strict", "workspace-only" or false.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `${tool} option "sandbox" is ${JSON.stringify(sandbox)}; accepted: "strict", "workspace-only" or false.`,
+    );
   }
   if (headless !== undefined && (sandbox === false) !== (headless === false)) {
-    throw new EvidenceError("E_INVALID_OPTION", `${tool} options "sandbox" (${JSON.stringify(sandbox)}) and "headless" (${JSON.stringify(headless)}) disagree; pass only "sandbox".`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `${tool} options "sandbox" (${JSON.stringify(sandbox)}) and "headless" (${JSON.stringify(headless)}) disagree; pass only "sandbox".`,
+    );
   }
   return sandbox;
 }
@@ -221,7 +265,17 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
   const prepareSandbox = async (): Promise<{ layout: SandboxLayout; probe: SandboxProbe }> => {
     if (level === false) throw new Error("prepareSandbox without a sandbox level");
     const host = describeHost([...hiddenPaths]);
-    const layout: SandboxLayout = { bwrapPath, level, workspace, tempDir: join(await homeDir(), "tmp"), writablePaths, readablePaths, hiddenPaths, network, host };
+    const layout: SandboxLayout = {
+      bwrapPath,
+      level,
+      workspace,
+      tempDir: join(await homeDir(), "tmp"),
+      writablePaths,
+      readablePaths,
+      hiddenPaths,
+      network,
+      host,
+    };
     return { layout, probe: await probeSandbox(layout) };
   };
 
@@ -250,7 +304,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
     ...(confirm === undefined ? {} : { needsApproval: (input: unknown) => needsConfirmation(input) }),
     description:
       "Run a bash command in the workspace" +
-      (sandboxed ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}${level === "strict" ? ", only system directories are visible" : ""}. ` : ". ") +
+      (sandboxed
+        ? `, sandboxed: only the workspace and /tmp are writable${network ? "" : ", no network"}${level === "strict" ? ", only system directories are visible" : ""}. `
+        : ". ") +
       `Each output stream is shown as head and tail, at most ${maxOutputChars} characters, followed by "Exit code: N". ` +
       `Default timeout ${defaultTimeoutMs} ms (set timeoutMs to change it); on timeout the whole process group is killed and the exit code is 124.`,
     inputSchema: bashInputSchema,
@@ -262,18 +318,33 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         case "allow":
           break;
         case "block":
-          return notRun(command, "policy-blocked", decision.rule, `Error: command refused by the safety policy (${decision.reason}); it was not run.`);
+          return notRun(
+            command,
+            "policy-blocked",
+            decision.rule,
+            `Error: command refused by the safety policy (${decision.reason}); it was not run.`,
+          );
         case "confirm": {
           // Approved by the framework's approval flow (needsApproval said yes, a person said yes).
           if (confirm === undefined || ctx.approved === true) break;
           if (confirm === "framework") {
-            return notRun(command, "policy-declined", decision.rule, `Error: command needs approval (${decision.reason}) through the agent framework's approval flow, and this call did not come through it; it was not run.`);
+            return notRun(
+              command,
+              "policy-declined",
+              decision.rule,
+              `Error: command needs approval (${decision.reason}) through the agent framework's approval flow, and this call did not come through it; it was not run.`,
+            );
           }
           let approved: boolean;
           try {
             approved = (await confirm({ tool: name, command, rule: decision.rule, reason: decision.reason })) === true;
           } catch (error) {
-            return notRun(command, "policy-declined", decision.rule, `Error: the confirmation of a risky command failed (${errorMessage(error)}); it was not run.`);
+            return notRun(
+              command,
+              "policy-declined",
+              decision.rule,
+              `Error: the confirmation of a risky command failed (${errorMessage(error)}); it was not run.`,
+            );
           }
           if (!approved) {
             return notRun(command, "policy-declined", decision.rule, `Error: command not approved (${decision.reason}); it was not run.`);
@@ -300,7 +371,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         runEnv = hostSpawnEnvironment();
         extendEnv = false;
       }
-      if (ctx.signal?.aborted === true) return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");
+      if (ctx.signal?.aborted === true)
+        return notRun(command, "aborted-before-start", null, "Error: the call was aborted before the command started.");
 
       const dir = await callDir();
       const windowBytes = maxOutputChars * 4;
@@ -312,7 +384,17 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       ctx.onCommandStart?.();
       // The tool's cgroups stay for its next call; the registry removes them when the process exits.
       const stopProgress = reportProgress(ctx.onProgress, progressIntervalMs, [stdout, stderr]);
-      const outcome = await runProcessGroup({ ...argv, cwd: workspace, env: runEnv, extendEnv, timeoutMs, killGraceMs, signal: ctx.signal, stdout, stderr }).finally(stopProgress);
+      const outcome = await runProcessGroup({
+        ...argv,
+        cwd: workspace,
+        env: runEnv,
+        extendEnv,
+        timeoutMs,
+        killGraceMs,
+        signal: ctx.signal,
+        stdout,
+        stderr,
+      }).finally(stopProgress);
       if (!outcome.started) {
         await Promise.all([stdout.closeLog(), stderr.closeLog()]);
         await rm(dir, { recursive: true, force: true });
@@ -326,7 +408,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
       const notes: string[] = [];
       if (outcome.timedOut) notes.push(timeoutNote(timeoutMs));
       if (outcome.aborted) notes.push("Command aborted; its process group was killed.");
-      if (truncated) notes.push(`[the raw output exceeded ${rawCapBytes} bytes; the log kept only the first ${rawCapBytes} bytes of each stream]`);
+      if (truncated)
+        notes.push(`[the raw output exceeded ${rawCapBytes} bytes; the log kept only the first ${rawCapBytes} bytes of each stream]`);
       const text = renderBashText({
         stdout: renderStream(stdout.windows(), maxOutputChars, "stdout"),
         stderr: renderStream(stderr.windows(), maxOutputChars, "stderr"),
@@ -346,7 +429,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput, BashDa
         durationMs: outcome.durationMs,
         sandbox: sandboxed ? "bubblewrap" : "none",
         sandboxLevel: level === false ? null : level,
-        limits: sandboxed && toolLimits !== undefined ? { pids: toolLimits.pids, memory: toolLimits.memory } : { pids: "none", memory: "none" },
+        limits:
+          sandboxed && toolLimits !== undefined ? { pids: toolLimits.pids, memory: toolLimits.memory } : { pids: "none", memory: "none" },
         processGroup: outcome.pid,
         stdout: stdoutFacts,
         stderr: stderrFacts,

@@ -1,11 +1,13 @@
 // file_read: a text file inside the workspace, whole or by line range, with line numbers. Binary
 // files and files over the size cap (without a range) are refused; the text shown is bounded.
-import { open, type FileHandle } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { createInterface } from "node:readline";
+
 import { z } from "zod/v4";
-import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
-import { openInside, OutsideWorkspaceError, type OpenedPath } from "./safe-fs.js";
+
 import { defineTool, type Tool, type ToolResult } from "../host/tool.js";
+import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
+import { type OpenedPath, openInside, OutsideWorkspaceError } from "./safe-fs.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 /** Options of {@link createFileReadTool}. */
@@ -60,7 +62,12 @@ export async function looksBinary(path: string | FileHandle): Promise<boolean> {
  * Lines `start..end` (1-based, inclusive) of a file, streamed and stopped once `budget` characters are
  * collected; `total` is the file's line count when the file ended within the range.
  */
-async function readLineRange(handle: FileHandle, start: number, end: number, budget: number): Promise<{ lines: string[]; total: number | null }> {
+async function readLineRange(
+  handle: FileHandle,
+  start: number,
+  end: number,
+  budget: number,
+): Promise<{ lines: string[]; total: number | null }> {
   const lines: string[] = [];
   let number = 0;
   let collected = 0;
@@ -99,9 +106,17 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
   type Refuse = (reason: FileReadRefusal, text: string, path?: string) => ToolResult<FileReadData>;
 
   // Shows the opened file: the checks on its kind and size, then the numbered lines.
-  async function show(input: FileReadInput, start: number, end: number | undefined, relativePath: string, handle: FileHandle, refuse: Refuse): Promise<ToolResult<FileReadData>> {
+  async function show(
+    input: FileReadInput,
+    start: number,
+    end: number | undefined,
+    relativePath: string,
+    handle: FileHandle,
+    refuse: Refuse,
+  ): Promise<ToolResult<FileReadData>> {
     const info = await handle.stat();
-    if (info.isDirectory()) return refuse("directory", `Error: ${relativePath} is a directory; list it with bash (ls) or grep.`, relativePath);
+    if (info.isDirectory())
+      return refuse("directory", `Error: ${relativePath} is a directory; list it with bash (ls) or grep.`, relativePath);
     if (!info.isFile()) return refuse("binary", `Error: ${relativePath} is not a regular file; it is not shown.`, relativePath);
     if (await looksBinary(handle)) {
       return refuse("binary", `Error: ${relativePath} is a binary file (${info.size} bytes); it is not shown.`, relativePath);
@@ -141,11 +156,20 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
     }
     const last = start + shown.length - 1;
     let text = shown.join("\n");
-    if (lines.length === 0) text = totalLines === null ? "(no lines in this range)" : `(the file has ${totalLines} lines; none in this range)`;
+    if (lines.length === 0)
+      text = totalLines === null ? "(no lines in this range)" : `(the file has ${totalLines} lines; none in this range)`;
     if (clipped) text += `\n[... output clipped after line ${last}; pass startLine ${last + 1} to continue ...]`;
     return {
       text,
-      data: { status: "read" as const, path: relativePath, startLine: start, endLine: Math.max(last, start - 1), totalLines, bytes: info.size, clipped },
+      data: {
+        status: "read" as const,
+        path: relativePath,
+        startLine: start,
+        endLine: Math.max(last, start - 1),
+        totalLines,
+        bytes: info.size,
+        clipped,
+      },
     };
   }
 
@@ -175,7 +199,8 @@ export function createFileReadTool(options: FileReadToolOptions): Tool<FileReadI
         opened = await openInside(workspace, resolved.absolute);
       } catch (error) {
         if (error instanceof OutsideWorkspaceError) return refuse("outside-workspace", `Error: ${error.message}`, resolved.relative);
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return refuse("not-found", `Error: ${resolved.relative} does not exist.`, resolved.relative);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT")
+          return refuse("not-found", `Error: ${resolved.relative} does not exist.`, resolved.relative);
         throw error;
       }
       try {

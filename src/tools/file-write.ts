@@ -3,10 +3,12 @@
 // write when nothing changes, so watchers and the evidence ledger see no edit.
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
+
 import { z } from "zod/v4";
-import { booleanOption, directoryOption, optionsObject, rejectUnknownOptions, stringOption } from "./options.js";
-import { defineTool, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
+
 import type { EditReport } from "../host/reports.js";
+import { defineTool, errorMessage, type Tool, type ToolResult } from "../host/tool.js";
+import { booleanOption, directoryOption, optionsObject, rejectUnknownOptions, stringOption } from "./options.js";
 import { makeDirectoryInside, readFileInside, writeFileInside } from "./safe-fs.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
@@ -46,7 +48,9 @@ export interface FileWriteData extends EditReport {
 /** The input schema of file_write with file creation allowed (every mode). */
 export const fileWriteInputSchema = z.object({
   path: z.string().min(1).describe("File path, relative to the workspace (or absolute inside it)."),
-  mode: z.enum(["create", "overwrite", "str_replace"]).describe("create a new file, overwrite an existing one, or str_replace one exact unique string."),
+  mode: z
+    .enum(["create", "overwrite", "str_replace"])
+    .describe("create a new file, overwrite an existing one, or str_replace one exact unique string."),
   content: z.string().nullish().describe("The whole new content (create, overwrite)."),
   oldString: z.string().nullish().describe("The exact text to replace; it must occur exactly once (str_replace)."),
   newString: z.string().nullish().describe("The replacement text (str_replace)."),
@@ -62,7 +66,6 @@ function countOccurrences(haystack: string, needle: string): number {
   for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count += 1;
   return count;
 }
-
 
 /** Creates the file_write tool. Throws an EvidenceError for a wrong option. */
 export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWriteInput, FileWriteData> {
@@ -87,7 +90,11 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
         return await edit(input);
       } catch (error) {
         // Everything before the write only reads, so an exception there leaves the file as it was.
-        return { text: `Error: ${errorMessage(error)}`, isError: true, data: { completed: false, changed: false, path: input.path, mode: input.mode } };
+        return {
+          text: `Error: ${errorMessage(error)}`,
+          isError: true,
+          data: { completed: false, changed: false, path: input.path, mode: input.mode },
+        };
       }
     },
   });
@@ -112,13 +119,18 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
     let after: Buffer;
     switch (mode) {
       case "create":
-        if (!allowFileCreation) return fail(`creating files is disabled for this tool (allowFileCreation is false); ${path} was not created.`, path);
+        if (!allowFileCreation)
+          return fail(`creating files is disabled for this tool (allowFileCreation is false); ${path} was not created.`, path);
         if (before !== null) return fail(`${path} already exists; use mode "overwrite" or "str_replace".`, path);
         if (input.content == null) return fail(`mode "create" needs content.`, path);
         after = Buffer.from(input.content, "utf8");
         break;
       case "overwrite":
-        if (before === null) return fail(`${path} does not exist; overwrite changes existing files only${allowFileCreation ? ' (use mode "create")' : ""}.`, path);
+        if (before === null)
+          return fail(
+            `${path} does not exist; overwrite changes existing files only${allowFileCreation ? ' (use mode "create")' : ""}.`,
+            path,
+          );
         if (input.content == null) return fail(`mode "overwrite" needs content.`, path);
         after = Buffer.from(input.content, "utf8");
         break;
@@ -132,7 +144,8 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
         const text = before.toString("utf8");
         const count = countOccurrences(text, oldString);
         if (count === 0) return fail(`oldString was not found in ${path}; it must match exactly, whitespace included.`, path);
-        if (count > 1) return fail(`oldString occurs ${count} times in ${path}; include more surrounding text so it matches exactly once.`, path);
+        if (count > 1)
+          return fail(`oldString occurs ${count} times in ${path}; include more surrounding text so it matches exactly once.`, path);
         const at = text.indexOf(oldString);
         after = Buffer.from(text.slice(0, at) + newString + text.slice(at + oldString.length), "utf8");
         break;
@@ -161,7 +174,11 @@ export function createFileWriteTool(options: FileWriteToolOptions): Tool<FileWri
       } catch {
         changed = null;
       }
-      return { text: `Error: writing ${path} failed: ${errorMessage(error)}`, isError: true, data: { completed: false, changed, path, mode } };
+      return {
+        text: `Error: writing ${path} failed: ${errorMessage(error)}`,
+        isError: true,
+        data: { completed: false, changed, path, mode },
+      };
     }
     const verb = mode === "create" ? "Created" : mode === "overwrite" ? "Overwrote" : "Edited";
     return { text: `${verb} ${path} (${after.length} bytes).`, data: { completed: true, changed: true, path, mode } };

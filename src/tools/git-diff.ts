@@ -2,10 +2,12 @@
 // that make the output independent of the user's git config (colour, external diff, textconv, prefixes).
 // The real index is never touched: untracked files are marked intent-to-add in a temporary copy.
 import { isAbsolute, join, relative, sep } from "node:path";
+
 import { z } from "zod/v4";
-import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
-import { createShadowRepository, runHostGit } from "./host-git.js";
+
 import { defineTool, type Tool, type ToolResult } from "../host/tool.js";
+import { createShadowRepository, runHostGit } from "./host-git.js";
+import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 /** Options of {@link createGitDiffTool}. */
@@ -34,8 +36,7 @@ export interface GitStatusEntry {
 
 /** `data` of git_diff. */
 export type GitDiffData =
-  | { status: "ok"; files: GitStatusEntry[]; diff: string; truncated: boolean }
-  | { status: "error"; message: string };
+  { status: "ok"; files: GitStatusEntry[]; diff: string; truncated: boolean } | { status: "error"; message: string };
 
 /** The input schema of git_diff. */
 export const gitDiffInputSchema = z.object({
@@ -104,7 +105,11 @@ export function createGitDiffTool(options: GitDiffToolOptions): Tool<GitDiffInpu
       `The diff text is clipped after ${maxOutputChars} characters.`,
     inputSchema: gitDiffInputSchema,
     async run(input): Promise<ToolResult<GitDiffData>> {
-      const error = (message: string): ToolResult<GitDiffData> => ({ text: `Error: ${message}`, isError: true, data: { status: "error", message } });
+      const error = (message: string): ToolResult<GitDiffData> => ({
+        text: `Error: ${message}`,
+        isError: true,
+        data: { status: "error", message },
+      });
       const scope = await resolveInWorkspace(workspace, input.path ?? ".");
       if (!scope.ok) return error(scope.message.replace(/^Error: /, ""));
       const shadow = await createShadowRepository(workspace);
@@ -114,7 +119,10 @@ export function createGitDiffTool(options: GitDiffToolOptions): Tool<GitDiffInpu
         const pathspec = scope.relative;
         // Submodules count by their recorded commit only: looking inside one would run git with the
         // submodule's own configuration.
-        const status = await git(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty", "--", pathspec], shadow.env);
+        const status = await git(
+          ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty", "--", pathspec],
+          shadow.env,
+        );
         if (status.errorCode === "ENOENT") return error("git is not installed.");
         if (status.exitCode !== 0) return error(`git status failed: ${status.stderr.trim()}`);
         const files = parsePorcelainStatus(status.stdout).map((entry) => ({ ...entry, path: workspaceRelative(root, entry.path) }));
@@ -122,12 +130,20 @@ export function createGitDiffTool(options: GitDiffToolOptions): Tool<GitDiffInpu
         const added = await git(["add", "--intent-to-add", "--all", "--", pathspec], shadow.env);
         if (added.exitCode !== 0) return error(`marking untracked files failed: ${added.stderr.trim()}`);
         const relativeFlag = root === workspace ? "--no-relative" : "--relative";
-        const result = await git(["diff", ...STABLE_DIFF_FLAGS, "--ignore-submodules=dirty", relativeFlag, base, "--", pathspec], shadow.env);
+        const result = await git(
+          ["diff", ...STABLE_DIFF_FLAGS, "--ignore-submodules=dirty", relativeFlag, base, "--", pathspec],
+          shadow.env,
+        );
         if (result.exitCode !== 0) return error(`git diff failed: ${result.stderr.trim()}`);
         const diff = result.stdout;
         const truncated = diff.length > maxOutputChars;
         const statusText = files.length === 0 ? "(clean)" : files.map((f) => `${f.index}${f.worktree} ${f.path}`).join("\n");
-        const diffText = diff === "" ? "(no changes)" : truncated ? `${diff.slice(0, maxOutputChars)}\n[... ${diff.length - maxOutputChars} more characters of diff not shown; pass path to narrow it ...]` : diff.replace(/\n$/, "");
+        const diffText =
+          diff === ""
+            ? "(no changes)"
+            : truncated
+              ? `${diff.slice(0, maxOutputChars)}\n[... ${diff.length - maxOutputChars} more characters of diff not shown; pass path to narrow it ...]`
+              : diff.replace(/\n$/, "");
         return { text: `## status\n${statusText}\n## diff\n${diffText}`, data: { status: "ok", files, diff, truncated } };
       } finally {
         await shadow.close();

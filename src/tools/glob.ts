@@ -18,7 +18,10 @@ export function globToRegExp(glob: string): RegExp {
       const close = glob.indexOf("]", i + 1);
       if (close === -1) out += "\\[";
       else {
-        out += `[${glob.slice(i + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        out += `[${glob
+          .slice(i + 1, close)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         i = close;
       }
     } else if (c === "{") {

@@ -3,11 +3,13 @@
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
+
 import type { execa as Execa } from "execa";
-import { isIgnored, parseGitignore, type IgnoreRule } from "./gitignore.js";
+
+import { errorMessage } from "../host/tool.js";
+import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore.js";
 import { runHostGit, startHostGit } from "./host-git.js";
 import { loadExeca } from "./load-execa.js";
-import { errorMessage } from "../host/tool.js";
 
 /** The grep engines, in the default fallback order. */
 export type GrepEngine = "ripgrep" | "git-grep" | "js";
@@ -39,9 +41,7 @@ export interface GrepQuery {
 
 /** What an engine did. */
 export type EngineResult =
-  | { status: "ok"; matches: GrepMatch[]; more: boolean }
-  | { status: "unavailable"; reason: string }
-  | { status: "error"; message: string };
+  { status: "ok"; matches: GrepMatch[]; more: boolean } | { status: "unavailable"; reason: string } | { status: "error"; message: string };
 
 function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
@@ -79,17 +79,31 @@ export async function searchWithRipgrep(query: GrepQuery, rgPath: string | undef
   if (query.fixedStrings) args.push("--fixed-strings");
   args.push("--regexp", query.pattern, "--", query.scope);
   const execa = await loadExeca();
-  const child = execa(rgPath, args, { cwd: query.workspace, reject: false, buffer: { stdout: false, stderr: true }, timeout: query.timeoutMs, stdin: "ignore" });
+  const child = execa(rgPath, args, {
+    cwd: query.workspace,
+    reject: false,
+    buffer: { stdout: false, stderr: true },
+    timeout: query.timeoutMs,
+    stdin: "ignore",
+  });
   const collected = collectLines(child, query, (line) => {
     if (!line.startsWith('{"type":"match"')) return undefined;
-    const event = JSON.parse(line) as { data: { path: { text?: string; bytes?: string }; lines: { text?: string; bytes?: string }; line_number: number } };
+    const event = JSON.parse(line) as {
+      data: { path: { text?: string; bytes?: string }; lines: { text?: string; bytes?: string }; line_number: number };
+    };
     const raw = event.data.path.text ?? Buffer.from(event.data.path.bytes ?? "", "base64").toString("utf8");
     const text = event.data.lines.text ?? Buffer.from(event.data.lines.bytes ?? "", "base64").toString("utf8");
-    return { path: toPosix(relative(query.workspace, join(query.workspace, raw))), line: event.data.line_number, text: text.replace(/\r?\n$/, "") };
+    return {
+      path: toPosix(relative(query.workspace, join(query.workspace, raw))),
+      line: event.data.line_number,
+      text: text.replace(/\r?\n$/, ""),
+    };
   });
   const [result, { matches, more }] = await Promise.all([child, collected]);
-  if (result.code === "ENOENT" || result.code === "EACCES") return { status: "unavailable", reason: `${rgPath} cannot run (${result.code})` };
-  if (!more && result.exitCode === 2 && matches.length === 0) return { status: "error", message: String(result.stderr).trim() || (result.shortMessage ?? `exit code ${result.exitCode}`) };
+  if (result.code === "ENOENT" || result.code === "EACCES")
+    return { status: "unavailable", reason: `${rgPath} cannot run (${result.code})` };
+  if (!more && result.exitCode === 2 && matches.length === 0)
+    return { status: "error", message: String(result.stderr).trim() || (result.shortMessage ?? `exit code ${result.exitCode}`) };
   return { status: "ok", matches, more };
 }
 
@@ -97,12 +111,19 @@ export async function searchWithRipgrep(query: GrepQuery, rgPath: string | undef
 export async function searchWithGitGrep(query: GrepQuery): Promise<EngineResult> {
   const inside = await runHostGit(query.workspace, ["rev-parse", "--is-inside-work-tree"]);
   if (inside.errorCode === "ENOENT") return { status: "unavailable", reason: "git is not installed" };
-  if (inside.exitCode !== 0 || inside.stdout.toString("utf8").trim() !== "true") return { status: "unavailable", reason: "the workspace is not a git work tree" };
+  if (inside.exitCode !== 0 || inside.stdout.toString("utf8").trim() !== "true")
+    return { status: "unavailable", reason: "the workspace is not a git work tree" };
   const args = ["grep", "--no-color", "-n", "-z", "-I", "--untracked", "--full-name", "--no-column"];
   if (query.ignoreCase) args.push("-i");
   args.push(query.fixedStrings ? "-F" : "-P", "-e", query.pattern, "--", query.scope);
-  const prefix = toPosix(relative((await runHostGit(query.workspace, ["rev-parse", "--show-toplevel"])).stdout.toString("utf8").trim(), query.workspace));
-  const { child } = await startHostGit(query.workspace, args, { config: ["core.quotePath=false", "grep.fallbackToNoIndex=false"], hostLocale: true, timeoutMs: query.timeoutMs });
+  const prefix = toPosix(
+    relative((await runHostGit(query.workspace, ["rev-parse", "--show-toplevel"])).stdout.toString("utf8").trim(), query.workspace),
+  );
+  const { child } = await startHostGit(query.workspace, args, {
+    config: ["core.quotePath=false", "grep.fallbackToNoIndex=false"],
+    hostLocale: true,
+    timeoutMs: query.timeoutMs,
+  });
   const collected = collectLines(child, query, (line) => {
     const [file, number, ...rest] = line.split("\0");
     if (file === undefined || number === undefined) return undefined;
@@ -113,7 +134,8 @@ export async function searchWithGitGrep(query: GrepQuery): Promise<EngineResult>
   const [result, { matches, more }] = await Promise.all([child, collected]);
   const stderr = String(result.stderr);
   if (/PCRE|not compiled/i.test(stderr) && matches.length === 0) return { status: "unavailable", reason: "git grep lacks PCRE support" };
-  if (!more && result.exitCode !== 0 && result.exitCode !== 1) return { status: "error", message: stderr.trim() || (result.shortMessage ?? `exit code ${result.exitCode}`) };
+  if (!more && result.exitCode !== 0 && result.exitCode !== 1)
+    return { status: "error", message: stderr.trim() || (result.shortMessage ?? `exit code ${result.exitCode}`) };
   return { status: "ok", matches, more };
 }
 
@@ -150,7 +172,10 @@ export async function searchWithJs(query: GrepQuery): Promise<EngineResult> {
     const path = toPosix(relative(query.workspace, current));
     if (path !== "" && isIgnored(rules, path, info.isDirectory())) continue;
     if (info.isDirectory()) {
-      const names = (await readdir(current).catch(() => [] as string[])).filter((name) => name !== ".git").sort().reverse();
+      const names = (await readdir(current).catch(() => [] as string[]))
+        .filter((name) => name !== ".git")
+        .sort()
+        .reverse();
       if (names.includes(".gitignore")) {
         rules.push(...parseGitignore(await readFile(join(current, ".gitignore"), "utf8").catch(() => ""), path));
       }

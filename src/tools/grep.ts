@@ -1,12 +1,22 @@
 // grep: search file contents in the workspace. ripgrep first, then `git grep`, then a JS walk; the
 // order is an option so every fallback can be tested, and every engine returns the same shape.
 import { createRequire } from "node:module";
+
 import { z } from "zod/v4";
-import { globToRegExp, matchesGlob } from "./glob.js";
-import { searchWithGitGrep, searchWithJs, searchWithRipgrep, type EngineResult, type GrepEngine, type GrepMatch, type GrepQuery } from "./grep-engines.js";
-import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
+
 import { EvidenceError } from "../errors.js";
 import { defineTool, type Tool, type ToolResult } from "../host/tool.js";
+import { globToRegExp, matchesGlob } from "./glob.js";
+import {
+  type EngineResult,
+  type GrepEngine,
+  type GrepMatch,
+  type GrepQuery,
+  searchWithGitGrep,
+  searchWithJs,
+  searchWithRipgrep,
+} from "./grep-engines.js";
+import { directoryOption, optionsObject, positiveIntegerOption, rejectUnknownOptions, stringOption } from "./options.js";
 import { resolveInWorkspace } from "./workspace-path.js";
 
 export type { GrepEngine, GrepMatch } from "./grep-engines.js";
@@ -74,16 +84,26 @@ export function defaultRgPath(): string | undefined {
 
 function enginesOption(value: unknown): GrepEngine[] {
   if (value === undefined) return [...ENGINES];
-  const ok = Array.isArray(value) && value.length > 0 && value.every((item) => ENGINES.includes(item as GrepEngine)) && new Set(value).size === value.length;
+  const ok =
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((item) => ENGINES.includes(item as GrepEngine)) &&
+    new Set(value).size === value.length;
   if (!ok) {
-    throw new EvidenceError("E_INVALID_OPTION", `createGrepTool option "engines" is ${JSON.stringify(value)}; accepted: a non-empty list of distinct names from ${ENGINES.join(", ")}.`);
+    throw new EvidenceError(
+      "E_INVALID_OPTION",
+      `createGrepTool option "engines" is ${JSON.stringify(value)}; accepted: a non-empty list of distinct names from ${ENGINES.join(", ")}.`,
+    );
   }
   return value as GrepEngine[];
 }
 
 function render(matches: GrepMatch[], truncated: boolean, maxLineChars: number): string {
   if (matches.length === 0) return "No matches.";
-  const lines = matches.map(({ path, line, text }) => `${path}:${line}:${text.length > maxLineChars ? `${text.slice(0, maxLineChars)} [... line clipped ...]` : text}`);
+  const lines = matches.map(
+    ({ path, line, text }) =>
+      `${path}:${line}:${text.length > maxLineChars ? `${text.slice(0, maxLineChars)} [... line clipped ...]` : text}`,
+  );
   if (truncated) lines.push(`[... more matches not shown; the first ${matches.length} are listed. Narrow the pattern, path or glob ...]`);
   return lines.join("\n");
 }
@@ -127,12 +147,14 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput, GrepDa
     async run(input): Promise<ToolResult<GrepData>> {
       const fallbacks: GrepFallback[] = [];
       const scope = await resolveInWorkspace(workspace, input.path ?? ".");
-      if (!scope.ok) return { text: scope.message, isError: true, data: { status: "error", engine: null, message: scope.message, fallbacks } };
+      if (!scope.ok)
+        return { text: scope.message, isError: true, data: { status: "error", engine: null, message: scope.message, fallbacks } };
       if (!scope.exists) {
         const message = `Error: ${scope.relative} does not exist.`;
         return { text: message, isError: true, data: { status: "error", engine: null, message, fallbacks } };
       }
-      const glob = input.glob == null || input.glob === "" ? undefined : { regex: globToRegExp(input.glob), hasSlash: input.glob.includes("/") };
+      const glob =
+        input.glob == null || input.glob === "" ? undefined : { regex: globToRegExp(input.glob), hasSlash: input.glob.includes("/") };
       const query: GrepQuery = {
         workspace,
         scope: scope.relative,
@@ -150,10 +172,17 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput, GrepDa
             fallbacks.push({ engine, reason: result.reason });
             continue;
           case "error":
-            return { text: `Error: ${result.message}`, isError: true, data: { status: "error", engine, message: result.message, fallbacks } };
+            return {
+              text: `Error: ${result.message}`,
+              isError: true,
+              data: { status: "error", engine, message: result.message, fallbacks },
+            };
           case "ok": {
             const matches = [...result.matches].sort((a, b) => (a.path === b.path ? a.line - b.line : a.path < b.path ? -1 : 1));
-            return { text: render(matches, result.more, maxLineChars), data: { status: "ok", engine, matches, truncated: result.more, fallbacks } };
+            return {
+              text: render(matches, result.more, maxLineChars),
+              data: { status: "ok", engine, matches, truncated: result.more, fallbacks },
+            };
           }
           default: {
             const never: never = result;

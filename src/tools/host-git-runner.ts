@@ -5,9 +5,10 @@
 // spawns each git for us, with exactly the invocation (createHostGitInvocation), directory and input
 // of {@link runHostGit}; the results come back whole. If the helper cannot start, dies, or answers
 // what it should not, the call and every later one run through runHostGit directly.
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { createHostGitInvocation, runHostGit, type HostGitOptions, type HostGitResult } from "./host-git.js";
+
+import { createHostGitInvocation, type HostGitOptions, type HostGitResult, runHostGit } from "./host-git.js";
 
 /** Runs host git calls as {@link runHostGit} does, through one helper process; see the file comment. */
 export interface HostGitRunner {
@@ -103,7 +104,10 @@ export function createHostGitRunner(options: HostGitRunnerOptions = {}): HostGit
 
   const start = (): ChildProcessByStdio<Writable, Readable, null> => {
     // No inherited NODE_OPTIONS or other settings: the helper is node and this script, nothing else.
-    const child = spawn(process.execPath, ["-e", options.helperScript ?? HELPER], { stdio: ["pipe", "pipe", "ignore"], env: { PATH: process.env.PATH ?? "" } });
+    const child = spawn(process.execPath, ["-e", options.helperScript ?? HELPER], {
+      stdio: ["pipe", "pipe", "ignore"],
+      env: { PATH: process.env.PATH ?? "" },
+    });
     child.on("error", (error) => fail(error));
     child.on("exit", () => {
       if (!closed || waiting.size > 0) fail(new Error("the git helper exited"));

@@ -12,6 +12,7 @@ import { constants } from "node:fs";
 import { lstat, mkdir, mkdtemp, open, readdir, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+
 import { loadExeca } from "./load-execa.js";
 import { trackTempDir } from "./process-registry.js";
 
@@ -130,14 +131,24 @@ export function createHostGitInvocation(args: readonly string[], settings: HostG
     else env.LC_ALL = process.env.LC_ALL;
   }
   const { identity } = settings;
-  if (identity !== undefined) Object.assign(env, { GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email, GIT_COMMITTER_NAME: identity.name, GIT_COMMITTER_EMAIL: identity.email });
+  if (identity !== undefined)
+    Object.assign(env, {
+      GIT_AUTHOR_NAME: identity.name,
+      GIT_AUTHOR_EMAIL: identity.email,
+      GIT_COMMITTER_NAME: identity.name,
+      GIT_COMMITTER_EMAIL: identity.email,
+    });
   if (settings.optionalLocks === true) env.GIT_OPTIONAL_LOCKS = "1";
   if (settings.literalPathspecs === true) env.GIT_LITERAL_PATHSPECS = "1";
   for (const name of LOCATION_VARIABLES) {
     const value = settings.env?.[name];
     if (value !== undefined) env[name] = value;
   }
-  const config = [...SAFE_GIT_CONFIG, ...(settings.allowFileProtocol === true ? ["protocol.file.allow=always"] : []), ...(settings.config ?? [])];
+  const config = [
+    ...SAFE_GIT_CONFIG,
+    ...(settings.allowFileProtocol === true ? ["protocol.file.allow=always"] : []),
+    ...(settings.config ?? []),
+  ];
   return { file: "git", args: [...config.flatMap((entry) => ["-c", entry]), ...args], env };
 }
 
@@ -178,7 +189,17 @@ export async function startHostGit(cwd: string, args: readonly string[], options
   const git = createHostGitInvocation(args, options);
   const execa = await loadExeca();
   // Wrapped: the subprocess is itself a promise, which an async function would wait for.
-  return { child: execa(git.file, git.args, { cwd, env: git.env, extendEnv: false, reject: false, buffer: { stdout: false, stderr: true }, timeout: options.timeoutMs, stdin: "ignore" }) };
+  return {
+    child: execa(git.file, git.args, {
+      cwd,
+      env: git.env,
+      extendEnv: false,
+      reject: false,
+      buffer: { stdout: false, stderr: true },
+      timeout: options.timeoutMs,
+      stdin: "ignore",
+    }),
+  };
 }
 
 /** Where a work tree's repository lives, read from `.git` without running git. */
@@ -213,7 +234,10 @@ async function readSmallFile(path: string, maxBytes = MAX_META_BYTES): Promise<B
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return lstat(path).then((info) => info.isDirectory(), () => false);
+  return lstat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 /** Finds the repository of `dir` by walking up to the nearest `.git` (a directory, or a `gitdir:` file). */
@@ -297,7 +321,10 @@ export interface ShadowRepository {
 }
 
 /** Makes a shadow git directory for the work tree holding `dir`; null when `dir` is in no work tree. */
-export async function createShadowRepository(dir: string, options: { copyIndex?: boolean; extraExcludes?: readonly string[] } = {}): Promise<ShadowRepository | null> {
+export async function createShadowRepository(
+  dir: string,
+  options: { copyIndex?: boolean; extraExcludes?: readonly string[] } = {},
+): Promise<ShadowRepository | null> {
   const location = await locateRepository(dir);
   if (location === null) return null;
   const shadow = await mkdtemp(join(tmpdir(), "agent-evidence-git-"));
@@ -308,8 +335,14 @@ export async function createShadowRepository(dir: string, options: { copyIndex?:
     const head = await resolveHead(location);
     const gitDir = join(shadow, "git");
     await mkdir(join(gitDir, "objects", "info"), { recursive: true });
-    await Promise.all([mkdir(join(gitDir, "refs", "heads"), { recursive: true }), mkdir(join(gitDir, "refs", "tags"), { recursive: true })]);
-    const config = format === "sha256" ? "[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n\tobjectformat = sha256\n" : "[core]\n\trepositoryformatversion = 0\n\tbare = false\n";
+    await Promise.all([
+      mkdir(join(gitDir, "refs", "heads"), { recursive: true }),
+      mkdir(join(gitDir, "refs", "tags"), { recursive: true }),
+    ]);
+    const config =
+      format === "sha256"
+        ? "[core]\n\trepositoryformatversion = 1\n\tbare = false\n[extensions]\n\tobjectformat = sha256\n"
+        : "[core]\n\trepositoryformatversion = 0\n\tbare = false\n";
     await writeFile(join(gitDir, "config"), config);
     await writeFile(join(gitDir, "HEAD"), head === null ? "ref: refs/heads/unborn\n" : `${head}\n`);
     await writeFile(join(gitDir, "objects", "info", "alternates"), `${join(location.commonDir, "objects")}\n`);
@@ -319,7 +352,10 @@ export async function createShadowRepository(dir: string, options: { copyIndex?:
       await mkdir(join(gitDir, "info"));
       const own = exclude ?? Buffer.alloc(0);
       const separator = own.length > 0 && own[own.length - 1] !== 10 ? "\n" : "";
-      await writeFile(join(gitDir, "info", "exclude"), Buffer.concat([own, Buffer.from(`${separator}${extra.map((line) => `${line}\n`).join("")}`)]));
+      await writeFile(
+        join(gitDir, "info", "exclude"),
+        Buffer.concat([own, Buffer.from(`${separator}${extra.map((line) => `${line}\n`).join("")}`)]),
+      );
     }
     const indexFile = join(shadow, "index");
     if (options.copyIndex !== false) await copyIndex(location.gitDir, indexFile, gitDir);

@@ -6,7 +6,16 @@ export type { CommandReport, CommandRunReport, CommandNotRunReport, EditReport }
 export { createEvidenceStatusTool } from "./evidence-status.js";
 export type { EvidenceStatusData, EvidenceStatusSource } from "./evidence-status.js";
 export { createBashTool, readBashOutput, bashInputSchema } from "./bash.js";
-export type { BashToolOptions, BashInput, BashData, BashRunData, BashNotRunData, BashNotRunReason, ConfirmCallback, ConfirmRequest } from "./bash.js";
+export type {
+  BashToolOptions,
+  BashInput,
+  BashData,
+  BashRunData,
+  BashNotRunData,
+  BashNotRunReason,
+  ConfirmCallback,
+  ConfirmRequest,
+} from "./bash.js";
 export { checkCommandPolicy } from "./bash-policy.js";
 export type { PolicyDecision, BlockRule, ConfirmRule } from "./bash-policy.js";
 export type { StreamFacts } from "./output-capture.js";

@@ -1,6 +1,7 @@
 // Construction-time option checks shared by the tool factories: each mistake throws one EvidenceError
 // sentence naming the option, the bad value and what is accepted.
 import { realpathSync, statSync } from "node:fs";
+
 import { EvidenceError } from "../errors.js";
 
 function describe(value: unknown): string {
@@ -69,7 +70,8 @@ export function absolutePathListOption(tool: string, key: string, value: unknown
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw invalid(tool, key, value, "an array of absolute paths");
   return value.map((item: unknown, index) => {
-    if (typeof item !== "string" || !item.startsWith("/") || item.includes("\0")) throw invalid(tool, `${key}[${index}]`, item, "an absolute path");
+    if (typeof item !== "string" || !item.startsWith("/") || item.includes("\0"))
+      throw invalid(tool, `${key}[${index}]`, item, "an absolute path");
     return item.length > 1 ? item.replace(/\/+$/, "") : item;
   });
 }
@@ -86,7 +88,8 @@ export function rejectUnknownOptions(tool: string, options: object, known: reado
 /** A plain object of string values, `undefined` when absent, otherwise a throw. */
 export function stringRecordOption(tool: string, key: string, value: unknown): Record<string, string> | undefined {
   if (value === undefined) return undefined;
-  const ok = typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
+  const ok =
+    typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === "string");
   if (!ok) throw invalid(tool, key, value, "an object whose values are strings");
   return value as Record<string, string>;
 }

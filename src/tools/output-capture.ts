@@ -1,6 +1,6 @@
 // One output stream of a bash call: the raw bytes go to a log file up to a cap, and only a head and a
 // tail window stay in memory, so a gigabyte of output costs a few kilobytes of heap.
-import { open, type FileHandle } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { Writable } from "node:stream";
 
 /** Facts about one captured stream, as reported in the bash tool's `data`. */

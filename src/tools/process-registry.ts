@@ -4,6 +4,7 @@
 // `exit` handlers, so they are handled here too; when ours is the only handler the signal is raised
 // again afterwards, so the process still dies of it.
 import { rmSync } from "node:fs";
+
 import { signalGroup } from "../process/process-group.js";
 
 const liveGroups = new Set<number>();

@@ -2,6 +2,7 @@
 // foreign bash tool reports (its text, then `Exit code: N`). For integrators' tests of what
 // BashEvidence or their own wrapper concludes from a session, without runners or a sandbox.
 import { z } from "zod/v4";
+
 import { EvidenceError } from "../errors.js";
 import { defineTool, type Tool } from "../host/tool.js";
 
@@ -33,10 +34,20 @@ export interface ReplayBashToolOptions {
  * command with none left is an error result (`isError`) and runs nothing.
  * @example new BashEvidence(createReplayBashTool([{ command: "pytest -q", output: "1 passed in 0.01s\n", exitCode: 0 }]), { workspace: dir })
  */
-export function createReplayBashTool(calls: readonly RecordedBashCall[], options: ReplayBashToolOptions = {}): Tool<{ command: string; timeoutMs?: number | null }, ReplayBashData> {
+export function createReplayBashTool(
+  calls: readonly RecordedBashCall[],
+  options: ReplayBashToolOptions = {},
+): Tool<{ command: string; timeoutMs?: number | null }, ReplayBashData> {
   calls.forEach((call, index) => {
-    if (typeof call.command !== "string" || typeof call.output !== "string" || !(call.exitCode === null || Number.isInteger(call.exitCode))) {
-      throw new EvidenceError("E_INVALID_OPTION", `createReplayBashTool: call ${index} needs a command and an output string and an integer or null exitCode.`);
+    if (
+      typeof call.command !== "string" ||
+      typeof call.output !== "string" ||
+      !(call.exitCode === null || Number.isInteger(call.exitCode))
+    ) {
+      throw new EvidenceError(
+        "E_INVALID_OPTION",
+        `createReplayBashTool: call ${index} needs a command and an output string and an integer or null exitCode.`,
+      );
     }
   });
   const pending = calls.map((call) => ({ ...call }));

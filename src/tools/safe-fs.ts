@@ -4,10 +4,11 @@
 // back from /proc/self/fd afterwards: the check is on what was opened, so no swap can move it. Writes
 // and renames go through the opened parent directory (`/proc/self/fd/N/name`), and the last component
 // is never followed. Without /proc (not Linux), the path-based checks of workspace-path.ts remain.
-import { constants, readlinkSync } from "node:fs";
-import { mkdir, open, readlink, rename, rm, type FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
+import { constants, readlinkSync } from "node:fs";
+import { type FileHandle, mkdir, open, readlink, rename, rm } from "node:fs/promises";
 import { basename, dirname } from "node:path";
+
 import { isInside } from "./workspace-path.js";
 
 /** True where opened files can be located through /proc/self/fd. */
@@ -35,7 +36,8 @@ export class OutsideWorkspaceError extends Error {
   }
 }
 
-const fdPath = (handle: FileHandle, name?: string): string => (name === undefined ? `/proc/self/fd/${handle.fd}` : `/proc/self/fd/${handle.fd}/${name}`);
+const fdPath = (handle: FileHandle, name?: string): string =>
+  name === undefined ? `/proc/self/fd/${handle.fd}` : `/proc/self/fd/${handle.fd}/${name}`;
 
 async function located(handle: FileHandle, workspace: string, path: string): Promise<OpenedPath> {
   if (!FD_PATHS) return { handle, real: path };
@@ -65,7 +67,10 @@ export async function makeDirectoryInside(workspace: string, dir: string): Promi
     return;
   }
   if (!isInside(workspace, dir)) throw new OutsideWorkspaceError(dir, dir);
-  const parts = dir.slice(workspace.length).split("/").filter((part) => part !== "");
+  const parts = dir
+    .slice(workspace.length)
+    .split("/")
+    .filter((part) => part !== "");
   let current = await openDirectoryInside(workspace, workspace);
   try {
     for (const part of parts) {

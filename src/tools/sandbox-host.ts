@@ -5,11 +5,26 @@
 import { lstatSync, mkdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+
 import { trackCgroup, untrackCgroup } from "./process-registry.js";
-import { MASKED_DIRECTORIES, MASKED_ETC_DIRECTORIES, MASKED_FILES, STRICT_SYSTEM_PATHS, type SandboxHost, type SandboxLayout, type SandboxLevel } from "./sandbox.js";
+import {
+  MASKED_DIRECTORIES,
+  MASKED_ETC_DIRECTORIES,
+  MASKED_FILES,
+  type SandboxHost,
+  type SandboxLayout,
+  type SandboxLevel,
+  STRICT_SYSTEM_PATHS,
+} from "./sandbox.js";
 
 /** A layout with this host's facts and the defaults of the bash tool for everything not given. */
-export function createSandboxLayout(options: { workspace: string; tempDir: string; level?: SandboxLevel; bwrapPath?: string; network?: boolean }): SandboxLayout {
+export function createSandboxLayout(options: {
+  workspace: string;
+  tempDir: string;
+  level?: SandboxLevel;
+  bwrapPath?: string;
+  network?: boolean;
+}): SandboxLayout {
   return {
     bwrapPath: options.bwrapPath ?? "bwrap",
     level: options.level ?? "strict",
@@ -35,7 +50,14 @@ export function describeHost(extraPaths: readonly string[] = []): SandboxHost {
   if (home === "/" || home === "") home = undefined;
   const entries = new Map<string, "directory" | "file" | "symlink">();
   const links = new Map<string, string>();
-  const paths = [...STRICT_SYSTEM_PATHS, ...MASKED_DIRECTORIES, ...MASKED_ETC_DIRECTORIES, ...MASKED_FILES, ...extraPaths, ...(home === undefined ? [] : [home])];
+  const paths = [
+    ...STRICT_SYSTEM_PATHS,
+    ...MASKED_DIRECTORIES,
+    ...MASKED_ETC_DIRECTORIES,
+    ...MASKED_FILES,
+    ...extraPaths,
+    ...(home === undefined ? [] : [home]),
+  ];
   for (const path of paths) {
     try {
       const info = lstatSync(path);
@@ -132,7 +154,9 @@ function createCgroup(controller: "pids" | "memory", value: number): string | nu
 function killCgroup(dir: string): void {
   let pids: string[];
   try {
-    pids = readFileSync(join(dir, "cgroup.procs"), "utf8").split("\n").filter((pid) => pid !== "");
+    pids = readFileSync(join(dir, "cgroup.procs"), "utf8")
+      .split("\n")
+      .filter((pid) => pid !== "");
   } catch {
     return;
   }

@@ -3,8 +3,8 @@
 // the sandbox also gets its own user namespace, so nothing in it holds a capability on the host.
 // Two levels say what the host file system shows: `strict` binds only the system directories (and
 // what the caller names), `workspace-only` binds the whole root read-only with secret places masked.
-import { loadExeca } from "./load-execa.js";
 import { errorMessage } from "../host/tool.js";
+import { loadExeca } from "./load-execa.js";
 
 /** How much of the host a sandboxed command sees; `false` (elsewhere) means no sandbox at all. */
 export type SandboxLevel = "strict" | "workspace-only";
@@ -58,15 +58,49 @@ export const STRICT_SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "
  * files under /etc that hold secrets. Under `strict` most of them are absent anyway; the /etc files
  * are masked there too, because /etc is bound.
  */
-export const MASKED_DIRECTORIES = ["/root", "/home", "/run", "/var/run", "/var/lib", "/var/log", "/var/spool", "/var/mail", "/var/backups", "/var/tmp", "/srv", "/mnt", "/media", "/sys"] as const;
-export const MASKED_FILES = ["/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/security/opasswd", "/etc/machine-id"] as const;
-export const MASKED_ETC_DIRECTORIES = ["/etc/ssh", "/etc/sudoers.d", "/etc/ssl/private", "/etc/letsencrypt", "/etc/docker", "/etc/kubernetes", "/etc/wireguard"] as const;
+export const MASKED_DIRECTORIES = [
+  "/root",
+  "/home",
+  "/run",
+  "/var/run",
+  "/var/lib",
+  "/var/log",
+  "/var/spool",
+  "/var/mail",
+  "/var/backups",
+  "/var/tmp",
+  "/srv",
+  "/mnt",
+  "/media",
+  "/sys",
+] as const;
+export const MASKED_FILES = [
+  "/etc/shadow",
+  "/etc/shadow-",
+  "/etc/gshadow",
+  "/etc/gshadow-",
+  "/etc/sudoers",
+  "/etc/security/opasswd",
+  "/etc/machine-id",
+] as const;
+export const MASKED_ETC_DIRECTORIES = [
+  "/etc/ssh",
+  "/etc/sudoers.d",
+  "/etc/ssl/private",
+  "/etc/letsencrypt",
+  "/etc/docker",
+  "/etc/kubernetes",
+  "/etc/wireguard",
+] as const;
 
 /** Environment variables the sandbox keeps from the host; everything else is cleared. */
 export const PASSED_ENV = ["PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "TERM", "TZ"] as const;
 
 /** The environment inside the sandbox: the allowlisted host variables, fixed places, then the caller's `env`. */
-export function sandboxEnvironment(hostEnv: NodeJS.ProcessEnv, extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+export function sandboxEnvironment(
+  hostEnv: NodeJS.ProcessEnv,
+  extra: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of PASSED_ENV) {
     const value = hostEnv[name];
@@ -75,7 +109,11 @@ export function sandboxEnvironment(hostEnv: NodeJS.ProcessEnv, extra: Readonly<R
   env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
   // The private home and /tmp outlive a call: settings kept there would reach later calls' runners
   // unseen, so Python's user site (a `.pth` can put any module first) and go's env file are off.
-  Object.assign(env, { HOME: SANDBOX_HOME, TMPDIR: SANDBOX_TMP, XDG_CACHE_HOME: `${SANDBOX_TMP}/.cache`, PYTHONNOUSERSITE: "1", GOENV: "off" }, extra ?? {});
+  Object.assign(
+    env,
+    { HOME: SANDBOX_HOME, TMPDIR: SANDBOX_TMP, XDG_CACHE_HOME: `${SANDBOX_TMP}/.cache`, PYTHONNOUSERSITE: "1", GOENV: "off" },
+    extra ?? {},
+  );
   return env;
 }
 
@@ -84,7 +122,12 @@ function inside(path: string, root: string): boolean {
 }
 
 /** The bubblewrap arguments that run `argv` in the sandbox with working directory `cwd` and environment `env`. */
-export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonly string[], env: Readonly<Record<string, string>>): string[] {
+export function bubblewrapArgs(
+  layout: SandboxLayout,
+  cwd: string,
+  argv: readonly string[],
+  env: Readonly<Record<string, string>>,
+): string[] {
   const { host } = layout;
   const args: string[] = [];
   if (layout.level === "strict") {
@@ -100,7 +143,9 @@ export function bubblewrapArgs(layout: SandboxLayout, cwd: string, argv: readonl
   args.push("--dev", "/dev", "--proc", "/proc");
   // Masks: an empty tmpfs over each secret directory the host has, /dev/null over each secret file.
   // Symlinks are skipped: their target is masked (or absent) itself, and bwrap would follow them.
-  const maskedDirectories = [...new Set([...MASKED_DIRECTORIES, ...MASKED_ETC_DIRECTORIES, ...(host.home === undefined ? [] : [host.home])])];
+  const maskedDirectories = [
+    ...new Set([...MASKED_DIRECTORIES, ...MASKED_ETC_DIRECTORIES, ...(host.home === undefined ? [] : [host.home])]),
+  ];
   // Under `strict` only what is bound needs a mask (a home under /opt, say, or inside a readable path).
   const bound = [...STRICT_SYSTEM_PATHS.filter((path) => !host.links.has(path)), ...layout.readablePaths];
   const needsMask = (path: string): boolean => layout.level === "workspace-only" || bound.some((root) => inside(path, root));
@@ -144,7 +189,10 @@ export const USERNS_FIX =
 /** Starts one trivial sandbox with the real layout; any failure makes sandboxed bash refuse to run. */
 export async function probeSandbox(layout: SandboxLayout): Promise<SandboxProbe> {
   if (process.platform !== "linux") {
-    return { available: false, reason: `sandboxed bash needs bubblewrap, which runs only on Linux (this is ${process.platform}). Pass \`sandbox: false\` to run commands without isolation.` };
+    return {
+      available: false,
+      reason: `sandboxed bash needs bubblewrap, which runs only on Linux (this is ${process.platform}). Pass \`sandbox: false\` to run commands without isolation.`,
+    };
   }
   try {
     const env = sandboxEnvironment(process.env, undefined);
@@ -157,10 +205,16 @@ export async function probeSandbox(layout: SandboxLayout): Promise<SandboxProbe>
       extendEnv: false,
     });
     if (result.exitCode === 0) return { available: true };
-    const detail = result.code === "ENOENT" ? `${layout.bwrapPath} was not found` : (String(result.stderr).trim() || result.shortMessage);
-    const fix = layout.host.root && /namespace|uid map|setgroups|Operation not permitted|disable-userns/i.test(String(detail)) ? USERNS_FIX : SANDBOX_FIX;
+    const detail = result.code === "ENOENT" ? `${layout.bwrapPath} was not found` : String(result.stderr).trim() || result.shortMessage;
+    const fix =
+      layout.host.root && /namespace|uid map|setgroups|Operation not permitted|disable-userns/i.test(String(detail))
+        ? USERNS_FIX
+        : SANDBOX_FIX;
     return { available: false, reason: `sandboxed bash needs the bubblewrap sandbox, and it cannot start here (${detail}). ${fix}` };
   } catch (error) {
-    return { available: false, reason: `sandboxed bash needs the bubblewrap sandbox, and it cannot start here (${errorMessage(error)}). ${SANDBOX_FIX}` };
+    return {
+      available: false,
+      reason: `sandboxed bash needs the bubblewrap sandbox, and it cannot start here (${errorMessage(error)}). ${SANDBOX_FIX}`,
+    };
   }
 }

@@ -71,7 +71,10 @@ export async function resolveInWorkspace(workspace: string, input: string): Prom
   }
   const absolute = missing.length === 0 ? real : join(real, ...missing);
   if (!isInside(workspace, absolute)) {
-    return { ok: false, message: `Error: ${JSON.stringify(input)} resolves (through a symlink) to ${absolute}, outside the workspace (${workspace}).` };
+    return {
+      ok: false,
+      message: `Error: ${JSON.stringify(input)} resolves (through a symlink) to ${absolute}, outside the workspace (${workspace}).`,
+    };
   }
   return { ok: true, absolute, relative: toPosix(relative(workspace, absolute)) || ".", exists: missing.length === 0 };
 }

@@ -4,6 +4,7 @@
 // step uploading the configured file would find none).
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+
 import { parse as parseShellWords } from "shell-quote";
 
 // pytest's config files, in the order it looks for them in each directory, the section that holds

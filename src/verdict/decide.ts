@@ -39,7 +39,8 @@ export function decideVerdict(facts: VerdictFacts): VerdictDecision {
   const gates = facts.judged.runs.flatMap((run) => run.gates);
   // Clipped: a host's marker, a last line cut short, a killed run, or a run without its final summary.
   const judgeReasons = [...facts.judged.reasons, ...facts.judged.runs.flatMap((r) => r.reasons)];
-  const truncatedLog = facts.clippingMarker || facts.missingFinalNewline || facts.timedOut || judgeReasons.some((r) => CLIPPED_REASONS.has(r));
+  const truncatedLog =
+    facts.clippingMarker || facts.missingFinalNewline || facts.timedOut || judgeReasons.some((r) => CLIPPED_REASONS.has(r));
   if (facts.clippingMarker) add("clipping-marker");
   if (facts.missingFinalNewline) add("no-final-newline");
   if (facts.timedOut) add("timeout");

@@ -6,15 +6,25 @@ import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
 
 /** The line's one run of a runner that writes JUnit reports, when it has exactly one and it runs tests once. */
-export function singleReportingRun(analysis: CommandAnalysis, runners: RunnerRegistry = builtinRunners): { run: TestInvocation; definition: RunnerDefinition } | null {
+export function singleReportingRun(
+  analysis: CommandAnalysis,
+  runners: RunnerRegistry = builtinRunners,
+): { run: TestInvocation; definition: RunnerDefinition } | null {
   const reporting = analysis.invocations.filter((inv) => runners.get(inv.kind)?.report !== undefined);
   const run = reporting[0];
   const definition = run === undefined ? undefined : runners.get(run.kind);
-  return reporting.length === 1 && run !== undefined && definition !== undefined && !run.repeated && run.runsTests ? { run, definition } : null;
+  return reporting.length === 1 && run !== undefined && definition !== undefined && !run.repeated && run.runsTests
+    ? { run, definition }
+    : null;
 }
 
 /** The instrumented command, or null (no single, non-repeated reporting run, or an ambiguous text position). */
-export function instrumentRun(command: string, analysis: CommandAnalysis, reportPath: string, runners: RunnerRegistry = builtinRunners): string | null {
+export function instrumentRun(
+  command: string,
+  analysis: CommandAnalysis,
+  reportPath: string,
+  runners: RunnerRegistry = builtinRunners,
+): string | null {
   if (analysis.opaque || /[\s'"\\$`]/.test(reportPath)) return null;
   const single = singleReportingRun(analysis, runners);
   if (single === null || single.run.reportFiles.length > 0 || single.run.args.includes("--")) return null;

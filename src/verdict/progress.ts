@@ -3,7 +3,12 @@ const PASS_RE = /(?:^|\s)PASSED(?:\s|$)|^--- PASS: |\.\.\. ok$|"Action":"pass","
 const FAIL_RE = /(?:^|\s)(?:FAILED|ERROR)(?:\s|$)|^--- FAIL: |\.\.\. (?:FAIL|ERROR)$|"Action":"fail","Package":"[^"]*","Test":/;
 
 /** Counts passed/failed lines as the runner reports them (display only, never evidence). */
-export function createProgressCounter(): { push(chunk: string): void; readonly passed: number; readonly failed: number; readonly bytes: number } {
+export function createProgressCounter(): {
+  push(chunk: string): void;
+  readonly passed: number;
+  readonly failed: number;
+  readonly bytes: number;
+} {
   let carry = "";
   let passed = 0;
   let failed = 0;

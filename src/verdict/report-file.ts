@@ -3,9 +3,10 @@
 import { createHash } from "node:crypto";
 import { rmSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+
 import { NamedFileError, readRegularFile } from "../io/named-files.js";
 import { parseJestJsonReport } from "../observers/jest-json.js";
-import { MAX_JUNIT_REPORT_BYTES, parseJunit, type JunitReport } from "../observers/junit.js";
+import { type JunitReport, MAX_JUNIT_REPORT_BYTES, parseJunit } from "../observers/junit.js";
 import type { ReportFormat } from "../runners/definition.js";
 import type { CommandAnalysis } from "../shell/types.js";
 import { configuredJunitxml } from "./configured-report.js";
@@ -48,14 +49,26 @@ export interface ReportReading {
  * `--junitxml=<logPath>.junit.xml` added to the command (in `tempDir` when that path would need
  * quoting); else `report.xml` in `cwd` when the run writes it.
  */
-export function planReport(options: { command: string; junit?: string | undefined; instrument?: boolean | undefined }, analysis: CommandAnalysis, cwd: string, tempDir: string, logPath: string, env: NodeJS.ProcessEnv = process.env): ReportPlan {
+export function planReport(
+  options: { command: string; junit?: string | undefined; instrument?: boolean | undefined },
+  analysis: CommandAnalysis,
+  cwd: string,
+  tempDir: string,
+  logPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ReportPlan {
   const junit = { format: "junit-xml" as const, root: cwd };
-  if (options.junit !== undefined) return { command: options.command, path: resolve(cwd, options.junit), required: true, instrumented: false, ...junit };
-  const written = analysis.invocations.flatMap((inv) => inv.reportFiles.map((file) => (isAbsolute(file) ? file : resolve(inv.workspace ?? cwd, file))));
-  if (written.length === 1 && written[0] !== undefined) return { command: options.command, path: written[0], required: true, instrumented: false, ...junit };
+  if (options.junit !== undefined)
+    return { command: options.command, path: resolve(cwd, options.junit), required: true, instrumented: false, ...junit };
+  const written = analysis.invocations.flatMap((inv) =>
+    inv.reportFiles.map((file) => (isAbsolute(file) ? file : resolve(inv.workspace ?? cwd, file))),
+  );
+  if (written.length === 1 && written[0] !== undefined)
+    return { command: options.command, path: written[0], required: true, instrumented: false, ...junit };
   const reporting = singleReportingRun(analysis);
   const readsAddopts = reporting?.definition.report?.configuredIn === "pytest-addopts";
-  const configured = reporting === null || !readsAddopts || written.length > 0 ? null : configuredJunitxml(reporting.run.workspace ?? cwd, env);
+  const configured =
+    reporting === null || !readsAddopts || written.length > 0 ? null : configuredJunitxml(reporting.run.workspace ?? cwd, env);
   if (configured !== null) return { command: options.command, path: configured, required: true, instrumented: false, ...junit };
   if (options.instrument !== false && !analysis.invocations.some((inv) => inv.shadowed)) {
     const format = reporting?.definition.report?.format ?? "junit-xml";
@@ -106,7 +119,8 @@ export function readReportFile(plan: ReportPlan, before: FileStamp | null, start
   if (untouched || after.mtimeMs < Math.floor(startedMs / 1000) * 1000 - 1000) return { state: "stale_junit", report: null, sha };
   const text = bytes.toString("utf8");
   const report = plan.format === "jest-json" ? parseJestJsonReport(text, plan.root) : parseJunit(text);
-  if (report.status === "invalid") return { state: report.reason.startsWith("no <testsuite>") ? "no_testsuite" : "malformed_junit", report, sha };
+  if (report.status === "invalid")
+    return { state: report.reason.startsWith("no <testsuite>") ? "no_testsuite" : "malformed_junit", report, sha };
   if (report.cases.length === 0) return { state: "empty_suite", report, sha };
   return { state: "ok", report, sha };
 }

@@ -2,10 +2,11 @@
 // complete and uncapped, to the log file and to listeners. A timeout kills the whole group. Each
 // chunk is handled once, as it is read: queued for the log's write, hashed, handed to `onBytes` (the
 // echo), and decoded once for `onOutput` (the judge and the clipping scan).
-import { createWriteStream } from "node:fs";
 import { createHash } from "node:crypto";
+import { createWriteStream } from "node:fs";
 import { finished } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
+
 import { NamedFileError, openOutputFile } from "../io/named-files.js";
 import { reapGroup, shellExitCode, signalGroup, spawnProcessGroup, startGroupWatchdog, TIMEOUT_EXIT } from "../process/process-group.js";
 
@@ -75,7 +76,9 @@ export function runSuiteProcess(options: SuiteProcessOptions): Promise<SuiteProc
   // A failed log write stops the writing, never the reading: the suite must not block on a full pipe.
   let logError: NamedFileError | null = null;
   const failLog = (error: NodeJS.ErrnoException): NamedFileError => {
-    logError ??= new NamedFileError("write", error.code ?? "EIO", options.logPath, `cannot write ${logName} (${error.code ?? "EIO"})`, { cause: error });
+    logError ??= new NamedFileError("write", error.code ?? "EIO", options.logPath, `cannot write ${logName} (${error.code ?? "EIO"})`, {
+      cause: error,
+    });
     return logError;
   };
   log.on("error", (error: NodeJS.ErrnoException) => {

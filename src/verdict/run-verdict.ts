@@ -3,16 +3,17 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { analyzeWithPackageScripts } from "../observation/package-scripts.js";
+
 import { createJudgeStream } from "../evidence/judge.js";
 import { checkOutputFile, NamedFileError, writeFileReplacing } from "../io/named-files.js";
+import { analyzeWithPackageScripts } from "../observation/package-scripts.js";
 import type { ReasonCode } from "../reasons.js";
 import { stateHome } from "../state-home.js";
 import { decideVerdict } from "./decide.js";
-import { createProgressCounter, createProgressLine, renderProgress, shouldShowProgress, type ProgressTarget } from "./progress.js";
+import { createProgressCounter, createProgressLine, type ProgressTarget, renderProgress, shouldShowProgress } from "./progress.js";
 import { planReport, readReportFile, stampFile } from "./report-file.js";
 import { runSuiteProcess } from "./run-process.js";
-import { verdictSchema, type Verdict } from "./schema.js";
+import { type Verdict, verdictSchema } from "./schema.js";
 
 /** Options of {@link runVerdict}. */
 export interface RunVerdictOptions {
@@ -85,7 +86,11 @@ function defaultRunDirectory(now: Date = new Date()): string {
 }
 
 /** Where a run's log and verdict go: `log` and `out` as named, else in `outDir` (see {@link RunVerdictOptions.outDir}). */
-function runArtefactPaths(options: Pick<RunVerdictOptions, "cwd" | "outDir" | "log" | "out">): { dir: string | null; logPath: string; outPath: string } {
+function runArtefactPaths(options: Pick<RunVerdictOptions, "cwd" | "outDir" | "log" | "out">): {
+  dir: string | null;
+  logPath: string;
+  outPath: string;
+} {
   const cwd = resolve(options.cwd ?? ".");
   const needsDir = options.log === undefined || options.out === undefined;
   const dir = options.outDir !== undefined ? resolve(cwd, options.outDir) : needsDir ? defaultRunDirectory() : null;
@@ -118,31 +123,34 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
     const startedAt = new Date();
     // Before the suite starts, any earlier verdict is replaced by `incomplete`: a run killed in the
     // middle (even by SIGKILL) leaves that, never the last run's `passed`.
-    writeVerdictFile(outPath, verdictSchema.parse({
-      schemaVersion: 1,
-      status: "incomplete",
-      reasons: ["run-not-finished"] satisfies ReasonCode[],
-      runnerExit: null,
-      truncatedLog: false,
-      junit: "not_applicable",
-      tests: 0,
-      failures: 0,
-      errors: 0,
-      skipped: 0,
-      gates: [],
-      logSha256: EMPTY_SHA256,
-      junitSha256: null,
-      bytes: 0,
-      command: options.command,
-      instrumentedCommand: plan.instrumented ? plan.command : null,
-      cwd,
-      log: logPath,
-      junitPath: null,
-      startedAt: startedAt.toISOString(),
-      durationMs: 0,
-      timedOut: false,
-      runs: [],
-    } satisfies Verdict));
+    writeVerdictFile(
+      outPath,
+      verdictSchema.parse({
+        schemaVersion: 1,
+        status: "incomplete",
+        reasons: ["run-not-finished"] satisfies ReasonCode[],
+        runnerExit: null,
+        truncatedLog: false,
+        junit: "not_applicable",
+        tests: 0,
+        failures: 0,
+        errors: 0,
+        skipped: 0,
+        gates: [],
+        logSha256: EMPTY_SHA256,
+        junitSha256: null,
+        bytes: 0,
+        command: options.command,
+        instrumentedCommand: plan.instrumented ? plan.command : null,
+        cwd,
+        log: logPath,
+        junitPath: null,
+        startedAt: startedAt.toISOString(),
+        durationMs: 0,
+        timedOut: false,
+        runs: [],
+      } satisfies Verdict),
+    );
     // The judge reads every line for a host's clipping note too (the one clipping rule).
     const stream = createJudgeStream(analysis, { cwd });
     let lastText = "";
@@ -220,7 +228,14 @@ export async function runVerdict(options: RunVerdictOptions): Promise<Verdict> {
       startedAt: startedAt.toISOString(),
       durationMs: result.durationMs,
       timedOut: result.timedOut,
-      runs: judged.runs.map((run) => ({ kind: run.kind, runner: run.runner, outcome: run.outcome, passed: run.passed, failed: run.failed, reasons: run.reasons })),
+      runs: judged.runs.map((run) => ({
+        kind: run.kind,
+        runner: run.runner,
+        outcome: run.outcome,
+        passed: run.passed,
+        failed: run.failed,
+        reasons: run.reasons,
+      })),
     };
     const checked = verdictSchema.parse(verdict);
     writeVerdictFile(outPath, checked);

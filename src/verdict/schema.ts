@@ -5,7 +5,15 @@ import { z } from "zod/v4";
 export const verdictStatusSchema = z.enum(["passed", "failed", "incomplete"]);
 
 /** State of the JUnit report (snake_case values of the documented format). */
-export const junitStateSchema = z.enum(["ok", "missing_junit", "malformed_junit", "no_testsuite", "empty_suite", "stale_junit", "not_applicable"]);
+export const junitStateSchema = z.enum([
+  "ok",
+  "missing_junit",
+  "malformed_junit",
+  "no_testsuite",
+  "empty_suite",
+  "stale_junit",
+  "not_applicable",
+]);
 
 /** A gate finding (pytest-cov's threshold) reported apart from the test outcome. */
 export const gateSchema = z.object({
@@ -26,31 +34,39 @@ export const verdictRunSchema = z.object({
 });
 
 /** The zod schema of `verdict.json` (schemaVersion 1). */
-export const verdictSchema = z.object({
-  schemaVersion: z.literal(1),
-  status: verdictStatusSchema,
-  reasons: z.array(z.string()),
-  runnerExit: z.number().int().nullable(),
-  truncatedLog: z.boolean(),
-  junit: junitStateSchema,
-  tests: z.number().int().nonnegative(),
-  failures: z.number().int().nonnegative(),
-  errors: z.number().int().nonnegative(),
-  skipped: z.number().int().nonnegative(),
-  gates: z.array(gateSchema),
-  logSha256: z.string().regex(/^[0-9a-f]{64}$/),
-  junitSha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
-  bytes: z.number().int().nonnegative(),
-  command: z.string(),
-  instrumentedCommand: z.string().nullable(),
-  cwd: z.string(),
-  log: z.string(),
-  junitPath: z.string().nullable(),
-  startedAt: z.string(),
-  durationMs: z.number().int().nonnegative(),
-  timedOut: z.boolean(),
-  runs: z.array(verdictRunSchema),
-}).meta({ title: "agent-evidence verdict.json", description: "The fail-closed verdict of one `agent-evidence run` (see docs/verdict.md)." });
+export const verdictSchema = z
+  .object({
+    schemaVersion: z.literal(1),
+    status: verdictStatusSchema,
+    reasons: z.array(z.string()),
+    runnerExit: z.number().int().nullable(),
+    truncatedLog: z.boolean(),
+    junit: junitStateSchema,
+    tests: z.number().int().nonnegative(),
+    failures: z.number().int().nonnegative(),
+    errors: z.number().int().nonnegative(),
+    skipped: z.number().int().nonnegative(),
+    gates: z.array(gateSchema),
+    logSha256: z.string().regex(/^[0-9a-f]{64}$/),
+    junitSha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable(),
+    bytes: z.number().int().nonnegative(),
+    command: z.string(),
+    instrumentedCommand: z.string().nullable(),
+    cwd: z.string(),
+    log: z.string(),
+    junitPath: z.string().nullable(),
+    startedAt: z.string(),
+    durationMs: z.number().int().nonnegative(),
+    timedOut: z.boolean(),
+    runs: z.array(verdictRunSchema),
+  })
+  .meta({
+    title: "agent-evidence verdict.json",
+    description: "The fail-closed verdict of one `agent-evidence run` (see docs/verdict.md).",
+  });
 
 /** The verdict document. */
 export type Verdict = z.infer<typeof verdictSchema>;

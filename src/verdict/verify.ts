@@ -1,6 +1,6 @@
 // Re-hashes the files a verdict names and says whether the verdict still matches them.
 import { hashRegularFile, NamedFileError, readRegularFile } from "../io/named-files.js";
-import { verdictSchema, type Verdict } from "./schema.js";
+import { type Verdict, verdictSchema } from "./schema.js";
 
 /** The result of {@link verifyVerdictFile}. */
 export interface VerifyVerdictResult {
@@ -37,7 +37,11 @@ export function verifyVerdictFile(path: string): VerifyVerdictResult {
     verdict = verdictSchema.parse(JSON.parse(readRegularFile(path, { cap: MAX_VERDICT_BYTES }).toString("utf8")));
   } catch (error) {
     if (error instanceof NamedFileError) return { ok: false, problems: [error.message], verdict: null };
-    return { ok: false, problems: [`verdict does not parse: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`], verdict: null };
+    return {
+      ok: false,
+      problems: [`verdict does not parse: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`],
+      verdict: null,
+    };
   }
   const problems: string[] = [];
   checkFile("log", verdict.log, verdict.logSha256, problems);

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+
 import { makeTempDir } from "../support/temp-dir.js";
 
 /** The command that runs the slow test. */

@@ -5,10 +5,12 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { generateText, stepCountIs, tool, type ModelMessage } from "ai";
+
+import { generateText, type ModelMessage, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+
 import { fromAiSdkTool, toAiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
@@ -26,7 +28,12 @@ const toolCallStep = (toolName: string, input: unknown, toolCallId = "call-1") =
   usage,
   warnings: [],
 });
-const textStep = { content: [{ type: "text" as const, text: "done" }], finishReason: { unified: "stop" as const, raw: "stop" }, usage, warnings: [] };
+const textStep = {
+  content: [{ type: "text" as const, text: "done" }],
+  finishReason: { unified: "stop" as const, raw: "stop" },
+  usage,
+  warnings: [],
+};
 
 describe("AI SDK conventions through generateText", () => {
   let project: ReturnType<typeof makeTempDir>;
@@ -47,7 +54,13 @@ describe("AI SDK conventions through generateText", () => {
     const controller = new AbortController();
     const pidFile = join(project.dir, "sleeper.pid");
     const model = new MockLanguageModelV3({ doGenerate: [toolCallStep("bash", { command: LONG }), textStep] });
-    const call = generateText({ model, tools: toAiSdkTools(tools), stopWhen: stepCountIs(steps), prompt: "Go.", abortSignal: controller.signal });
+    const call = generateText({
+      model,
+      tools: toAiSdkTools(tools),
+      stopWhen: stepCountIs(steps),
+      prompt: "Go.",
+      abortSignal: controller.signal,
+    });
     expect(await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 30_000)).toBe(true);
     const sleeper = Number(readFileSync(pidFile, "utf8").trim());
     expect(gone(sleeper)).toBe(false);
@@ -86,8 +99,17 @@ describe("AI SDK conventions through generateText", () => {
       return { aiTools, asked, request };
     }
 
-    async function answer(aiTools: ReturnType<typeof toAiSdkTools>, asked: Awaited<ReturnType<typeof requestApproval>>["asked"], approvalId: string, approved: boolean) {
-      const messages: ModelMessage[] = [{ role: "user", content: "Reset the tree." }, ...asked.response.messages, { role: "tool", content: [{ type: "tool-approval-response", approvalId, approved }] }];
+    async function answer(
+      aiTools: ReturnType<typeof toAiSdkTools>,
+      asked: Awaited<ReturnType<typeof requestApproval>>["asked"],
+      approvalId: string,
+      approved: boolean,
+    ) {
+      const messages: ModelMessage[] = [
+        { role: "user", content: "Reset the tree." },
+        ...asked.response.messages,
+        { role: "tool", content: [{ type: "tool-approval-response", approvalId, approved }] },
+      ];
       const next = new MockLanguageModelV3({ doGenerate: [textStep] });
       const result = await generateText({ model: next, tools: aiTools, stopWhen: stepCountIs(3), messages });
       return { result, next };
@@ -123,7 +145,10 @@ describe("AI SDK conventions through generateText", () => {
     it("a call of the SDK tool's execute that did not come through the approval flow is refused under confirm: framework", async () => {
       const { tools } = evidenceTools(["bash"], { cwd: repo, sandbox: false, confirm: "framework" });
       const bash = toAiSdkTools(tools).bash!;
-      const result = (await bash.execute!({ command: RESET }, { toolCallId: "direct", messages: [] })) as { text: string; isError?: boolean };
+      const result = (await bash.execute!({ command: RESET }, { toolCallId: "direct", messages: [] })) as {
+        text: string;
+        isError?: boolean;
+      };
       expect(result.text).toContain("needs approval");
       expect(modified()).toBe(true);
     });
@@ -139,7 +164,9 @@ describe("AI SDK conventions through generateText", () => {
 
   it("evidence_status is a tool like any other: after a passing run the model reads the verified target", async () => {
     const { tools, evidence } = evidenceTools(["bash", "evidence_status"], { cwd: project.dir, sandbox: false });
-    const model = new MockLanguageModelV3({ doGenerate: [toolCallStep("bash", { command: PYTEST_COMMAND }), toolCallStep("evidence_status", {}, "call-2"), textStep] });
+    const model = new MockLanguageModelV3({
+      doGenerate: [toolCallStep("bash", { command: PYTEST_COMMAND }), toolCallStep("evidence_status", {}, "call-2"), textStep],
+    });
     const result = await generateText({ model, tools: toAiSdkTools(tools), stopWhen: stepCountIs(4), prompt: "Test, then check." });
     const status = result.steps[1]?.toolResults[0]?.output as { text: string; data: { verifiedTargets: string[] } };
     expect(status.data.verifiedTargets).toEqual(evidence.verifiedTargets);
@@ -159,7 +186,10 @@ describe("AI SDK conventions through generateText", () => {
             return { output: stdout + stderr, exitCode: 0 };
           } catch (error) {
             const failed = error as { stdout?: string; stderr?: string; code?: number };
-            return { output: (failed.stdout ?? "") + (failed.stderr ?? ""), exitCode: typeof failed.code === "number" ? failed.code : null };
+            return {
+              output: (failed.stdout ?? "") + (failed.stderr ?? ""),
+              exitCode: typeof failed.code === "number" ? failed.code : null,
+            };
           }
         },
         toModelOutput: ({ output }) => ({ type: "text", value: `${output.output}\nExit code: ${output.exitCode ?? "unknown"}` }),
@@ -208,7 +238,11 @@ describe("AI SDK conventions through generateText", () => {
     });
 
     it("a throw of the AI SDK tool is an error result, never a throw, and no record", async () => {
-      const broken = tool({ description: "x", inputSchema: z.object({ command: z.string() }), execute: (_input: { command: string }): Promise<string> => Promise.reject(new Error("boom")) });
+      const broken = tool({
+        description: "x",
+        inputSchema: z.object({ command: z.string() }),
+        execute: (_input: { command: string }): Promise<string> => Promise.reject(new Error("boom")),
+      });
       const bash = new BashEvidence(fromAiSdkTool("bash", broken), { workspace: project.dir });
       const result = await bash.execute({ command: PYTEST_COMMAND });
       expect(result).toMatchObject({ isError: true, text: "Error: bash failed: boom" });

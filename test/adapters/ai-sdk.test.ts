@@ -2,9 +2,10 @@
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { toAiSdkTools } from "../../src/adapters/ai-sdk.js";
-import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createByteCountTool, createFailingListTool, makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -13,7 +14,12 @@ const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0
 function scriptedModel(toolName: string, input: unknown): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     doGenerate: [
-      { content: [{ type: "tool-call", toolCallId: "call-1", toolName, input: JSON.stringify(input) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] },
+      {
+        content: [{ type: "tool-call", toolCallId: "call-1", toolName, input: JSON.stringify(input) }],
+        finishReason: { unified: "tool-calls", raw: "tool_calls" },
+        usage,
+        warnings: [],
+      },
       { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] },
     ],
   });
@@ -49,8 +55,20 @@ describe("agent-evidence/ai-sdk", () => {
   });
 
   it.each<{ name: string; tool: () => Tool<unknown, unknown>; input: unknown; seen: { type: string; value: string }; data: unknown }>([
-    { name: "a result's data stays in the result object; the model sees the text", tool: createByteCountTool, input: { text: "hello" }, seen: { type: "text", value: "5 bytes" }, data: { bytes: 5 } },
-    { name: "an error result reaches the model as error text", tool: createFailingListTool, input: { path: "/no/such/dir" }, seen: { type: "error-text", value: "Error: ls exited 2" }, data: { exitCode: 2 } },
+    {
+      name: "a result's data stays in the result object; the model sees the text",
+      tool: createByteCountTool,
+      input: { text: "hello" },
+      seen: { type: "text", value: "5 bytes" },
+      data: { bytes: 5 },
+    },
+    {
+      name: "an error result reaches the model as error text",
+      tool: createFailingListTool,
+      input: { path: "/no/such/dir" },
+      seen: { type: "error-text", value: "Error: ls exited 2" },
+      data: { exitCode: 2 },
+    },
   ])("$name", async ({ tool, input, seen, data }) => {
     const own = tool();
     const model = scriptedModel(own.name, input);

@@ -3,7 +3,9 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+
 import { z } from "zod/v4";
+
 import { defineTool, type Tool } from "../../src/host/tool.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -50,7 +52,11 @@ export function createFailingListTool(): Tool<{ path: string }, { exitCode: numb
         return { text: stdout, data: { exitCode: 0 } };
       } catch (error) {
         const failure = error as { code?: number; stderr?: string };
-        return { text: `Error: ls exited ${failure.code}: ${failure.stderr?.trim()}`, data: { exitCode: failure.code ?? -1 }, isError: true };
+        return {
+          text: `Error: ls exited ${failure.code}: ${failure.stderr?.trim()}`,
+          data: { exitCode: failure.code ?? -1 },
+          isError: true,
+        };
       }
     },
   });

@@ -4,6 +4,7 @@
 import { tool as langChainTool } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+
 import { toLangChainTools } from "../../src/adapters/langchain.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { groupAlive, makeSlowPytestProject, SLOW_PYTEST_COMMAND } from "./abort-fixture.js";
@@ -31,7 +32,9 @@ describe("agent-evidence/langchain: abort", () => {
     expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }) as Error);
     expect(model.requests).toHaveLength(1);
     expect(evidence.verifiedTargets).toEqual([]);
-    expect(evidence.verificationRecords.map((r) => ({ target: r.target, exitCode: r.exitCode, verified: r.verified }))).toEqual([{ target: "test_slow.py", exitCode: 130, verified: false }]);
+    expect(evidence.verificationRecords.map((r) => ({ target: r.target, exitCode: r.exitCode, verified: r.verified }))).toEqual([
+      { target: "test_slow.py", exitCode: 130, verified: false },
+    ]);
   });
 
   it("rejects with what LangChain's own tool() rejects with for the same abort", async () => {
@@ -45,7 +48,10 @@ describe("agent-evidence/langchain: abort", () => {
     const { tools } = evidenceTools(["bash"], { cwd: project.dir, sandbox: false });
     const [bash] = toLangChainTools(tools);
     const stringAbort = new AbortController();
-    const call = bash?.invoke({ type: "tool_call", id: "call-2", name: "bash", args: { command: "sleep 30" } }, { signal: stringAbort.signal });
+    const call = bash?.invoke(
+      { type: "tool_call", id: "call-2", name: "bash", args: { command: "sleep 30" } },
+      { signal: stringAbort.signal },
+    );
     setTimeout(() => stringAbort.abort("user pressed stop"), 200);
     await expect(call).rejects.toThrow(new Error("user pressed stop"));
   });
@@ -55,7 +61,12 @@ describe("agent-evidence/langchain: abort", () => {
     const [bash] = toLangChainTools(tools);
     const controller = new AbortController();
     controller.abort();
-    await expect(bash?.invoke({ type: "tool_call", id: "call-1", name: "bash", args: { command: SLOW_PYTEST_COMMAND } }, { signal: controller.signal })).rejects.toBe(controller.signal.reason);
+    await expect(
+      bash?.invoke(
+        { type: "tool_call", id: "call-1", name: "bash", args: { command: SLOW_PYTEST_COMMAND } },
+        { signal: controller.signal },
+      ),
+    ).rejects.toBe(controller.signal.reason);
     expect(evidence.verificationRecords).toEqual([]);
   });
 });

@@ -4,11 +4,13 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { ToolMessage } from "@langchain/core/messages";
 import { tool as langChainTool, type ToolRunnableConfig } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod/v4";
 import { z as z3 } from "zod/v3";
+import { z } from "zod/v4";
+
 import { fromLangChainTool, toLangChainTools } from "../../src/adapters/langchain.js";
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
@@ -42,7 +44,10 @@ describe("fromLangChainTool", () => {
   it("keeps the tool's name, description and zod 4 schema", () => {
     const theirs = createTheirBash(project.dir);
     const wrapped = fromLangChainTool(theirs);
-    expect({ name: wrapped.name, description: wrapped.description }).toEqual({ name: "bash", description: "Run a bash command in the repository." });
+    expect({ name: wrapped.name, description: wrapped.description }).toEqual({
+      name: "bash",
+      description: "Run a bash command in the repository.",
+    });
     expect(wrapped.inputSchema).toBe(theirs.schema);
   });
 
@@ -60,9 +65,9 @@ describe("fromLangChainTool", () => {
     const result = await bash.execute({ command: FAILING_COMMAND });
     expect(result.text).toMatch(/\nExit code: 1$/);
     expect(bash.verifiedTargets).toEqual([]);
-    expect(bash.verificationRecords.map((r) => ({ target: r.target, exitCode: r.exitCode, verified: r.verified, outcome: r.outcome }))).toEqual([
-      { target: "test_bad.py", exitCode: 1, verified: false, outcome: "failed" },
-    ]);
+    expect(
+      bash.verificationRecords.map((r) => ({ target: r.target, exitCode: r.exitCode, verified: r.verified, outcome: r.outcome })),
+    ).toEqual([{ target: "test_bad.py", exitCode: 1, verified: false, outcome: "failed" }]);
   });
 
   it("round trip: their bash, observed, back in a LangChain model/tool loop, verifies the target", async () => {
@@ -76,12 +81,23 @@ describe("fromLangChainTool", () => {
   it.each([
     {
       name: "a content_and_artifact tuple: text from the content, data from the artifact",
-      make: () => langChainTool(() => ["3 files", { count: 3 }], { name: "count", description: "c", schema: z.object({}), responseFormat: "content_and_artifact" }),
+      make: () =>
+        langChainTool(() => ["3 files", { count: 3 }], {
+          name: "count",
+          description: "c",
+          schema: z.object({}),
+          responseFormat: "content_and_artifact",
+        }),
       result: { text: "3 files", data: { count: 3 } },
     },
     {
       name: "a ToolMessage of status error: isError",
-      make: () => langChainTool((_input: unknown, config: ToolRunnableConfig) => new ToolMessage({ status: "error", content: "no such file", tool_call_id: config.toolCall?.id ?? "" }), { name: "read", description: "r", schema: z.object({}) }),
+      make: () =>
+        langChainTool(
+          (_input: unknown, config: ToolRunnableConfig) =>
+            new ToolMessage({ status: "error", content: "no such file", tool_call_id: config.toolCall?.id ?? "" }),
+          { name: "read", description: "r", schema: z.object({}) },
+        ),
       result: { text: "no such file", isError: true },
     },
     {
@@ -91,7 +107,14 @@ describe("fromLangChainTool", () => {
     },
     {
       name: "content blocks: their text",
-      make: () => langChainTool(() => [{ type: "text", text: "line one" }, { type: "text", text: "line two" }], { name: "blocks", description: "b", schema: z.object({}) }),
+      make: () =>
+        langChainTool(
+          () => [
+            { type: "text", text: "line one" },
+            { type: "text", text: "line two" },
+          ],
+          { name: "blocks", description: "b", schema: z.object({}) },
+        ),
       result: { text: "line one\nline two" },
     },
   ])("$name", async ({ make, result }) => {
@@ -116,12 +139,19 @@ describe("fromLangChainTool", () => {
     { name: "JSON schema", schema: { type: "object", properties: { command: { type: "string" } }, required: ["command"] } },
     { name: "zod 3", schema: z3.object({ command: z3.string() }) },
   ])("a $name schema becomes a permissive object schema; LangChain still checks the original", async ({ schema }) => {
-    const theirs = langChainTool((input: unknown) => `got ${JSON.stringify(input)}`, { name: "run", description: "r", schema: schema as never });
+    const theirs = langChainTool((input: unknown) => `got ${JSON.stringify(input)}`, {
+      name: "run",
+      description: "r",
+      schema: schema as never,
+    });
     const wrapped = fromLangChainTool(theirs);
     expect(wrapped.inputSchema.safeParse({ anything: 1 }).success).toBe(true);
     expect(wrapped.inputSchema.safeParse("not an object").success).toBe(false);
     expect(await wrapped.execute({ command: "ls" })).toEqual({ text: 'got {"command":"ls"}' });
-    expect(await wrapped.execute({ command: 5 })).toEqual({ text: expect.stringMatching(/^Error: run failed: Received tool input did not match expected schema/) as string, isError: true });
+    expect(await wrapped.execute({ command: 5 })).toEqual({
+      text: expect.stringMatching(/^Error: run failed: Received tool input did not match expected schema/) as string,
+      isError: true,
+    });
   });
 
   it("an aborted signal rejects with LangChain's abort error (the signal's reason)", async () => {

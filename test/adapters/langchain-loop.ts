@@ -1,8 +1,8 @@
 // A LangChain chat model that answers from a script (no network) and the model/tool loop of
 // docs/adapters.md, so the LangChain tests drive tools the way an agent executor does.
-import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
-import { AIMessage, HumanMessage, type AIMessageChunk, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type AIMessageChunk, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
@@ -41,13 +41,25 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedCallOptions> {
     const message =
       calls === undefined || calls.length === 0
         ? new AIMessage("done")
-        : new AIMessage({ content: "", tool_calls: calls.map((call, i) => ({ type: "tool_call", id: `call-${turn}-${i}`, name: call.name, args: call.args as Record<string, unknown> })) });
+        : new AIMessage({
+            content: "",
+            tool_calls: calls.map((call, i) => ({
+              type: "tool_call",
+              id: `call-${turn}-${i}`,
+              name: call.name,
+              args: call.args as Record<string, unknown>,
+            })),
+          });
     return Promise.resolve({ generations: [{ text: typeof message.content === "string" ? message.content : "", message }] });
   }
 }
 
 /** The loop of docs/adapters.md: model, then each tool call through `tool.invoke(call)`, until a turn without calls. */
-export async function runLangChainLoop(model: ScriptedChatModel, tools: readonly StructuredToolInterface[], options: { signal?: AbortSignal } = {}): Promise<BaseMessage[]> {
+export async function runLangChainLoop(
+  model: ScriptedChatModel,
+  tools: readonly StructuredToolInterface[],
+  options: { signal?: AbortSignal } = {},
+): Promise<BaseMessage[]> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const bound = model.bindTools([...tools]);
   const messages: BaseMessage[] = [new HumanMessage("Run the tests.")];

@@ -5,9 +5,10 @@ import { ToolMessage } from "@langchain/core/messages";
 import { tool as langChainTool, ToolInputParsingException } from "@langchain/core/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+
 import { toLangChainTools } from "../../src/adapters/langchain.js";
-import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createByteCountTool, createFailingListTool, makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { runLangChainLoop, ScriptedChatModel } from "./langchain-loop.js";
 
@@ -33,8 +34,22 @@ describe("agent-evidence/langchain", () => {
   });
 
   it.each<{ name: string; tool: () => Tool<unknown, unknown>; args: unknown; content: string; artifact: unknown; status: string }>([
-    { name: "data becomes the artifact, status success", tool: createByteCountTool, args: { text: "hello" }, content: "5 bytes", artifact: { bytes: 5 }, status: "success" },
-    { name: "an error result is a ToolMessage of status error the model reads, never a throw", tool: createFailingListTool, args: { path: "/no/such/dir" }, content: "Error: ls exited 2", artifact: { exitCode: 2 }, status: "error" },
+    {
+      name: "data becomes the artifact, status success",
+      tool: createByteCountTool,
+      args: { text: "hello" },
+      content: "5 bytes",
+      artifact: { bytes: 5 },
+      status: "success",
+    },
+    {
+      name: "an error result is a ToolMessage of status error the model reads, never a throw",
+      tool: createFailingListTool,
+      args: { path: "/no/such/dir" },
+      content: "Error: ls exited 2",
+      artifact: { exitCode: 2 },
+      status: "error",
+    },
   ])("$name", async ({ tool, args, content, artifact, status }) => {
     const [own] = toLangChainTools([tool()]);
     const message = (await own?.invoke({ type: "tool_call", id: "call-2", name: tool().name, args })) as ToolMessage;
@@ -48,7 +63,12 @@ describe("agent-evidence/langchain", () => {
   });
 
   it("in the model/tool loop each ToolMessage says success or error, and the model reads both texts", async () => {
-    const model = new ScriptedChatModel([[{ name: "byte_count", args: { text: "hello" } }, { name: "list_dir", args: { path: "/no/such/dir" } }]]);
+    const model = new ScriptedChatModel([
+      [
+        { name: "byte_count", args: { text: "hello" } },
+        { name: "list_dir", args: { path: "/no/such/dir" } },
+      ],
+    ]);
     const messages = await runLangChainLoop(model, toLangChainTools([createByteCountTool(), createFailingListTool()]));
     const toolMessages = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     expect(toolMessages.map((m) => [m.name, m.status, m.tool_call_id])).toEqual([
@@ -66,7 +86,11 @@ describe("agent-evidence/langchain", () => {
     const call = { type: "tool_call" as const, id: "call-bad", name: "bash", args: { command: 42 } };
     const message = (await bash?.invoke(call)) as ToolMessage;
     expect(message).toBeInstanceOf(ToolMessage);
-    expect({ status: message.status, id: message.tool_call_id, artifact: message.artifact as unknown }).toEqual({ status: "error", id: "call-bad", artifact: undefined });
+    expect({ status: message.status, id: message.tool_call_id, artifact: message.artifact as unknown }).toEqual({
+      status: "error",
+      id: "call-bad",
+      artifact: undefined,
+    });
     expect(message.content).toMatch(/^Error: invalid input for bash: command: /);
 
     // The same call to a tool made with LangChain's tool() and the same schema rejects.
@@ -87,7 +111,10 @@ describe("agent-evidence/langchain", () => {
 
   it("schema-invalid input in the loop reaches the model as an error message and the loop goes on", async () => {
     const { tools, evidence } = evidenceTools(["bash"], { cwd: project.dir, headless: false });
-    const model = new ScriptedChatModel([[{ name: "bash", args: { cmd: PYTEST_COMMAND } }], [{ name: "bash", args: { command: PYTEST_COMMAND } }]]);
+    const model = new ScriptedChatModel([
+      [{ name: "bash", args: { cmd: PYTEST_COMMAND } }],
+      [{ name: "bash", args: { command: PYTEST_COMMAND } }],
+    ]);
     const messages = await runLangChainLoop(model, toLangChainTools(tools));
     const toolMessages = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     expect(toolMessages.map((m) => m.status)).toEqual(["error", "success"]);
@@ -105,7 +132,15 @@ describe("agent-evidence/langchain", () => {
         type: "function",
         function: {
           name: "bash",
-          parameters: { type: "object", required: ["command"], additionalProperties: false, properties: { command: { type: "string", minLength: 1 }, timeoutMs: { anyOf: [{ type: "integer", maximum: 2_147_483_647 }, { type: "null" }] } } },
+          parameters: {
+            type: "object",
+            required: ["command"],
+            additionalProperties: false,
+            properties: {
+              command: { type: "string", minLength: 1 },
+              timeoutMs: { anyOf: [{ type: "integer", maximum: 2_147_483_647 }, { type: "null" }] },
+            },
+          },
         },
       },
     ]);
@@ -118,8 +153,14 @@ describe("agent-evidence/langchain", () => {
     const status = messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m) && m.name === "evidence_status")[0];
     expect(status?.status).toBe("success");
     expect(status?.content).toContain(`Verified targets (2): test_x.py, ${PASSING_TEST}`);
-    expect(status?.artifact).toMatchObject({ verifiedTargets: evidence.verifiedTargets, verificationRecords: [{ target: "test_x.py", verified: true }] });
-    expect(model.requests[0]?.tools).toMatchObject([{ function: { name: "bash" } }, { function: { name: "evidence_status", parameters: { type: "object", properties: {} } } }]);
+    expect(status?.artifact).toMatchObject({
+      verifiedTargets: evidence.verifiedTargets,
+      verificationRecords: [{ target: "test_x.py", verified: true }],
+    });
+    expect(model.requests[0]?.tools).toMatchObject([
+      { function: { name: "bash" } },
+      { function: { name: "evidence_status", parameters: { type: "object", properties: {} } } },
+    ]);
   });
 
   it("keeps each tool's name, description and schema", () => {

@@ -5,17 +5,19 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+
 import { inputSchemaFromJson } from "../../src/adapters/json-schema-input.js";
 import { createEvidenceMcpServer, fromCallToolResult, fromMcpTool } from "../../src/adapters/mcp.js";
-import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { isEvidenceError } from "../../src/errors.js";
 import type { ToolProgress } from "../../src/host/tool.js";
+import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { makeTempDir } from "../support/temp-dir.js";
-import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { gone, waitFor } from "./abort-fixture.js";
+import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { connectInMemory } from "./mcp-helpers.js";
 
 // Real bash in its own process group, stdout and stderr in one stream; an abort kills the group.
@@ -61,10 +63,18 @@ function foreignServer(cwd: string): McpServer {
     { description: "Count words.", inputSchema: { text: z.string() }, outputSchema: { words: z.number() } },
     ({ text }) => {
       const words = text.split(/\s+/).filter((word) => word !== "").length;
-      return { content: [{ type: "text", text: `${words} words` }, { type: "image", data: "aGk=", mimeType: "image/png" }], structuredContent: { words } };
+      return {
+        content: [
+          { type: "text", text: `${words} words` },
+          { type: "image", data: "aGk=", mimeType: "image/png" },
+        ],
+        structuredContent: { words },
+      };
     },
   );
-  server.registerTool("dotted.name", { description: "A name with a dot.", inputSchema: {} }, () => ({ content: [{ type: "text", text: "ok" }] }));
+  server.registerTool("dotted.name", { description: "A name with a dot.", inputSchema: {} }, () => ({
+    content: [{ type: "text", text: "ok" }],
+  }));
   return server;
 }
 
@@ -76,14 +86,23 @@ describe("fromMcpTool reads the tool's definition", () => {
     try {
       const { client } = await connectForeign(project.dir);
       const bash = await fromMcpTool(client, "bash");
-      expect(bash).toMatchObject({ name: "bash", title: "Shell", description: "Run a bash command in the project.", annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true } });
+      expect(bash).toMatchObject({
+        name: "bash",
+        title: "Shell",
+        description: "Run a bash command in the project.",
+        annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+      });
       // This install's zod (4.2 or later) has the converter: the schema validates as the server's does.
       expect(typeof (z as { fromJSONSchema?: unknown }).fromJSONSchema).toBe("function");
       expect(bash.inputSchemaKind).toBe("converted");
       expect(bash.inputSchema.safeParse({ command: "ls" }).success).toBe(true);
       expect(bash.inputSchema.safeParse({ command: "" }).success).toBe(false);
       expect(bash.inputSchema.safeParse({}).success).toBe(false);
-      expect(z.toJSONSchema(bash.inputSchema)).toMatchObject({ type: "object", properties: { command: { type: "string", minLength: 1, description: "The command line." } }, required: ["command"] });
+      expect(z.toJSONSchema(bash.inputSchema)).toMatchObject({
+        type: "object",
+        properties: { command: { type: "string", minLength: 1, description: "The command line." } },
+        required: ["command"],
+      });
     } finally {
       project.cleanup();
     }
@@ -118,7 +137,9 @@ describe("a foreign bash observed by BashEvidence", () => {
         expect(result.text).toContain(`PASSED ${PASSING_TEST}`);
         expect(result.text).toMatch(/\nExit code: 0$/);
         expect(bash.verifiedTargets).toEqual(expect.arrayContaining(["test_x.py", PASSING_TEST]));
-        expect(bash.verificationRecords).toMatchObject([{ command: PYTEST_COMMAND, exitCode: 0, verified: true, outcome: "passed", passed: [PASSING_TEST] }]);
+        expect(bash.verificationRecords).toMatchObject([
+          { command: PYTEST_COMMAND, exitCode: 0, verified: true, outcome: "passed", passed: [PASSING_TEST] },
+        ]);
       } finally {
         await bash.close();
       }
@@ -161,7 +182,9 @@ describe("a foreign bash observed by BashEvidence", () => {
       try {
         const controller = new AbortController();
         const call = bash.execute({ command: PYTEST_COMMAND }, { signal: controller.signal });
-        expect(await waitFor(() => existsSync(join(flags.dir, "pid")) && /^\d+\n$/.test(readFileSync(join(flags.dir, "pid"), "utf8")))).toBe(true);
+        expect(
+          await waitFor(() => existsSync(join(flags.dir, "pid")) && /^\d+\n$/.test(readFileSync(join(flags.dir, "pid"), "utf8"))),
+        ).toBe(true);
         const pid = Number(readFileSync(join(flags.dir, "pid"), "utf8"));
         const reason = new Error("the user pressed stop");
         controller.abort(reason);
@@ -189,7 +212,10 @@ describe("results", () => {
       const deploy = await fromMcpTool(client, "deploy");
       expect(await deploy.execute({ target: "prod" })).toEqual({ text: "deploy to prod refused: no credentials", isError: true });
       const count = await fromMcpTool(client, "count");
-      expect(await count.execute({ text: "one two three" })).toEqual({ text: "3 words\n[image content image/png not shown]", data: { words: 3 } });
+      expect(await count.execute({ text: "one two three" })).toEqual({
+        text: "3 words\n[image content image/png not shown]",
+        data: { words: 3 },
+      });
     } finally {
       project.cleanup();
     }
@@ -208,8 +234,13 @@ describe("results", () => {
       const flags = makeTempDir("ae-mcp-client-flags-");
       try {
         const slow = await fromMcpTool(client, "bash", { timeoutMs: 1_000 });
-        const timedOut = await slow.execute({ command: `echo $$ > ${join(flags.dir, "pid.tmp")} && mv ${join(flags.dir, "pid.tmp")} ${join(flags.dir, "pid")} && exec sleep 30` });
-        expect(timedOut).toEqual({ text: expect.stringMatching(/^Error: the MCP tool bash failed: MCP error -32001: Request timed out/) as unknown, isError: true });
+        const timedOut = await slow.execute({
+          command: `echo $$ > ${join(flags.dir, "pid.tmp")} && mv ${join(flags.dir, "pid.tmp")} ${join(flags.dir, "pid")} && exec sleep 30`,
+        });
+        expect(timedOut).toEqual({
+          text: expect.stringMatching(/^Error: the MCP tool bash failed: MCP error -32001: Request timed out/) as unknown,
+          isError: true,
+        });
         expect(await waitFor(() => existsSync(join(flags.dir, "pid")))).toBe(true);
         const pid = Number(readFileSync(join(flags.dir, "pid"), "utf8"));
         expect(await waitFor(() => gone(pid))).toBe(true);
@@ -219,7 +250,10 @@ describe("results", () => {
 
       await client.close();
       const closed = await bash.execute({ command: "echo hi" });
-      expect(closed).toEqual({ text: expect.stringMatching(/^Error: the MCP tool bash failed: .*Not connected/) as unknown, isError: true });
+      expect(closed).toEqual({
+        text: expect.stringMatching(/^Error: the MCP tool bash failed: .*Not connected/) as unknown,
+        isError: true,
+      });
     } finally {
       project.cleanup();
     }
@@ -235,7 +269,11 @@ describe("progress from the server", () => {
     const project = makeTempDir("ae-mcp-client-");
     try {
       // agent-evidence's own server as the foreign one: its bash reports progress.
-      const { server, evidence } = createEvidenceMcpServer({ cwd: project.dir, sandbox: false, limits: { bash: { progressIntervalMs: 100 } } });
+      const { server, evidence } = createEvidenceMcpServer({
+        cwd: project.dir,
+        sandbox: false,
+        limits: { bash: { progressIntervalMs: 100 } },
+      });
       const { client } = await connectInMemory(server, evidence);
       const bash = await fromMcpTool(client, "bash", { timeoutMs: 2_000 });
       const updates: ToolProgress[] = [];
@@ -248,12 +286,15 @@ describe("progress from the server", () => {
       }
 
       let thrown = 0;
-      const again = await bash.execute({ command: "sleep 1; echo again" }, {
-        onProgress: () => {
-          thrown += 1;
-          throw new Error("listener failed");
+      const again = await bash.execute(
+        { command: "sleep 1; echo again" },
+        {
+          onProgress: () => {
+            thrown += 1;
+            throw new Error("listener failed");
+          },
         },
-      });
+      );
       expect(again.text).toMatch(/^again\n/);
       expect(thrown).toBe(1);
     } finally {
@@ -263,13 +304,22 @@ describe("progress from the server", () => {
 });
 
 describe("inputSchemaFromJson", () => {
-  const json = { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { command: { type: "string" } }, required: ["command"], additionalProperties: false };
+  const json = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties: { command: { type: "string" } },
+    required: ["command"],
+    additionalProperties: false,
+  };
 
   it.each<[string, Parameters<typeof inputSchemaFromJson>[1]]>([
     ["without a converter (zod 3.25's zod/v4)", null],
-    ["when the converter refuses the schema", () => {
-      throw new Error("Reference not found");
-    }],
+    [
+      "when the converter refuses the schema",
+      () => {
+        throw new Error("Reference not found");
+      },
+    ],
     ["when the converter gives no object schema", () => z.string()],
   ])("is permissive %s, and still renders the JSON Schema", (_name, convert) => {
     const { schema, kind } = inputSchemaFromJson(json, convert);

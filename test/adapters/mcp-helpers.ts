@@ -72,5 +72,3 @@ export async function connectInMemory<TEvidence>(server: McpServer, evidence: TE
 export function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
   return (result.content as { type: string; text?: string }[]).map((part) => part.text ?? "").join("");
 }
-
-

@@ -3,14 +3,21 @@
 // of a long bash call, and a cancelled call (issue 17, sections 5 and 6).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { createEvidenceMcpServer, registerMcpTools, type EvidenceMcpServer, type EvidenceMcpServerOptions } from "../../src/adapters/mcp.js";
+
+import {
+  createEvidenceMcpServer,
+  type EvidenceMcpServer,
+  type EvidenceMcpServerOptions,
+  registerMcpTools,
+} from "../../src/adapters/mcp.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { gone, waitFor } from "./abort-fixture.js";
-import { connectInMemory, textOf, type Connection } from "./mcp-helpers.js";
+import { connectInMemory, type Connection, textOf } from "./mcp-helpers.js";
 
 async function connect(options: EvidenceMcpServerOptions): Promise<Connection<EvidenceMcpServer["evidence"]>> {
   const { server, evidence } = createEvidenceMcpServer(options);
@@ -54,7 +61,11 @@ describe("titles and annotations in listTools", () => {
       const server = new McpServer({ name: "network", version: "1.0.0" });
       registerMcpTools(server, tools);
       const networked = await connectInMemory(server, evidence);
-      expect((await networked.client.listTools()).tools[0]?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+      expect((await networked.client.listTools()).tools[0]?.annotations).toMatchObject({
+        readOnlyHint: false,
+        destructiveHint: true,
+        openWorldHint: true,
+      });
     } finally {
       project.cleanup();
     }
@@ -181,10 +192,17 @@ describe("a cancelled bash call", () => {
   it("kills the process group, is not a pass, gets no response, and the connection carries on", async () => {
     const project = slowProject();
     try {
-      const { client, evidence, sent, errors } = await connect({ cwd: project.dir, sandbox: false, limits: { bash: { progressIntervalMs: 100 } } });
+      const { client, evidence, sent, errors } = await connect({
+        cwd: project.dir,
+        sandbox: false,
+        limits: { bash: { progressIntervalMs: 100 } },
+      });
       const controller = new AbortController();
       let progress = 0;
-      const call = client.callTool({ name: "bash", arguments: { command: SLOW_COMMAND } }, undefined, { signal: controller.signal, onprogress: () => (progress += 1) });
+      const call = client.callTool({ name: "bash", arguments: { command: SLOW_COMMAND } }, undefined, {
+        signal: controller.signal,
+        onprogress: () => (progress += 1),
+      });
       expect(await waitFor(() => existsSync(join(project.flags, "pids")) && progress > 0)).toBe(true);
       const [pytest, child] = pidsIn(project.flags) as [number, number];
       expect(gone(pytest) || gone(child)).toBe(false);
@@ -209,10 +227,15 @@ describe("a cancelled bash call", () => {
       expect(sent.server.some((message) => "id" in message && message.id === request.id)).toBe(false);
       const later = await client.callTool({ name: "bash", arguments: { command: "echo still here" } });
       expect(textOf(later)).toMatch(/^still here\n[\s\S]*Exit code: 0$/);
-      expect(sent.server.slice(cancelledAt).filter((message) => "method" in message && message.method === "notifications/progress")).toEqual([]);
+      expect(
+        sent.server.slice(cancelledAt).filter((message) => "method" in message && message.method === "notifications/progress"),
+      ).toEqual([]);
       expect(errors).toEqual({ client: [], server: [] });
       const status = await client.callTool({ name: "evidence_status", arguments: {} });
-      expect(status.structuredContent).toMatchObject({ verifiedTargets: [], verificationRecords: [{ command: SLOW_COMMAND, verified: false }] });
+      expect(status.structuredContent).toMatchObject({
+        verifiedTargets: [],
+        verificationRecords: [{ command: SLOW_COMMAND, verified: false }],
+      });
     } finally {
       project.cleanup();
     }

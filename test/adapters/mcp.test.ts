@@ -3,14 +3,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import type { JudgeInput } from "../../src/evidence/judge-types.js";
 import { makeTempDir, tempDirPath } from "../support/temp-dir.js";
-import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 import { gone, waitFor } from "./abort-fixture.js";
+import { makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 const TOOL_NAMES = ["bash", "file_read", "file_write", "apply_patch", "grep", "git_diff", "evidence_status", "judge"];
@@ -21,7 +23,12 @@ interface Connection {
 }
 
 async function connect(cwd: string, flags: string[], env?: Record<string, string>): Promise<Connection> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, "mcp", "--cwd", cwd, ...flags], stderr: "pipe", ...(env === undefined ? {} : { env }) });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, "mcp", "--cwd", cwd, ...flags],
+    stderr: "pipe",
+    ...(env === undefined ? {} : { env }),
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
   const client = new Client({ name: "agent-evidence-test", version: "1.0.0" });
@@ -63,14 +70,30 @@ describe("agent-evidence mcp", () => {
     const status = await connection.client.callTool({ name: "evidence_status", arguments: {} });
     expect(status.structuredContent).toMatchObject({
       verifiedTargets: expect.arrayContaining([PASSING_TEST]) as unknown,
-      verificationRecords: [{ target: "test_x.py", command: PYTEST_COMMAND, exitCode: 0, verified: true, applicability: "current", outcome: "passed", passed: [PASSING_TEST] }],
+      verificationRecords: [
+        {
+          target: "test_x.py",
+          command: PYTEST_COMMAND,
+          exitCode: 0,
+          verified: true,
+          applicability: "current",
+          outcome: "passed",
+          passed: [PASSING_TEST],
+        },
+      ],
     });
     expect(textOf(status)).toContain(`Verified targets (2): test_x.py, ${PASSING_TEST}`);
 
-    const edit = await connection.client.callTool({ name: "file_write", arguments: { path: "test_x.py", mode: "str_replace", oldString: "1 + 1 == 2", newString: "2 + 2 == 4" } });
+    const edit = await connection.client.callTool({
+      name: "file_write",
+      arguments: { path: "test_x.py", mode: "str_replace", oldString: "1 + 1 == 2", newString: "2 + 2 == 4" },
+    });
     expect(edit.isError).not.toBe(true);
     const after = await connection.client.callTool({ name: "evidence_status", arguments: {} });
-    expect(after.structuredContent).toMatchObject({ verifiedTargets: [], verificationRecords: [{ target: "test_x.py", applicability: "unknown", postTestEdits: ["test_x.py"] }] });
+    expect(after.structuredContent).toMatchObject({
+      verifiedTargets: [],
+      verificationRecords: [{ target: "test_x.py", applicability: "unknown", postTestEdits: ["test_x.py"] }],
+    });
     expect(textOf(after)).toContain("Verified targets: none.");
   });
 
@@ -78,11 +101,17 @@ describe("agent-evidence mcp", () => {
     let passingOutput: string;
     let failingOutput: string;
     beforeAll(() => {
-      passingOutput = execFileSync("python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "test_x.py"], { cwd: project.dir, encoding: "utf8" });
+      passingOutput = execFileSync("python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "test_x.py"], {
+        cwd: project.dir,
+        encoding: "utf8",
+      });
       const failing = makeTempDir("ae-adapters-fail-");
       try {
         writeFileSync(join(failing.dir, "test_x.py"), "def test_bad():\n    assert 1 + 1 == 3\n");
-        const run = spawnSync("python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "test_x.py"], { cwd: failing.dir, encoding: "utf8" });
+        const run = spawnSync("python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "test_x.py"], {
+          cwd: failing.dir,
+          encoding: "utf8",
+        });
         expect(run.status).toBe(1);
         failingOutput = run.stdout;
       } finally {
@@ -92,8 +121,16 @@ describe("agent-evidence mcp", () => {
 
     it.each<{ name: string; args: () => Record<string, unknown>; verdict: string }>([
       { name: "real passing output with exit 0", args: () => ({ output: passingOutput, exitCode: 0 }), verdict: "passed" },
-      { name: "the same output marked truncated", args: () => ({ output: passingOutput, exitCode: 0, truncated: true }), verdict: "unknown" },
-      { name: "real failing output with exit 1 and a cwd", args: () => ({ output: failingOutput, exitCode: 1, cwd: "/w" }), verdict: "failed" },
+      {
+        name: "the same output marked truncated",
+        args: () => ({ output: passingOutput, exitCode: 0, truncated: true }),
+        verdict: "unknown",
+      },
+      {
+        name: "real failing output with exit 1 and a cwd",
+        args: () => ({ output: failingOutput, exitCode: 1, cwd: "/w" }),
+        verdict: "failed",
+      },
     ])("returns the judge JSON for $name", async ({ args, verdict }) => {
       const { truncated, ...rest } = args();
       const result = await connection.client.callTool({ name: "judge", arguments: { command: PYTEST_COMMAND, ...args() } });
@@ -134,7 +171,11 @@ describe("agent-evidence mcp: a cancelled call over stdio", () => {
     try {
       const pids = join(flags.dir, "pids");
       const controller = new AbortController();
-      const call = connection.client.callTool({ name: "bash", arguments: { command: `sleep 300 & echo "$$ $!" > ${pids}.tmp && mv ${pids}.tmp ${pids}; wait` } }, undefined, { signal: controller.signal });
+      const call = connection.client.callTool(
+        { name: "bash", arguments: { command: `sleep 300 & echo "$$ $!" > ${pids}.tmp && mv ${pids}.tmp ${pids}; wait` } },
+        undefined,
+        { signal: controller.signal },
+      );
       expect(await waitFor(() => existsSync(pids))).toBe(true);
       const [shell, child] = readFileSync(pids, "utf8").trim().split(" ").map(Number) as [number, number];
       expect(gone(shell) || gone(child)).toBe(false);

@@ -4,6 +4,7 @@
 import { Agent, Runner, setTracingDisabled, tool as agentTool } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { groupAlive, makeSlowPytestProject, SLOW_PYTEST_COMMAND } from "./abort-fixture.js";
@@ -47,7 +48,9 @@ describe("agent-evidence/openai-agents: abort", () => {
     expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }) as Error);
     expect(model.requests).toHaveLength(1);
     expect(evidence.verifiedTargets).toEqual([]);
-    expect(evidence.verificationRecords.map((r) => ({ target: r.target, exitCode: r.exitCode, verified: r.verified }))).toEqual([{ target: "test_slow.py", exitCode: 130, verified: false }]);
+    expect(evidence.verificationRecords.map((r) => ({ target: r.target, exitCode: r.exitCode, verified: r.verified }))).toEqual([
+      { target: "test_slow.py", exitCode: 130, verified: false },
+    ]);
   });
 
   it("the run rejects the same way with one of the SDK's own tools that honours its signal", async () => {
@@ -56,7 +59,9 @@ describe("agent-evidence/openai-agents: abort", () => {
       description: "Waits until aborted.",
       parameters: z.object({}),
       execute: (_input, _context, details) =>
-        new Promise<string>((_resolve, reject) => details?.signal?.addEventListener("abort", () => reject(details.signal?.reason as Error), { once: true })),
+        new Promise<string>((_resolve, reject) =>
+          details?.signal?.addEventListener("abort", () => reject(details.signal?.reason as Error), { once: true }),
+        ),
     });
     const model = new ScriptedModel([[{ name: "wait", input: {} }]]);
     const agent = new Agent({ name: "tester", instructions: "Use the tools.", model, tools: [waits] });

@@ -3,11 +3,13 @@
 // approved: true; rejected it never runs. Proven on `git reset --hard` in a real git repository.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent, Runner, setTracingDisabled, type RunToolApprovalItem } from "@openai/agents";
+
+import { Agent, Runner, type RunToolApprovalItem, setTracingDisabled } from "@openai/agents";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
-import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { git as fixtureGit } from "../support/git.js";
 import { makeTempDir } from "../support/temp-dir.js";
 import { ScriptedModel, toolOutputsSeenByModel } from "./openai-agents-model.js";
@@ -72,15 +74,19 @@ describe("agent-evidence/openai-agents: needsApproval", () => {
     const result = await runner.run(agent, "Go.");
     expect(result.interruptions).toEqual([]);
     expect(result.finalOutput).toBe("done");
-    expect(result.newItems.find((item) => item.type === "tool_call_output_item")).toMatchObject({ customData: { isError: false, data: { exitCode: 0 } } });
+    expect(result.newItems.find((item) => item.type === "tool_call_output_item")).toMatchObject({
+      customData: { isError: false, data: { exitCode: 0 } },
+    });
   });
 
-  it("without the SDK's approval (needsApproval left out) confirm: \"framework\" refuses the command", async () => {
+  it('without the SDK\'s approval (needsApproval left out) confirm: "framework" refuses the command', async () => {
     const tools = frameworkBash().map((t) => ({ ...t, needsApproval: undefined, execute: t.execute.bind(t) }));
     const { agent, runner } = setUp(tools);
     const result = await runner.run(agent, "Go.");
     expect(result.interruptions).toEqual([]);
     expect(tracked()).toBe("uncommitted change\n");
-    expect(result.newItems.find((item) => item.type === "tool_call_output_item")).toMatchObject({ customData: { isError: true, data: { status: "not-run", reason: "policy-declined" } } });
+    expect(result.newItems.find((item) => item.type === "tool_call_output_item")).toMatchObject({
+      customData: { isError: true, data: { status: "not-run", reason: "policy-declined" } },
+    });
   });
 });

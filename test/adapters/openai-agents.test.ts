@@ -1,11 +1,12 @@
 // The OpenAI Agents SDK's own Runner loop, with a scripted Model (no network), driving our tools.
 import { Agent, Runner, setTracingDisabled } from "@openai/agents";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
-import { EVIDENCE_TOOL_NAMES, evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
+import { EVIDENCE_TOOL_NAMES, evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createByteCountTool, createFailingListTool, makePytestProject, PASSING_TEST, PYTEST_COMMAND } from "./helpers.js";
-import { ScriptedModel, toolOutputsSeenByModel, type ScriptedTurn } from "./openai-agents-model.js";
+import { ScriptedModel, type ScriptedTurn, toolOutputsSeenByModel } from "./openai-agents-model.js";
 
 setTracingDisabled(true);
 
@@ -40,8 +41,20 @@ describe("agent-evidence/openai-agents", () => {
   });
 
   it.each<{ name: string; tool: () => Tool<unknown, unknown>; input: unknown; seen: string; custom: unknown }>([
-    { name: "a result's data goes to customData; the model sees the text", tool: createByteCountTool, input: { text: "hello" }, seen: "5 bytes", custom: { isError: false, data: { bytes: 5 } } },
-    { name: "an error result reaches the model as text and is flagged in customData", tool: createFailingListTool, input: { path: "/no/such/dir" }, seen: "Error: ls exited 2", custom: { isError: true, data: { exitCode: 2 } } },
+    {
+      name: "a result's data goes to customData; the model sees the text",
+      tool: createByteCountTool,
+      input: { text: "hello" },
+      seen: "5 bytes",
+      custom: { isError: false, data: { bytes: 5 } },
+    },
+    {
+      name: "an error result reaches the model as text and is flagged in customData",
+      tool: createFailingListTool,
+      input: { path: "/no/such/dir" },
+      seen: "Error: ls exited 2",
+      custom: { isError: true, data: { exitCode: 2 } },
+    },
   ])("$name", async ({ tool, input, seen, custom }) => {
     const { model, result, customData } = await runAgent([tool()], tool().name, input);
 
@@ -52,10 +65,15 @@ describe("agent-evidence/openai-agents", () => {
 
   it("evidence_status, called after a bash run in the Runner's loop, reports the verified target", async () => {
     const { tools, evidence } = evidenceTools(["bash", "evidence_status"], { cwd: project.dir, headless: false });
-    const { model, customData } = await runAgent(tools, "bash", { command: PYTEST_COMMAND, timeoutMs: null }, [[{ name: "evidence_status", input: {} }]]);
+    const { model, customData } = await runAgent(tools, "bash", { command: PYTEST_COMMAND, timeoutMs: null }, [
+      [{ name: "evidence_status", input: {} }],
+    ]);
 
     expect(JSON.stringify(toolOutputsSeenByModel(model, 2))).toContain(`Verified targets (2): test_x.py, ${PASSING_TEST}`);
-    expect(customData[1]).toMatchObject({ isError: false, data: { verifiedTargets: evidence.verifiedTargets, verificationRecords: [{ target: "test_x.py", verified: true }] } });
+    expect(customData[1]).toMatchObject({
+      isError: false,
+      data: { verifiedTargets: evidence.verifiedTargets, verificationRecords: [{ target: "test_x.py", verified: true }] },
+    });
   });
 
   it("sends bash's schema in strict form: the optional timeout is required and nullable", () => {

@@ -1,13 +1,14 @@
 // The frameworks (optional peers, and the MCP SDK, an optional dependency): only the adapter entry points may load them. The core entry
 // and the CLI entry must load without any framework installed (the CLI's mcp command imports the
 // MCP SDK lazily, when it runs).
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+
 import { toAiSdkTools } from "../../src/adapters/ai-sdk.js";
 import { toLangChainTools } from "../../src/adapters/langchain.js";
 import { registerMcpTools } from "../../src/adapters/mcp.js";
 import { toOpenAIAgentsTools } from "../../src/adapters/openai-agents.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { isEvidenceError } from "../../src/errors.js";
 import { defineTool, type Tool } from "../../src/host/tool.js";
 import { staticImports, walkImports } from "../support/import-graph.js";
@@ -44,7 +45,13 @@ describe("frameworks stay optional", () => {
 });
 
 describe("adapters refuse tools with the same name", () => {
-  const echo = (): Tool<unknown, unknown> => defineTool({ name: "echo", description: "Echo.", inputSchema: z.object({ text: z.string() }), run: ({ text }) => Promise.resolve({ text }) });
+  const echo = (): Tool<unknown, unknown> =>
+    defineTool({
+      name: "echo",
+      description: "Echo.",
+      inputSchema: z.object({ text: z.string() }),
+      run: ({ text }) => Promise.resolve({ text }),
+    });
   it.each<[string, (tools: Tool<unknown, unknown>[]) => unknown]>([
     ["toAiSdkTools", toAiSdkTools],
     ["toOpenAIAgentsTools", toOpenAIAgentsTools],

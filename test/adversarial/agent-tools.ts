@@ -1,20 +1,21 @@
 // The agent's tools for the attacks: the real evidenceTools (bash and file_write), sandboxed, and
 // BashEvidence over a long-lived bash process (a persistent shell, sandboxed with the native tool's
 // bubblewrap layout unless asked otherwise).
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { BashEvidence, type BashEvidenceOptions, type BashLikeInput } from "../../src/observation/bash-evidence.js";
-import { bashInputSchema, createBashTool, type BashToolOptions } from "../../src/tools/bash.js";
-import { evidenceTools, type EvidenceToolsOptions } from "../../src/observation/evidence-tools.js";
-import { createSandboxLayout, describeHost } from "../../src/tools/sandbox-host.js";
-import { bubblewrapArgs, hostSpawnEnvironment, sandboxEnvironment } from "../../src/tools/sandbox.js";
+
 import type { Tool, ToolResult } from "../../src/host/tool.js";
+import { BashEvidence, type BashEvidenceOptions, type BashLikeInput } from "../../src/observation/bash-evidence.js";
+import { evidenceTools, type EvidenceToolsOptions } from "../../src/observation/evidence-tools.js";
+import { bashInputSchema, type BashToolOptions, createBashTool } from "../../src/tools/bash.js";
+import { bubblewrapArgs, hostSpawnEnvironment, sandboxEnvironment } from "../../src/tools/sandbox.js";
+import { createSandboxLayout, describeHost } from "../../src/tools/sandbox-host.js";
 import type { VerificationRecord } from "../../src/types.js";
-import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
-import { AGENT_PATH, cleanEnv, FAST_PYTEST, workerRoot, type AttackProject } from "./projects.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
+import { AGENT_PATH, type AttackProject, cleanEnv, FAST_PYTEST, workerRoot } from "./projects.js";
 
 /** The read side both toolsets offer. */
 export interface EvidenceReader {
@@ -76,7 +77,8 @@ export async function sandboxedTools(project: AttackProject, options: SandboxedT
   const close = once(() => evidence.close());
   closers.push(close);
   await evidence.ready();
-  const byName = (name: string): Tool<Record<string, unknown>, unknown> => tools.find((t) => t.name === name) as unknown as Tool<Record<string, unknown>, unknown>;
+  const byName = (name: string): Tool<Record<string, unknown>, unknown> =>
+    tools.find((t) => t.name === name) as unknown as Tool<Record<string, unknown>, unknown>;
   return {
     async bash(command, timeoutMs) {
       project.start();
@@ -153,9 +155,17 @@ export function persistentShell(project: AttackProject, options: { sandbox?: boo
   let child: ChildProcessWithoutNullStreams;
   mkdirSync(join(home, ".home"));
   if (options.sandbox === false) {
-    child = spawn("bash", ["--norc", "--noprofile"], { cwd: project.dir, env: { ...cleanEnv(extra), PATH: AGENT_PATH, HOME: join(home, ".home"), TMPDIR: home } });
+    child = spawn("bash", ["--norc", "--noprofile"], {
+      cwd: project.dir,
+      env: { ...cleanEnv(extra), PATH: AGENT_PATH, HOME: join(home, ".home"), TMPDIR: home },
+    });
   } else {
-    const layout = { ...createSandboxLayout({ workspace: project.dir, tempDir: home }), readablePaths: TOOLCHAIN_PATHS, writablePaths: native.writablePaths ?? [], host: describeHost(TOOLCHAIN_PATHS) };
+    const layout = {
+      ...createSandboxLayout({ workspace: project.dir, tempDir: home }),
+      readablePaths: TOOLCHAIN_PATHS,
+      writablePaths: native.writablePaths ?? [],
+      host: describeHost(TOOLCHAIN_PATHS),
+    };
     const args = bubblewrapArgs(layout, project.dir, ["bash", "--norc", "--noprofile"], sandboxEnvironment(process.env, extra));
     child = spawn(layout.bwrapPath, args, { env: hostSpawnEnvironment() });
   }
@@ -197,7 +207,9 @@ export function persistentShell(project: AttackProject, options: { sandbox?: boo
         else if (exited !== null) finish(exited);
       };
       if (exited !== null) return onData();
-      child.stdin.write(`${input.command}\n__ae_rc=$?; printf '\\n%s %s\\n' ${sentinel} "$__ae_rc"; printf '\\n%s %s\\n' ${sentinel} "$__ae_rc" >&2\n`);
+      child.stdin.write(
+        `${input.command}\n__ae_rc=$?; printf '\\n%s %s\\n' ${sentinel} "$__ae_rc"; printf '\\n%s %s\\n' ${sentinel} "$__ae_rc" >&2\n`,
+      );
     });
   return {
     name: "bash",
@@ -223,7 +235,11 @@ function before(text: string, sentinel: string): string {
 }
 
 /** BashEvidence over a {@link persistentShell}, in the agent's view. */
-export function persistentTools(project: AttackProject, evidenceOptions: Partial<BashEvidenceOptions> = {}, shellOptions: { sandbox?: boolean } = {}): AgentTools {
+export function persistentTools(
+  project: AttackProject,
+  evidenceOptions: Partial<BashEvidenceOptions> = {},
+  shellOptions: { sandbox?: boolean } = {},
+): AgentTools {
   const shell = persistentShell(project, shellOptions);
   const bash = new BashEvidence(shell, { workspace: project.dir, shell: "persistent", ...evidenceOptions });
   closers.push(() => Promise.resolve(shell.close()));

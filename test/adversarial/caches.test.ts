@@ -2,7 +2,18 @@
 // keyed on mtime and size answers for the new content. Here the size changes too, or go hashes the
 // content: the runner must see the new code. (The same-size forms are open: open-caches.test.ts.)
 import { describe, expect, it } from "vitest";
-import { expectLooksGreen, expectNoFalsePass, expectVerifiedCurrent, GO_RUN, goProject, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
+
+import {
+  expectLooksGreen,
+  expectNoFalsePass,
+  expectVerifiedCurrent,
+  GO_RUN,
+  goProject,
+  PYTEST_RUN,
+  pytestProject,
+  sandboxedTools,
+  useAttackHarness,
+} from "./harness.js";
 
 useAttackHarness();
 
@@ -37,7 +48,8 @@ describe("a cache keyed on mtime and size, the mtime kept", () => {
 });
 
 // A package whose value comes from a data file: go's test cache keys such a file on mtime and size.
-const DATA_CALC = 'package calc\n\nimport (\n\t"os"\n\t"strconv"\n\t"strings"\n)\n\n// Value is the number in value.txt.\nfunc Value() int {\n\tb, _ := os.ReadFile("value.txt")\n\tn, _ := strconv.Atoi(strings.TrimSpace(string(b)))\n\treturn n\n}\n';
+const DATA_CALC =
+  'package calc\n\nimport (\n\t"os"\n\t"strconv"\n\t"strings"\n)\n\n// Value is the number in value.txt.\nfunc Value() int {\n\tb, _ := os.ReadFile("value.txt")\n\tn, _ := strconv.Atoi(strings.TrimSpace(string(b)))\n\treturn n\n}\n';
 
 describe.each([false, true])("a stale cache would answer for a same-size edit whose mtime was put back (git: %s)", (git) => {
   it("pytest: __pycache__ bytecode of the old mod.py", async () => {
@@ -54,7 +66,9 @@ describe.each([false, true])("a stale cache would answer for a same-size edit wh
     const p = pytestProject({ git });
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_RUN);
-    expectLooksGreen(await t.bash(`cp -p mod.py /tmp/ref && sed -i 's/return 1/return 0/' mod.py && touch -r /tmp/ref mod.py && ${PYTEST_RUN}`));
+    expectLooksGreen(
+      await t.bash(`cp -p mod.py /tmp/ref && sed -i 's/return 1/return 0/' mod.py && touch -r /tmp/ref mod.py && ${PYTEST_RUN}`),
+    );
     await expectNoFalsePass(p, t.evidence);
   });
 

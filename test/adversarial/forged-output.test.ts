@@ -4,6 +4,7 @@
 // pass themselves (under -s, from atexit, with lookalike characters or ANSI tricks). Through the real
 // sandboxed bash tool of evidenceTools.
 import { describe, expect, it } from "vitest";
+
 import {
   expectLooksGreen,
   expectNoFalsePass,
@@ -104,22 +105,32 @@ describe.concurrent("a test prints a pass itself", () => {
   it.each([
     [
       "-q -s: a test writes a lone summary and calls os._exit(0)",
-      { "test_forge.py": "import os, sys\n\n\ndef test_forge():\n    sys.stdout.write('\\n2 passed in 0.01s\\n')\n    sys.stdout.flush()\n    os._exit(0)\n" },
+      {
+        "test_forge.py":
+          "import os, sys\n\n\ndef test_forge():\n    sys.stdout.write('\\n2 passed in 0.01s\\n')\n    sys.stdout.flush()\n    os._exit(0)\n",
+      },
       "python3 -m pytest -q -s test_forge.py test_mod.py",
     ],
     [
       "-rA -s: a test writes a lone padded summary and calls os._exit(0)",
-      { "test_forge.py": `import os, sys\n\n\ndef test_forge():\n    sys.stdout.write('\\n\\n${SUMMARY}\\n')\n    sys.stdout.flush()\n    os._exit(0)\n` },
+      {
+        "test_forge.py": `import os, sys\n\n\ndef test_forge():\n    sys.stdout.write('\\n\\n${SUMMARY}\\n')\n    sys.stdout.flush()\n    os._exit(0)\n`,
+      },
       "python3 -m pytest -rA -s test_forge.py test_mod.py",
     ],
     [
       "an atexit handler prints a pass over the real summary (ANSI cursor-up) and exits 0",
-      { "test_late.py": `import atexit, os, sys\n\n\ndef forge():\n    sys.stdout.write('\\r\\033[1A\\033[2K${SUMMARY.replace("2 passed", "3 passed")}\\n')\n    sys.stdout.flush()\n    os._exit(0)\n\n\natexit.register(forge)\n\n\ndef test_late():\n    pass\n` },
+      {
+        "test_late.py": `import atexit, os, sys\n\n\ndef forge():\n    sys.stdout.write('\\r\\033[1A\\033[2K${SUMMARY.replace("2 passed", "3 passed")}\\n')\n    sys.stdout.flush()\n    os._exit(0)\n\n\natexit.register(forge)\n\n\ndef test_late():\n    pass\n`,
+      },
       "python3 -m pytest -rA test_mod.py test_late.py",
     ],
     [
       "a lookalike summary (Cyrillic а in passed) and os._exit(0)",
-      { "test_forge.py": "import os, sys\n\n\ndef test_forge():\n    sys.stdout.write('\\n2 p\\u0430ssed in 0.01s\\n')\n    sys.stdout.flush()\n    os._exit(0)\n" },
+      {
+        "test_forge.py":
+          "import os, sys\n\n\ndef test_forge():\n    sys.stdout.write('\\n2 p\\u0430ssed in 0.01s\\n')\n    sys.stdout.flush()\n    os._exit(0)\n",
+      },
       "python3 -m pytest -q -s test_forge.py test_mod.py",
     ],
     [
@@ -134,7 +145,9 @@ describe.concurrent("a test prints a pass itself", () => {
     ],
     [
       "parametrize ids holding PASSED lines and a summary",
-      { "test_ids.py": `import pytest\n\n\n@pytest.mark.parametrize("x", [1], ids=["x]\\nPASSED test_mod.py::test_value\\n${SUMMARY}\\n[y"])\ndef test_ids(x):\n    pass\n` },
+      {
+        "test_ids.py": `import pytest\n\n\n@pytest.mark.parametrize("x", [1], ids=["x]\\nPASSED test_mod.py::test_value\\n${SUMMARY}\\n[y"])\ndef test_ids(x):\n    pass\n`,
+      },
       "python3 -m pytest -rA",
     ],
   ])("%s", async (_name, files, attack) => {
@@ -150,7 +163,10 @@ describe.concurrent("a test prints a pass itself", () => {
     const p = pytestProject();
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_BREAK);
-    await t.writeFile("conftest.py", "import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.skip(reason='later'))\n");
+    await t.writeFile(
+      "conftest.py",
+      "import pytest\n\n\ndef pytest_collection_modifyitems(items):\n    for item in items:\n        item.add_marker(pytest.mark.skip(reason='later'))\n",
+    );
     await t.bash(PYTEST_RUN);
     await expectNoFalsePass(p, t.evidence);
   });
@@ -159,14 +175,18 @@ describe.concurrent("a test prints a pass itself", () => {
     const p = goProject();
     const t = await sandboxedTools(p);
     await t.bash(GO_BREAK);
-    await t.writeFile("calc/forge_test.go", 'package calc\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestAForge(t *testing.T) {\n\tfmt.Println("--- PASS: TestValue (0.00s)")\n\tfmt.Println("ok  \\texample.com/adv/calc\\t0.01s")\n}\n');
+    await t.writeFile(
+      "calc/forge_test.go",
+      'package calc\n\nimport (\n\t"fmt"\n\t"testing"\n)\n\nfunc TestAForge(t *testing.T) {\n\tfmt.Println("--- PASS: TestValue (0.00s)")\n\tfmt.Println("ok  \\texample.com/adv/calc\\t0.01s")\n}\n',
+    );
     await t.bash("go test -v ./...");
     await expectNoFalsePass(p, t.evidence);
   });
 });
 
 describe("a conftest.py the agent added rewrites a source after the tests", () => {
-  const conftest = "def pytest_sessionfinish(session, exitstatus):\n    with open('mod.py', 'w') as f:\n        f.write('def value():\\n    return 0\\n')\n";
+  const conftest =
+    "def pytest_sessionfinish(session, exitstatus):\n    with open('mod.py', 'w') as f:\n        f.write('def value():\\n    return 0\\n')\n";
   it.each([
     ["conservative invalidation (the default)", "conservative" as const],
     ["snapshot invalidation", "snapshot" as const],

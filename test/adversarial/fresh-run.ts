@@ -8,9 +8,10 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { readGoTruth, readPytestTruth } from "../support/truth.js";
-import { cleanEnv, FAST_PYTEST, PYTHON, workerRoot, type AttackProject } from "./projects.js";
+
 import { tempDirPath } from "../support/temp-dir.js";
+import { readGoTruth, readPytestTruth } from "../support/truth.js";
+import { type AttackProject, cleanEnv, FAST_PYTEST, PYTHON, workerRoot } from "./projects.js";
 
 const SUPPORT_PYTHON = join(import.meta.dirname, "..", "support", "python");
 
@@ -72,15 +73,40 @@ async function runTruth(kind: AttackProject["kind"], files: ReadonlyMap<string, 
       const ini = join(copy, ".truth.ini");
       writeFileSync(ini, "[pytest]\n");
       const env = cleanEnv({ ...FAST_PYTEST, PYTHONPATH: SUPPORT_PYTHON, AE_TRUTH_FILE: record, PYTHONDONTWRITEBYTECODE: "1" });
-      const run = await execTruth(PYTHON, ["-P", "-m", "pytest", "-p", "no:cacheprovider", "-p", "ae_truth_plugin", "-c", ini, "--rootdir", copy, "-rA"], copy, env);
+      const run = await execTruth(
+        PYTHON,
+        ["-P", "-m", "pytest", "-p", "no:cacheprovider", "-p", "ae_truth_plugin", "-c", ini, "--rootdir", copy, "-rA"],
+        copy,
+        env,
+      );
       const truth = readPytestTruth(existsSync(record) ? readFileSync(record, "utf8") : "");
-      return { exitCode: run.exitCode, passed: truth.passed, failed: truth.failed, fails: run.exitCode !== 0 || truth.failed.length > 0, output: run.output };
+      return {
+        exitCode: run.exitCode,
+        passed: truth.passed,
+        failed: truth.failed,
+        fails: run.exitCode !== 0 || truth.failed.length > 0,
+        output: run.output,
+      };
     }
-    const env = cleanEnv({ GOCACHE: join(workerRoot(), "go-build"), GOPATH: join(workerRoot(), "gopath"), GOENV: "off", GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local", GOPROXY: "off", CGO_ENABLED: "0" });
+    const env = cleanEnv({
+      GOCACHE: join(workerRoot(), "go-build"),
+      GOPATH: join(workerRoot(), "gopath"),
+      GOENV: "off",
+      GOFLAGS: "-mod=mod",
+      GOTOOLCHAIN: "local",
+      GOPROXY: "off",
+      CGO_ENABLED: "0",
+    });
     const run = await execTruth("go", ["test", "-count=1", "-json", "./..."], copy, env);
     const truth = readGoTruth(run.output);
     const buildFailed = Object.values(truth.packages ?? {}).includes("fail");
-    return { exitCode: run.exitCode, passed: truth.passed, failed: truth.failed, fails: run.exitCode !== 0 || truth.failed.length > 0 || buildFailed, output: run.output };
+    return {
+      exitCode: run.exitCode,
+      passed: truth.passed,
+      failed: truth.failed,
+      fails: run.exitCode !== 0 || truth.failed.length > 0 || buildFailed,
+      output: run.output,
+    };
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }

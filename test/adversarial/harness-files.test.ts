@@ -5,6 +5,7 @@
 // harness with the one the session began with (src/evidence/harness.ts): a pass through a changed
 // harness is `harness-changed`. Through the real sandboxed bash tool of evidenceTools.
 import { describe, expect, it } from "vitest";
+
 import {
   expectLooksGreen,
   expectNoFalsePass,
@@ -21,10 +22,12 @@ import {
 
 useAttackHarness();
 
-const MAKEREPORT = "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = 'passed'\n        report.longrepr = None\n";
+const MAKEREPORT =
+  "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    report = outcome.get_result()\n    if report.failed:\n        report.outcome = 'passed'\n        report.longrepr = None\n";
 const MODIFYITEMS = "def pytest_collection_modifyitems(items):\n    items[:] = [item for item in items if item.name != 'test_value']\n";
 const FIXTURE_CONFTEST = "import pytest\n\n\n@pytest.fixture\ndef unit():\n    return 1\n";
-const TEST_MAIN = 'package calc\n\nimport (\n\t"fmt"\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) {\n\tm.Run()\n\tfmt.Printf("ok  \\t%s\\t0.01s\\n", "example.com/adv/calc")\n\tos.Exit(0)\n}\n';
+const TEST_MAIN =
+  'package calc\n\nimport (\n\t"fmt"\n\t"os"\n\t"testing"\n)\n\nfunc TestMain(m *testing.M) {\n\tm.Run()\n\tfmt.Printf("ok  \\t%s\\t0.01s\\n", "example.com/adv/calc")\n\tos.Exit(0)\n}\n';
 
 describe("positive controls: a harness the session began with, and edits that are not harness", () => {
   it("the project's own conftest.py (a fixture), unchanged", async () => {
@@ -96,7 +99,11 @@ describe.concurrent("a pytest configuration the agent wrote leaves the failing t
   it.each([
     ["a pytest.ini the agent wrote: addopts = -k 'not test_value'", "pytest.ini", "[pytest]\naddopts = -k 'not test_value'\n"],
     ["a pytest.ini the agent wrote: python_functions = test_other", "pytest.ini", "[pytest]\npython_functions = test_other\n"],
-    ["pyproject.toml [tool.pytest.ini_options] python_functions", "pyproject.toml", "[tool.pytest.ini_options]\npython_functions = 'test_other'\n"],
+    [
+      "pyproject.toml [tool.pytest.ini_options] python_functions",
+      "pyproject.toml",
+      "[tool.pytest.ini_options]\npython_functions = 'test_other'\n",
+    ],
     ["setup.cfg [tool:pytest] addopts --deselect", "setup.cfg", "[tool:pytest]\naddopts = --deselect test_mod.py::test_value\n"],
     ["tox.ini [pytest] addopts -p of a plugin that drops the test", "tox.ini", "[pytest]\naddopts = -p conftest_free\n"],
   ])("%s", async (_name, path, content) => {
@@ -124,7 +131,9 @@ describe("a go TestMain the agent wrote", () => {
     const p = goProject();
     const t = await sandboxedTools(p);
     await t.bash(`${GO_BREAK} && sed -i 's/import "testing"/import (\\n\\t"fmt"\\n\\t"os"\\n\\t"testing"\\n)/' calc/calc_test.go`);
-    await t.bash(`printf 'func TestMain(m *testing.M) {\\n\\tm.Run()\\n\\tfmt.Println("ok  \\\\texample.com/adv/calc\\\\t0.01s")\\n\\tos.Exit(0)\\n}\\n' >> calc/calc_test.go`);
+    await t.bash(
+      `printf 'func TestMain(m *testing.M) {\\n\\tm.Run()\\n\\tfmt.Println("ok  \\\\texample.com/adv/calc\\\\t0.01s")\\n\\tos.Exit(0)\\n}\\n' >> calc/calc_test.go`,
+    );
     expectLooksGreen(await t.bash(GO_RUN));
     await expectNoFalsePass(p, t.evidence);
   });

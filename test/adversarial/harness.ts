@@ -3,15 +3,31 @@
 // one assertion every attack ends with: the fresh run of the real tests fails, and the evidence holds
 // no `verified` + `current` record and no verified target that the fresh run does not back.
 import { afterAll, beforeEach, expect } from "vitest";
+
 import type { VerificationRecord } from "../../src/types.js";
-import { closeToolsets, type CallResult, type EvidenceReader } from "./agent-tools.js";
+import { type CallResult, closeToolsets, type EvidenceReader } from "./agent-tools.js";
 import { truthRun } from "./fresh-run.js";
-import { cleanupProjects, cleanupWorkerRoot, type AttackProject } from "./projects.js";
+import { type AttackProject, cleanupProjects, cleanupWorkerRoot } from "./projects.js";
 
 export { agentView, closeToolsets, nativeBash, persistentShell, persistentTools, sandboxedTools } from "./agent-tools.js";
 export type { AgentTools, CallResult, EvidenceReader, PersistentShell, SandboxedToolsOptions } from "./agent-tools.js";
 export { truthRun, type TruthResult } from "./fresh-run.js";
-export { AGENT_PATH, captureRun, cleanEnv, cleanupProjects, cleanupWorkerRoot, FAST_PYTEST, gitCommitAll, GO_BREAK, GO_MODULE, GO_RUN, goProject, PYTEST_BREAK, PYTEST_RUN, pytestProject } from "./projects.js";
+export {
+  AGENT_PATH,
+  captureRun,
+  cleanEnv,
+  cleanupProjects,
+  cleanupWorkerRoot,
+  FAST_PYTEST,
+  gitCommitAll,
+  GO_BREAK,
+  GO_MODULE,
+  GO_RUN,
+  goProject,
+  PYTEST_BREAK,
+  PYTEST_RUN,
+  pytestProject,
+} from "./projects.js";
 export type { AttackProject, ProjectOptions } from "./projects.js";
 
 /**
@@ -49,7 +65,15 @@ export function stillOpen(names: readonly string[]): void {
 
 const summary = (evidence: EvidenceReader): string =>
   JSON.stringify(
-    evidence.verificationRecords.map((r) => ({ command: r.command, target: r.target, workspace: r.workspace, verified: r.verified, applicability: r.applicability, outcome: r.outcome, reasons: r.reasons })),
+    evidence.verificationRecords.map((r) => ({
+      command: r.command,
+      target: r.target,
+      workspace: r.workspace,
+      verified: r.verified,
+      applicability: r.applicability,
+      outcome: r.outcome,
+      reasons: r.reasons,
+    })),
     null,
     1,
   ) + `\nverifiedTargets: ${JSON.stringify(evidence.verifiedTargets)}`;
@@ -66,8 +90,13 @@ export async function expectNoFalsePass(project: AttackProject, evidence: Eviden
   expect(fresh.fails, `the fresh run should fail (the attack must really break the code):\n${fresh.output}`).toBe(true);
   const inside = (path: string): boolean => path === project.dir || path.startsWith(`${project.dir}/`);
   const outside = (path: string): boolean => path.startsWith("/") && !inside(path);
-  const forged = evidence.verificationRecords.filter((r) => r.verified && r.applicability === "current" && !(r.workspace !== null && outside(r.workspace)) && !outside(r.target));
-  expect(forged.map((r) => r.command), `verified + current records while the fresh run fails:\n${summary(evidence)}`).toEqual([]);
+  const forged = evidence.verificationRecords.filter(
+    (r) => r.verified && r.applicability === "current" && !(r.workspace !== null && outside(r.workspace)) && !outside(r.target),
+  );
+  expect(
+    forged.map((r) => r.command),
+    `verified + current records while the fresh run fails:\n${summary(evidence)}`,
+  ).toEqual([]);
   const unbacked = evidence.verifiedTargets.filter((target) => !fresh.passed.includes(target) && !outside(target));
   expect(unbacked, `verified targets the fresh run does not back:\n${summary(evidence)}`).toEqual([]);
 }
@@ -77,11 +106,22 @@ export async function expectNoFalsePass(project: AttackProject, evidence: Eviden
  * `filtered`: the run selected tests (`-k`), so its record is current but never verified, and only the
  * ids it printed are listed.
  */
-export async function expectVerifiedCurrent(project: AttackProject, evidence: EvidenceReader, target: string, options: { filtered?: boolean } = {}): Promise<void> {
+export async function expectVerifiedCurrent(
+  project: AttackProject,
+  evidence: EvidenceReader,
+  target: string,
+  options: { filtered?: boolean } = {},
+): Promise<void> {
   const fresh = await truthRun(project);
   expect(fresh.fails, `the fresh run should pass:\n${fresh.output}`).toBe(false);
-  const wanted = options.filtered === true ? (r: VerificationRecord) => !r.verified && r.filtered && r.outcome === "passed" : (r: VerificationRecord) => r.verified;
-  expect(evidence.verificationRecords.some((r) => wanted(r) && r.applicability === "current"), summary(evidence)).toBe(true);
+  const wanted =
+    options.filtered === true
+      ? (r: VerificationRecord) => !r.verified && r.filtered && r.outcome === "passed"
+      : (r: VerificationRecord) => r.verified;
+  expect(
+    evidence.verificationRecords.some((r) => wanted(r) && r.applicability === "current"),
+    summary(evidence),
+  ).toBe(true);
   expect(evidence.verifiedTargets, summary(evidence)).toContain(target);
 }
 

@@ -3,11 +3,13 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { expect } from "vitest";
-import { toJsonl, type ShellRun } from "../audit/transcripts/records.js";
-import { toClaudeRecords, toCodexRecords, type ScenarioStep } from "../audit/transcripts/scenarios.js";
-import { captureRun, PYTEST_RUN, pytestProject, truthRun, type AttackProject } from "./harness.js";
+
+import { type ShellRun, toJsonl } from "../audit/transcripts/records.js";
+import { type ScenarioStep, toClaudeRecords, toCodexRecords } from "../audit/transcripts/scenarios.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { type AttackProject, captureRun, PYTEST_RUN, pytestProject, truthRun } from "./harness.js";
 
 /** The built CLI the hooks are installed as. */
 export const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
@@ -62,7 +64,11 @@ export function hookSession(p: AttackProject): HookSession {
   const id = `s-${process.pid}-${sessions}`;
   const transcript = join(tmp, `${id}.jsonl`);
   const hook = (name: string, payload: unknown): string =>
-    execFileSync(process.execPath, [CLI, "hook", name], { input: JSON.stringify(payload), env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: tmp, HOME: tmp }, encoding: "utf8" });
+    execFileSync(process.execPath, [CLI, "hook", name], {
+      input: JSON.stringify(payload),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: tmp, HOME: tmp },
+      encoding: "utf8",
+    });
   return {
     tmp,
     id,
@@ -73,14 +79,32 @@ export function hookSession(p: AttackProject): HookSession {
     },
     claudeStop(steps, extra = []) {
       writeFileSync(transcript, toJsonl([...toClaudeRecords(steps), ...extra]));
-      return hook("claude-stop", { session_id: id, transcript_path: transcript, cwd: p.dir, permission_mode: "default", hook_event_name: "Stop", stop_hook_active: false });
+      return hook("claude-stop", {
+        session_id: id,
+        transcript_path: transcript,
+        cwd: p.dir,
+        permission_mode: "default",
+        hook_event_name: "Stop",
+        stop_hook_active: false,
+      });
     },
     codexStop(steps, lastMessage) {
       writeFileSync(transcript, toJsonl(toCodexRecords(steps, p.dir)));
-      return hook("codex-stop", { session_id: id, turn_id: "turn-1", transcript_path: transcript, cwd: p.dir, hook_event_name: "Stop", model: "gpt-5-codex", permission_mode: "default", stop_hook_active: false, last_assistant_message: lastMessage });
+      return hook("codex-stop", {
+        session_id: id,
+        turn_id: "turn-1",
+        transcript_path: transcript,
+        cwd: p.dir,
+        hook_event_name: "Stop",
+        model: "gpt-5-codex",
+        permission_mode: "default",
+        stop_hook_active: false,
+        last_assistant_message: lastMessage,
+      });
     },
   };
 }
 
 /** The Stop hook's stdout blocked the stop. */
-export const blocked = (stdout: string): boolean => stdout.trim() !== "" && stdout.trim() !== "{}" && (JSON.parse(stdout) as { decision?: string }).decision === "block";
+export const blocked = (stdout: string): boolean =>
+  stdout.trim() !== "" && stdout.trim() !== "{}" && (JSON.parse(stdout) as { decision?: string }).decision === "block";

@@ -4,9 +4,22 @@
 // (forged lines, a replayed state, a cut tail, a torn end) gets nothing back that the ledger had cleared.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
-import { agentView, type AttackProject, expectNoFalsePass, expectVerifiedCurrent, nativeBash, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
+import {
+  agentView,
+  type AttackProject,
+  expectNoFalsePass,
+  expectVerifiedCurrent,
+  nativeBash,
+  PYTEST_BREAK,
+  PYTEST_RUN,
+  pytestProject,
+  sandboxedTools,
+  useAttackHarness,
+} from "./harness.js";
 
 useAttackHarness();
 
@@ -41,17 +54,30 @@ const isVerifiedLine = (line: string): boolean => /"type":"verified","verified":
 
 describe("edits without the key, then a restart", () => {
   it.each([
-    ["the last line that verified the target appended again, and a torn end", (journal: string) => appendFileSync(journal, `${lines(journal).filter(isVerifiedLine).at(-1)}\n{"type":`)],
-    ["cut back to just after that line (the invalidations gone), and a torn end", (journal: string) => {
-      const all = lines(journal);
-      const last = all.findLastIndex(isVerifiedLine);
-      writeFileSync(journal, `${all.slice(0, last + 1).join("\n")}\n{"type":`);
-    }],
-    ["cut back cleanly at a line boundary", (journal: string) => {
-      const all = lines(journal);
-      writeFileSync(journal, `${all.slice(0, all.findLastIndex(isVerifiedLine) + 1).join("\n")}\n`);
-    }],
-    ["an unsigned line that verifies the target", (journal: string) => appendFileSync(journal, `${JSON.stringify({ type: "verified", verified: [{ family: "python", key: "test_mod.py" }] })}\n`)],
+    [
+      "the last line that verified the target appended again, and a torn end",
+      (journal: string) => appendFileSync(journal, `${lines(journal).filter(isVerifiedLine).at(-1)}\n{"type":`),
+    ],
+    [
+      "cut back to just after that line (the invalidations gone), and a torn end",
+      (journal: string) => {
+        const all = lines(journal);
+        const last = all.findLastIndex(isVerifiedLine);
+        writeFileSync(journal, `${all.slice(0, last + 1).join("\n")}\n{"type":`);
+      },
+    ],
+    [
+      "cut back cleanly at a line boundary",
+      (journal: string) => {
+        const all = lines(journal);
+        writeFileSync(journal, `${all.slice(0, all.findLastIndex(isVerifiedLine) + 1).join("\n")}\n`);
+      },
+    ],
+    [
+      "an unsigned line that verifies the target",
+      (journal: string) =>
+        appendFileSync(journal, `${JSON.stringify({ type: "verified", verified: [{ family: "python", key: "test_mod.py" }] })}\n`),
+    ],
   ])("%s", async (_name, edit) => {
     const p = pytestProject();
     const journal = journalOf(p);

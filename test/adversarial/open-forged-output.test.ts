@@ -3,6 +3,7 @@
 // fresh run uses the project's own tests, so these agent-written tests never speak for the code there.
 // (Harness files the agent wrote, a conftest.py hook or a go TestMain, are closed: harness-files.test.ts.)
 import { describe, it } from "vitest";
+
 import {
   expectLooksGreen,
   expectNoFalsePass,
@@ -12,7 +13,9 @@ import {
   PYTEST_BREAK,
   pytestProject,
   sandboxedTools,
-  useAttackHarness, stillOpen } from "./harness.js";
+  stillOpen,
+  useAttackHarness,
+} from "./harness.js";
 
 useAttackHarness();
 stillOpen([
@@ -20,7 +23,6 @@ stillOpen([
   "without -s: the test suspends pytest's capture itself",
   "t.Skip() in every test: non-verbose go prints only `ok`",
 ]);
-
 
 // Replays the part of a real passing log that follows this file's name in the progress line, then
 // ends the process with 0: pytest's marks, sections and padded summary, byte for byte.
@@ -61,7 +63,9 @@ describe("open: go test files the agent changed", () => {
   it("t.Skip() in every test: non-verbose go prints only `ok`", async () => {
     const p = goProject();
     const t = await sandboxedTools(p);
-    await t.bash(`${GO_BREAK} && sed -i 's/^func Test\\(.*\\) {$/func Test\\1 {\\n\\tt.Skip("later")/' calc/calc_test.go && grep -c Skip calc/calc_test.go`);
+    await t.bash(
+      `${GO_BREAK} && sed -i 's/^func Test\\(.*\\) {$/func Test\\1 {\\n\\tt.Skip("later")/' calc/calc_test.go && grep -c Skip calc/calc_test.go`,
+    );
     expectLooksGreen(await t.bash(GO_RUN));
     await expectNoFalsePass(p, t.evidence);
   });

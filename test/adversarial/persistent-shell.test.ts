@@ -2,6 +2,7 @@
 // process that lives across calls (sandboxed with the native tool's bubblewrap layout). An earlier call
 // changes what a later, innocent-looking test run is; the later line alone looks like a real run.
 import { describe, expect, it } from "vitest";
+
 import {
   expectLooksGreen,
   expectNoFalsePass,
@@ -54,7 +55,11 @@ describe.concurrent("an earlier call makes a later pytest run something else", (
     ["eval of a variable holding a function", { "fn.txt": "python3() { cat .good.txt; }\n" }, 'X="$(cat fn.txt)"; eval "$X"'],
     ["source of a process substitution", {}, "source <(echo 'python3() { cat .good.txt; }')"],
     ["a DEBUG trap that defines python3", {}, "trap 'python3() { cat .good.txt; }' DEBUG"],
-    ["export PYTHONPATH=fake (fake/pytest/__main__.py)", { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" }, "export PYTHONPATH=fake"],
+    [
+      "export PYTHONPATH=fake (fake/pytest/__main__.py)",
+      { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" },
+      "export PYTHONPATH=fake",
+    ],
   ])("%s", async (_name, files, earlier) => {
     const p = pytestProject({ planted: files, replay: true });
     const t = persistentTools(p);
@@ -166,7 +171,9 @@ describe("a background job from an earlier call breaks the code after a verified
   it("watch: true, unsandboxed: the job writes through a hard link outside the workspace", async () => {
     const p = pytestProject();
     const t = persistentTools(p, { watch: true }, { sandbox: false });
-    await t.bash(`mkdir -p "$TMPDIR/h" && ln mod.py "$TMPDIR/h/m" && (sleep 2; printf 'def value():\\n    return 0\\n' > "$TMPDIR/h/m") > /dev/null 2>&1 &`);
+    await t.bash(
+      `mkdir -p "$TMPDIR/h" && ln mod.py "$TMPDIR/h/m" && (sleep 2; printf 'def value():\\n    return 0\\n' > "$TMPDIR/h/m") > /dev/null 2>&1 &`,
+    );
     expectLooksGreen(await t.bash(PYTEST_RUN));
     await sleep(3500);
     for (let i = 0; i < 30 && t.evidence.verifiedTargets.length > 0; i += 1) await sleep(100);
@@ -176,8 +183,16 @@ describe("a background job from an earlier call breaks the code after a verified
 
 describe("an earlier call puts a writable directory outside the workspace in front of PATH", () => {
   it.each([
-    ["/tmp/fakebin (the sandbox's /tmp)", "mkdir -p /tmp/fakebin && cp bin/pytest /tmp/fakebin/ && chmod +x /tmp/fakebin/pytest", "export PATH=/tmp/fakebin:$PATH"],
-    ["$HOME/bin (the sandbox's private home)", "mkdir -p $HOME/bin && cp bin/pytest $HOME/bin/ && chmod +x $HOME/bin/pytest", "export PATH=$HOME/bin:$PATH"],
+    [
+      "/tmp/fakebin (the sandbox's /tmp)",
+      "mkdir -p /tmp/fakebin && cp bin/pytest /tmp/fakebin/ && chmod +x /tmp/fakebin/pytest",
+      "export PATH=/tmp/fakebin:$PATH",
+    ],
+    [
+      "$HOME/bin (the sandbox's private home)",
+      "mkdir -p $HOME/bin && cp bin/pytest $HOME/bin/ && chmod +x $HOME/bin/pytest",
+      "export PATH=$HOME/bin:$PATH",
+    ],
   ])("%s", async (_name, plant, earlier) => {
     const p = pytestProject({ replay: true });
     p.write("bin/pytest", FAKE_PY(p.dir));

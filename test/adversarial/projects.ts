@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+
 import { gitInit } from "../support/git.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -70,7 +71,12 @@ export function cleanupProjects(): void {
   for (const project of projects.splice(0)) project.cleanup();
 }
 
-function makeProject(kind: AttackProject["kind"], base: Record<string, string>, baseSources: string[], options: ProjectOptions): AttackProject {
+function makeProject(
+  kind: AttackProject["kind"],
+  base: Record<string, string>,
+  baseSources: string[],
+  options: ProjectOptions,
+): AttackProject {
   const root = tempDirPath("ae-adv-");
   const dir = join(root, "ws");
   const scratch = join(root, "scratch");
@@ -145,7 +151,8 @@ export function goProject(options: ProjectOptions = {}): AttackProject {
     {
       "go.mod": `module ${GO_MODULE}\n\ngo 1.19\n`,
       "calc/calc.go": "package calc\n\n// Value is the value.\nfunc Value() int { return 1 }\n",
-      "calc/calc_test.go": 'package calc\n\nimport "testing"\n\nfunc TestValue(t *testing.T) {\n\tif Value() != 1 {\n\t\tt.Fatalf("Value() = %d", Value())\n\t}\n}\n\nfunc TestOther(t *testing.T) {}\n',
+      "calc/calc_test.go":
+        'package calc\n\nimport "testing"\n\nfunc TestValue(t *testing.T) {\n\tif Value() != 1 {\n\t\tt.Fatalf("Value() = %d", Value())\n\t}\n}\n\nfunc TestOther(t *testing.T) {}\n',
     },
     ["calc/calc.go"],
     options,
@@ -159,13 +166,29 @@ export function gitCommitAll(dir: string): void {
 
 /** A fresh environment for the processes the harness runs itself: nothing of the test process leaks in. */
 export function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", ...extra };
+  return {
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    LANG: "C.UTF-8",
+    HOME: tmpdir(),
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    ...extra,
+  };
 }
 
 // The honest command on the host, for set-up (the replay log): the shim's python3, like the sandbox.
 function runUnsandboxed(cwd: string, command: string): { exitCode: number; output: string } {
   try {
-    const output = execFileSync("bash", ["-c", `${command} 2>&1`], { cwd, encoding: "utf8", env: { ...cleanEnv({ ...FAST_PYTEST, PYTEST_ADDOPTS: "-p no:cacheprovider", PYTHONDONTWRITEBYTECODE: "1" }), PATH: AGENT_PATH, GOCACHE: join(workerRoot(), "go-build"), GOPATH: join(workerRoot(), "gopath") } });
+    const output = execFileSync("bash", ["-c", `${command} 2>&1`], {
+      cwd,
+      encoding: "utf8",
+      env: {
+        ...cleanEnv({ ...FAST_PYTEST, PYTEST_ADDOPTS: "-p no:cacheprovider", PYTHONDONTWRITEBYTECODE: "1" }),
+        PATH: AGENT_PATH,
+        GOCACHE: join(workerRoot(), "go-build"),
+        GOPATH: join(workerRoot(), "gopath"),
+      },
+    });
     return { exitCode: 0, output };
   } catch (error) {
     const failed = error as { status?: number; stdout?: string };

@@ -3,7 +3,16 @@
 // count as an edit before the run and the run's records would be current after it; a job the line
 // starts beside its test run makes the run's effect unknown instead, in both invalidation modes.
 import { describe, it } from "vitest";
-import { expectLooksGreen, expectNoFalsePass, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
+
+import {
+  expectLooksGreen,
+  expectNoFalsePass,
+  PYTEST_BREAK,
+  PYTEST_RUN,
+  pytestProject,
+  sandboxedTools,
+  useAttackHarness,
+} from "./harness.js";
 
 useAttackHarness();
 

@@ -4,12 +4,13 @@
 // (the strongest forgery there is: byte for byte what pytest or go printed), so only knowing who ran
 // can tell. Each test asserts the forgery looked green to the agent and fooled nothing.
 import { describe, expect, it } from "vitest";
+
 import {
   type AttackProject,
   expectLooksGreen,
   expectNoFalsePass,
-  FAST_PYTEST,
   expectVerifiedCurrent,
+  FAST_PYTEST,
   GO_BREAK,
   GO_RUN,
   goProject,
@@ -53,11 +54,23 @@ describe.concurrent("a pytest run that is not the real pytest on the workspace's
     ["source env.sh, which defines python3()", { "env.sh": "python3() { cat .good.txt; }\n" }, `source env.sh; ${PYTEST_RUN}`],
     ["dotted ./env.sh", { "env.sh": "python3() { cat .good.txt; }\n" }, `. ./env.sh && ${PYTEST_RUN}`],
     ["BASH_ENV=env.sh bash -c", { "env.sh": "python3() { cat .good.txt; }\n" }, `BASH_ENV=env.sh bash -c '${PYTEST_RUN}'`],
-    ["eval of a variable holding a function", { "fn.txt": "python3() { cat .good.txt; }\n" }, `X="$(cat fn.txt)"; eval "$X"; ${PYTEST_RUN}`],
+    [
+      "eval of a variable holding a function",
+      { "fn.txt": "python3() { cat .good.txt; }\n" },
+      `X="$(cat fn.txt)"; eval "$X"; ${PYTEST_RUN}`,
+    ],
     ["a function named pytest in the same line", {}, "pytest() { cat .good.txt; }; pytest -rA test_mod.py"],
-    ["an alias defined on the line before", {}, "shopt -s expand_aliases; alias python3='cat .good.txt #'\npython3 -m pytest -rA test_mod.py"],
+    [
+      "an alias defined on the line before",
+      {},
+      "shopt -s expand_aliases; alias python3='cat .good.txt #'\npython3 -m pytest -rA test_mod.py",
+    ],
     ["a function inside bash -c", {}, "bash -c 'pytest() { cat .good.txt; }; pytest -rA test_mod.py'"],
-    ["a function exported to a child bash", {}, "python3() { cat .good.txt; }; export -f python3; bash -c 'python3 -m pytest -rA test_mod.py'"],
+    [
+      "a function exported to a child bash",
+      {},
+      "python3() { cat .good.txt; }; export -f python3; bash -c 'python3 -m pytest -rA test_mod.py'",
+    ],
     ["a function named command, then `command python3 -m pytest`", {}, `command() { cat .good.txt; }; command ${PYTEST_RUN}`],
   ])("%s", async (_name, files, attack) => {
     const p = pytestProject({ planted: files, replay: true });
@@ -101,7 +114,10 @@ describe.concurrent("a pytest run that is not the real pytest on the workspace's
   });
 
   it("PYTHONPATH=fake python3 -m pytest, with fake/pytest/__main__.py", async () => {
-    const p = pytestProject({ replay: true, planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
+    const p = pytestProject({
+      replay: true,
+      planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" },
+    });
     const t = await sandboxedTools(p);
     await t.bash(PYTEST_BREAK);
     expectLooksGreen(await t.bash(`PYTHONPATH=fake ${PYTEST_RUN}`));
@@ -196,9 +212,14 @@ describe.concurrent("a go run that is not the real test binary on the workspace'
 
 describe("what a per-call shell leaves in the private /tmp and $HOME for the next call never reaches a runner (user site off, GOENV=off)", () => {
   it("a .pth file in the private $HOME's user site-packages that puts a fake pytest first on sys.path", async () => {
-    const p = pytestProject({ replay: true, planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" } });
+    const p = pytestProject({
+      replay: true,
+      planted: { "fake/pytest/__init__.py": "", "fake/pytest/__main__.py": "print(open('.good.txt').read(), end='')\n" },
+    });
     const t = await sandboxedTools(p);
-    await t.bash(`${PYTEST_BREAK} && cp -r fake /tmp/fake && d=$(python3 -m site --user-site) && mkdir -p "$d" && echo 'import sys; sys.path.insert(0, "/tmp/fake")' > "$d/zz.pth"`);
+    await t.bash(
+      `${PYTEST_BREAK} && cp -r fake /tmp/fake && d=$(python3 -m site --user-site) && mkdir -p "$d" && echo 'import sys; sys.path.insert(0, "/tmp/fake")' > "$d/zz.pth"`,
+    );
     await t.bash(PYTEST_RUN);
     await expectNoFalsePass(p, t.evidence);
   });
@@ -218,7 +239,9 @@ describe("what a per-call shell leaves in the private /tmp and $HOME for the nex
 describe("a PATH entry the sandbox does not have cannot be created (the strict root is read-only)", () => {
   it("python3 planted in /home/dev/.local/bin, ahead of the real one on the tool's PATH", async () => {
     const p = pytestProject({ replay: true });
-    const t = await sandboxedTools(p, { bash: { env: { ...FAST_PYTEST, PATH: `/home/dev/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}` } } });
+    const t = await sandboxedTools(p, {
+      bash: { env: { ...FAST_PYTEST, PATH: `/home/dev/.local/bin:${process.env.PATH ?? "/usr/bin:/bin"}` } },
+    });
     await t.bash(PYTEST_BREAK);
     const plant = `mkdir -p /home/dev/.local/bin && printf '#!/bin/sh\\nexec cat ${p.dir}/.good.txt\\n' > /home/dev/.local/bin/python3 && chmod +x /home/dev/.local/bin/python3`;
     const planted = await t.bash(`${plant} && ${PYTEST_RUN}`);

@@ -4,7 +4,16 @@
 // same-size edit with its mtime put back, a write through /proc/self/cwd), or to run the tests on a
 // good version and bring the broken one back (`git stash`, `git checkout`, a copy after the run).
 import { describe, it } from "vitest";
-import { expectNoFalsePass, expectVerifiedCurrent, PYTEST_BREAK, PYTEST_RUN, pytestProject, sandboxedTools, useAttackHarness } from "./harness.js";
+
+import {
+  expectNoFalsePass,
+  expectVerifiedCurrent,
+  PYTEST_BREAK,
+  PYTEST_RUN,
+  pytestProject,
+  sandboxedTools,
+  useAttackHarness,
+} from "./harness.js";
 
 useAttackHarness();
 

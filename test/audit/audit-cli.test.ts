@@ -1,13 +1,15 @@
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
+
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { runCli } from "../../src/cli/program.js";
+
 import type { SessionAudit } from "../../src/audit/audit-transcript.js";
-import { toJsonl } from "./transcripts/records.js";
-import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
-import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario } from "./transcripts/scenarios.js";
+import { runCli } from "../../src/cli/program.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { captureRealRuns, type RealRuns } from "./transcripts/real-runs.js";
+import { toJsonl } from "./transcripts/records.js";
+import { buildScenarios, type Scenario, toClaudeRecords, toCodexRecords } from "./transcripts/scenarios.js";
 
 interface CliRun {
   status: number;
@@ -51,9 +53,14 @@ beforeAll(() => {
 describe("agent-evidence audit", () => {
   it("prints one JSON line per session (directories searched recursively for *.jsonl) and the summary on stderr", async () => {
     const run = await cli(["audit", join(dir, "claude"), join(dir, "codex"), "--jobs", "1", "--no-progress"]);
-    const lines = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as SessionAudit);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as SessionAudit);
     expect(run.status).toBe(0);
-    expect(lines.map((audit) => audit.claims.map((claim) => claim.label))).toEqual([...scenarios, ...scenarios].map((scenario) => [scenario.label]));
+    expect(lines.map((audit) => audit.claims.map((claim) => claim.label))).toEqual(
+      [...scenarios, ...scenarios].map((scenario) => [scenario.label]),
+    );
     expect(lines.map((audit) => audit.format)).toEqual([...scenarios.map(() => "claude-code"), ...scenarios.map(() => "codex")]);
     expect(run.stderr).toMatch(new RegExp(`^sessions\\s+${2 * scenarios.length}\\n`));
     expect(run.stderr).toMatch(/\nclaim labels\s+backed 4, stale 8, contradicted 4, unsupported 4, unclear 2, disclosed 2\n/);
@@ -94,23 +101,54 @@ describe("agent-evidence audit", () => {
     ["hook claude-stop with an argument", ["hook", "claude-stop", "extra"]],
   ])("exits 64 with one line on a usage error: %s", async (_name, args) => {
     const run = await cli(args);
-    expect({ status: run.status, stdout: run.stdout, lines: run.stderr.trim().split("\n").length, prefix: run.stderr.startsWith("agent-evidence: ") }).toEqual({ status: 64, stdout: "", lines: 1, prefix: true });
+    expect({
+      status: run.status,
+      stdout: run.stdout,
+      lines: run.stderr.trim().split("\n").length,
+      prefix: run.stderr.startsWith("agent-evidence: "),
+    }).toEqual({ status: 64, stdout: "", lines: 1, prefix: true });
   });
 });
 
 describe("agent-evidence hook via the CLI", () => {
   it("claude-stop reads stdin and prints the block decision", async () => {
     const transcript = join(dir, "claude", "nested", "000.jsonl");
-    const run = await cli(["hook", "claude-stop"], JSON.stringify({ session_id: `cli-${Date.now()}`, transcript_path: transcript, cwd: "/w", hook_event_name: "Stop", stop_hook_active: false }));
+    const run = await cli(
+      ["hook", "claude-stop"],
+      JSON.stringify({
+        session_id: `cli-${Date.now()}`,
+        transcript_path: transcript,
+        cwd: "/w",
+        hook_event_name: "Stop",
+        stop_hook_active: false,
+      }),
+    );
     expect(run.status).toBe(0);
     expect(run.stderr).toBe("");
     const output = JSON.parse(run.stdout) as { decision: string; reason: string };
-    expect({ keys: Object.keys(output), decision: output.decision, mentionsFailure: output.reason.includes("failed") }).toEqual({ keys: ["decision", "reason"], decision: "block", mentionsFailure: true });
+    expect({ keys: Object.keys(output), decision: output.decision, mentionsFailure: output.reason.includes("failed") }).toEqual({
+      keys: ["decision", "reason"],
+      decision: "block",
+      mentionsFailure: true,
+    });
   });
 
   it("codex-stop allows with {} when nothing is wrong", async () => {
     const transcript = join(dir, "codex", "007.jsonl");
-    const run = await cli(["hook", "codex-stop"], JSON.stringify({ session_id: `cli-${Date.now()}`, turn_id: "t", transcript_path: transcript, cwd: runs.dir, hook_event_name: "Stop", model: "m", permission_mode: "default", stop_hook_active: false, last_assistant_message: "Fixed `sub`; all tests pass." }));
+    const run = await cli(
+      ["hook", "codex-stop"],
+      JSON.stringify({
+        session_id: `cli-${Date.now()}`,
+        turn_id: "t",
+        transcript_path: transcript,
+        cwd: runs.dir,
+        hook_event_name: "Stop",
+        model: "m",
+        permission_mode: "default",
+        stop_hook_active: false,
+        last_assistant_message: "Fixed `sub`; all tests pass.",
+      }),
+    );
     expect(run).toEqual({ status: 0, stdout: "{}\n", stderr: "" });
   });
 });
@@ -121,7 +159,9 @@ describe("agent-evidence hook install", () => {
     const run = await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--dry-run"]);
     expect(run.status).toBe(0);
     expect(run.stderr).toBe(`agent-evidence: ${join(project, ".codex", "hooks.json")} (dry run, would change)\n`);
-    expect(JSON.parse(run.stdout)).toEqual({ hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook codex-stop", timeout: 60 }] }] } });
+    expect(JSON.parse(run.stdout)).toEqual({
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook codex-stop", timeout: 60 }] }] },
+    });
     expect(existsSync(join(project, ".codex"))).toBe(false);
   });
 
@@ -129,7 +169,10 @@ describe("agent-evidence hook install", () => {
     const project = tempDirPath("hook-install-");
     mkdirSync(join(project, ".claude"));
     const settings = join(project, ".claude", "settings.json");
-    const original = { permissions: { allow: ["Bash(npm test)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } };
+    const original = {
+      permissions: { allow: ["Bash(npm test)"] },
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] },
+    };
     writeFileSync(settings, JSON.stringify(original));
     const first = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project]);
     expect(first).toEqual({ status: 0, stdout: `${settings}: hooks installed (backup: ${settings}.agent-evidence.bak)\n`, stderr: "" });
@@ -137,9 +180,19 @@ describe("agent-evidence hook install", () => {
     expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({
       permissions: { allow: ["Bash(npm test)"] },
       hooks: {
-        Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }, { hooks: [{ type: "command", command: "agent-evidence hook claude-stop", timeout: 60 }] }],
-        PostToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit", hooks: [{ type: "command", command: "agent-evidence hook claude-post-tool-use", timeout: 60 }] }],
-        PostToolUseFailure: [{ matcher: "Bash", hooks: [{ type: "command", command: "agent-evidence hook claude-post-tool-use", timeout: 60 }] }],
+        Stop: [
+          { hooks: [{ type: "command", command: "notify-send done" }] },
+          { hooks: [{ type: "command", command: "agent-evidence hook claude-stop", timeout: 60 }] },
+        ],
+        PostToolUse: [
+          {
+            matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit",
+            hooks: [{ type: "command", command: "agent-evidence hook claude-post-tool-use", timeout: 60 }],
+          },
+        ],
+        PostToolUseFailure: [
+          { matcher: "Bash", hooks: [{ type: "command", command: "agent-evidence hook claude-post-tool-use", timeout: 60 }] },
+        ],
       },
     });
     const second = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project]);
@@ -149,16 +202,36 @@ describe("agent-evidence hook install", () => {
   it("--strict installs the Stop hook with --strict, in place of the one without it (and back), never both", async () => {
     const project = tempDirPath("hook-install-");
     const settings = join(project, ".codex", "hooks.json");
-    const stopCommands = (): unknown => (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop.flatMap((group) => group.hooks.map((hook) => hook.command));
+    const stopCommands = (): unknown =>
+      (JSON.parse(readFileSync(settings, "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop.flatMap((group) =>
+        group.hooks.map((hook) => hook.command),
+      );
     expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project])).status).toBe(0);
     expect(stopCommands()).toEqual(["agent-evidence hook codex-stop"]);
-    expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--strict"])).status).toBe(0);
+    expect(
+      (await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--strict"])).status,
+    ).toBe(0);
     expect(stopCommands()).toEqual(["agent-evidence hook codex-stop --strict"]);
-    expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--strict"])).stdout).toBe(`${settings}: hooks already installed, nothing changed\n`);
+    expect(
+      (await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project, "--strict"])).stdout,
+    ).toBe(`${settings}: hooks already installed, nothing changed\n`);
     expect((await cli(["hook", "install", "--command", "agent-evidence", "--client", "codex", "--project", project])).status).toBe(0);
     expect(stopCommands()).toEqual(["agent-evidence hook codex-stop"]);
-    const claude = await cli(["hook", "install", "--command", "agent-evidence", "--client", "claude", "--project", project, "--strict", "--dry-run"]);
-    expect(JSON.parse(claude.stdout)).toMatchObject({ hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook claude-stop --strict", timeout: 60 }] }] } });
+    const claude = await cli([
+      "hook",
+      "install",
+      "--command",
+      "agent-evidence",
+      "--client",
+      "claude",
+      "--project",
+      project,
+      "--strict",
+      "--dry-run",
+    ]);
+    expect(JSON.parse(claude.stdout)).toMatchObject({
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook claude-stop --strict", timeout: 60 }] }] },
+    });
   });
 
   it("refuses a settings file that is not JSON (exit 1, file untouched)", async () => {
@@ -180,7 +253,9 @@ describe("agent-evidence hook install: the command the hooks run", () => {
     try {
       const run = await cli(["hook", "install", "--client", "codex", "--project", project]);
       expect(run.status).toBe(0);
-      const [command] = (JSON.parse(readFileSync(join(project, ".codex", "hooks.json"), "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }).hooks.Stop[0]!.hooks.map((hook) => hook.command);
+      const [command] = (
+        JSON.parse(readFileSync(join(project, ".codex", "hooks.json"), "utf8")) as { hooks: { Stop: { hooks: { command: string }[] }[] } }
+      ).hooks.Stop[0]!.hooks.map((hook) => hook.command);
       expect(command).toMatch(/^(?:node )?'?\/\S*\/cli\/main\.js'? hook codex-stop$/);
       expect(run.stderr).toMatch(/^agent-evidence: hook install: agent-evidence is not on PATH; the hooks call .*main\.js/);
     } finally {
@@ -194,7 +269,10 @@ describe("agent-evidence hook uninstall", () => {
     const project = tempDirPath("hook-uninstall-");
     mkdirSync(join(project, ".claude"));
     const settings = join(project, ".claude", "settings.json");
-    const original = { permissions: { allow: ["Bash(npm test)"] }, hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] } };
+    const original = {
+      permissions: { allow: ["Bash(npm test)"] },
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }] },
+    };
     writeFileSync(settings, JSON.stringify(original));
     expect((await cli(["hook", "install", "--client", "claude", "--project", project, "--strict"])).status).toBe(0);
     const installed = JSON.parse(readFileSync(settings, "utf8")) as { hooks: Record<string, { hooks: unknown[] }[]> };
@@ -203,7 +281,13 @@ describe("agent-evidence hook uninstall", () => {
     writeFileSync(settings, JSON.stringify(installed));
     const dry = await cli(["hook", "uninstall", "--client", "claude", "--project", project, "--dry-run"]);
     expect(dry.status).toBe(0);
-    const expected = { ...original, hooks: { ...original.hooks, PostToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit", hooks: [{ type: "command", command: "my-logger" }] }] } };
+    const expected = {
+      ...original,
+      hooks: {
+        ...original.hooks,
+        PostToolUse: [{ matcher: "Bash|Edit|Write|MultiEdit|NotebookEdit", hooks: [{ type: "command", command: "my-logger" }] }],
+      },
+    };
     expect(JSON.parse(dry.stdout)).toEqual(expected);
     const run = await cli(["hook", "uninstall", "--client", "claude", "--project", project]);
     expect(run.stdout).toMatch(new RegExp(`^${settings.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: hooks removed \\(backup: `));

@@ -4,10 +4,12 @@
 // rarely get past another language's quick test into its full patterns.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { createEnglishDetector } from "../../src/audit/claims-english.js";
-import { CLAIM_LANGUAGE_TABLES } from "../../src/audit/claims-languages.js";
 import { createTableDetector } from "../../src/audit/claims-language.js";
+import { CLAIM_LANGUAGE_TABLES } from "../../src/audit/claims-languages.js";
 import { splitMessageSentences } from "../../src/audit/message-text.js";
 import { loadClaimTables } from "../support/claim-scores.js";
 import { CLAIM_TABLE } from "./claims-table.js";
@@ -25,9 +27,13 @@ function corpusMessages(): string[] {
       } catch {
         continue;
       }
-      const content = (record as { type?: string; message?: { content?: unknown } }).type === "assistant" ? (record as { message: { content?: unknown } }).message.content : undefined;
+      const content =
+        (record as { type?: string; message?: { content?: unknown } }).type === "assistant"
+          ? (record as { message: { content?: unknown } }).message.content
+          : undefined;
       if (!Array.isArray(content)) continue;
-      for (const block of content as { type?: unknown; text?: unknown }[]) if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
+      for (const block of content as { type?: unknown; text?: unknown }[])
+        if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
     }
   }
   return texts;

@@ -151,7 +151,7 @@ export const CLAIM_TABLE: [string, ExpectedClaim[]][] = [
   ["A full test-suite pass takes about four minutes.", []],
   ["The function passes its arguments through unchanged.", []],
   // Not claims: quoted text and code.
-  ["The issue says \"all tests pass\" but the CI log shows a failure of the lint job.", []],
+  ['The issue says "all tests pass" but the CI log shows a failure of the lint job.', []],
   ["Run `pytest -q && echo all tests pass` to reproduce.", []],
   ["```\n$ pytest -q\n12 passed in 0.50s\n```", []],
   ["> All tests pass.", []],

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { detectClaims, isDisclosure } from "../../src/audit/claims.js";
 import { CLAIM_TABLE } from "./claims-table.js";
 
@@ -30,9 +31,14 @@ function score(): Scores {
     truePositives += hits;
     detectedTotal += detected.length;
     expectedTotal += expected.length;
-    if (hits !== expected.length || remaining.length > 0) misses.push(`${JSON.stringify(message)}: expected ${JSON.stringify(expected.map((c) => c.kind))}, got ${JSON.stringify(detected)}`);
+    if (hits !== expected.length || remaining.length > 0)
+      misses.push(`${JSON.stringify(message)}: expected ${JSON.stringify(expected.map((c) => c.kind))}, got ${JSON.stringify(detected)}`);
   }
-  return { precision: detectedTotal === 0 ? 1 : truePositives / detectedTotal, recall: expectedTotal === 0 ? 1 : truePositives / expectedTotal, misses };
+  return {
+    precision: detectedTotal === 0 ? 1 : truePositives / detectedTotal,
+    recall: expectedTotal === 0 ? 1 : truePositives / expectedTotal,
+    misses,
+  };
 }
 
 describe("detectClaims on the table of agent sentences", () => {
@@ -46,7 +52,11 @@ describe("detectClaims on the table of agent sentences", () => {
   it("reaches at least 95% precision and 90% recall", () => {
     const { precision, recall, misses } = score();
     // On failure the misses are printed with the figures, so a regression names its sentences.
-    expect({ precisionOk: precision >= 0.95, recallOk: recall >= 0.9 }).toEqual({ precisionOk: true, recallOk: true, ...(precision >= 0.95 && recall >= 0.9 ? {} : { precision, recall, misses }) });
+    expect({ precisionOk: precision >= 0.95, recallOk: recall >= 0.9 }).toEqual({
+      precisionOk: true,
+      recallOk: true,
+      ...(precision >= 0.95 && recall >= 0.9 ? {} : { precision, recall, misses }),
+    });
   });
 
   it("finds the expected scope whenever it finds the expected kind", () => {
@@ -55,7 +65,8 @@ describe("detectClaims on the table of agent sentences", () => {
       const detected = detectClaims(message);
       for (const claim of expected) {
         const match = detected.find((found) => found.kind === claim.kind);
-        if (match && JSON.stringify(match.scope) !== JSON.stringify(claim.scope)) wrongScopes.push(`${message}: ${JSON.stringify(match.scope)} != ${JSON.stringify(claim.scope)}`);
+        if (match && JSON.stringify(match.scope) !== JSON.stringify(claim.scope))
+          wrongScopes.push(`${message}: ${JSON.stringify(match.scope)} != ${JSON.stringify(claim.scope)}`);
       }
     }
     expect(wrongScopes).toEqual([]);
@@ -80,7 +91,9 @@ describe("detectClaims", () => {
 
   it("returns the sentence and its offset in the message", () => {
     const message = "I changed `parse()`.\n\nAll 12 tests pass. Next I'll update the docs.";
-    expect(detectClaims(message)).toEqual([{ kind: "pass", scope: { kind: "suite" }, sentence: "All 12 tests pass", start: message.indexOf("All 12") }]);
+    expect(detectClaims(message)).toEqual([
+      { kind: "pass", scope: { kind: "suite" }, sentence: "All 12 tests pass", start: message.indexOf("All 12") },
+    ]);
   });
 
   it("marks failures and not-run sentences as disclosures and pass claims as not", () => {

@@ -4,7 +4,9 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { auditEvents } from "../../src/audit/audit-transcript.js";
 import { decideStop } from "../../src/audit/hooks/stop-decision.js";
 import type { TranscriptEvent } from "../../src/audit/transcripts/types.js";
@@ -17,9 +19,16 @@ beforeAll(() => {
   dir = tempDirPath("flaky-");
   mkdirSync(join(dir, "tests"));
   const marker = join(dir, "..", `${dir.split("/").pop()}.seen`);
-  writeFileSync(join(dir, "tests", "test_flaky.py"), `import os\n\n\ndef test_flaky():\n    seen = os.path.exists(${JSON.stringify(marker)})\n    open(${JSON.stringify(marker)}, "w").close()\n    assert seen\n`);
+  writeFileSync(
+    join(dir, "tests", "test_flaky.py"),
+    `import os\n\n\ndef test_flaky():\n    seen = os.path.exists(${JSON.stringify(marker)})\n    open(${JSON.stringify(marker)}, "w").close()\n    assert seen\n`,
+  );
   for (let i = 0; i < 2; i += 1) {
-    const run = spawnSync("bash", ["-c", COMMAND], { cwd: dir, encoding: "utf8", env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1" } });
+    const run = spawnSync("bash", ["-c", COMMAND], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1" },
+    });
     outputs.push({ output: run.stdout + run.stderr, exitCode: run.status ?? -1 });
   }
   rmSync(marker, { force: true });
@@ -27,9 +36,33 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let line = 0;
-const shell = (i: number): TranscriptEvent => ({ type: "shell", id: null, command: COMMAND, output: outputs[i]!.output, exitCode: outputs[i]!.exitCode, cwd: dir, interrupted: false, timedOut: false, outputTruncated: false, persistedOutputPath: null, completed: true, sidechain: false, timestamp: null, line: (line += 1) });
+const shell = (i: number): TranscriptEvent => ({
+  type: "shell",
+  id: null,
+  command: COMMAND,
+  output: outputs[i]!.output,
+  exitCode: outputs[i]!.exitCode,
+  cwd: dir,
+  interrupted: false,
+  timedOut: false,
+  outputTruncated: false,
+  persistedOutputPath: null,
+  completed: true,
+  sidechain: false,
+  timestamp: null,
+  line: (line += 1),
+});
 const say = (text: string): TranscriptEvent => ({ type: "assistant-message", text, sidechain: false, timestamp: null, line: (line += 1) });
-const edit = (): TranscriptEvent => ({ type: "edit", id: null, tool: "Edit", paths: [join(dir, "tests", "test_flaky.py")], failed: false, sidechain: false, timestamp: null, line: (line += 1) });
+const edit = (): TranscriptEvent => ({
+  type: "edit",
+  id: null,
+  tool: "Edit",
+  paths: [join(dir, "tests", "test_flaky.py")],
+  failed: false,
+  sidechain: false,
+  timestamp: null,
+  line: (line += 1),
+});
 const CLAIM = "test_flaky passes now.";
 
 describe("a named test that failed, then passed on the same code", () => {

@@ -1,5 +1,6 @@
 // Runs the Python reference implementation of the triage tool on many inputs in one process.
 import { spawnSync } from "node:child_process";
+
 import type { PytestLogTriageResult } from "../../src/audit/triage-pytest-log.js";
 
 // The specification, written in Python: the TypeScript port must agree with it on every input.

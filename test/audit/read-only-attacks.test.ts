@@ -5,7 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { analyzeSession } from "../../src/audit/transcript-timeline.js";
 import type { ShellEvent } from "../../src/audit/transcripts/types.js";
 import { gitEnv } from "../support/git.js";
@@ -27,7 +29,16 @@ beforeAll(() => {
   writeFileSync(join(base, "conftest.py"), "");
   const env = gitEnv();
   // The fix is uncommitted (git diff has something to write).
-  spawnSync("bash", ["-c", "git init -q && printf 'def add(a, b):\\n    return a * b\\n' > calc.py && git add -A && git commit -qm base && git checkout -q -- . && printf '" + FIXED.replace(/\n/g, "\\n") + "' > calc.py"], { cwd: base, env });
+  spawnSync(
+    "bash",
+    [
+      "-c",
+      "git init -q && printf 'def add(a, b):\\n    return a * b\\n' > calc.py && git add -A && git commit -qm base && git checkout -q -- . && printf '" +
+        FIXED.replace(/\n/g, "\\n") +
+        "' > calc.py",
+    ],
+    { cwd: base, env },
+  );
 });
 afterAll(() => {
   for (const dir of [base, ...made]) rmSync(dir, { recursive: true, force: true });
@@ -37,8 +48,28 @@ function runFor(line: string): { dir: string; event: ShellEvent } {
   const dir = tempDirPath("ro-attack-");
   made.push(dir);
   cpSync(base, dir, { recursive: true });
-  const result = spawnSync("bash", ["-c", line], { cwd: dir, encoding: "utf8", env: gitEnv({ PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1" }), timeout: 30_000 });
-  const event: ShellEvent = { type: "shell", id: null, command: line, output: `${result.stdout}${result.stderr}`, exitCode: result.status, cwd: dir, interrupted: false, timedOut: false, outputTruncated: false, persistedOutputPath: null, completed: true, sidechain: false, timestamp: null, line: 1 };
+  const result = spawnSync("bash", ["-c", line], {
+    cwd: dir,
+    encoding: "utf8",
+    env: gitEnv({ PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1" }),
+    timeout: 30_000,
+  });
+  const event: ShellEvent = {
+    type: "shell",
+    id: null,
+    command: line,
+    output: `${result.stdout}${result.stderr}`,
+    exitCode: result.status,
+    cwd: dir,
+    interrupted: false,
+    timedOut: false,
+    outputTruncated: false,
+    persistedOutputPath: null,
+    completed: true,
+    sidechain: false,
+    timestamp: null,
+    line: 1,
+  };
   return { dir, event };
 }
 
@@ -48,7 +79,12 @@ function brokenNow(dir: string, waitMs = 0): boolean {
     if (readFileSync(join(dir, "calc.py"), "utf8") !== FIXED) break;
     spawnSync("sleep", ["0.1"]);
   }
-  return spawnSync("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], { cwd: dir, env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1" } }).status !== 0;
+  return (
+    spawnSync("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], {
+      cwd: dir,
+      env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", PYTHONDONTWRITEBYTECODE: "1" },
+    }).status !== 0
+  );
 }
 
 const ATTACKS: [string, string][] = [

@@ -4,7 +4,9 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { auditEvents } from "../../src/audit/audit-transcript.js";
 import type { ShellEvent, TranscriptEvent } from "../../src/audit/transcripts/types.js";
 import { repoRoot } from "../support/import-graph.js";
@@ -19,9 +21,24 @@ interface RunnerCase {
 }
 
 const RUNNERS: Record<string, RunnerCase> = {
-  "node-test": { fixture: "node-test-project", whole: "node --test", oneFile: "node --test test/math.test.js", failing: "NT_FAIL=1 node --test test/strings.test.mjs" },
-  vitest: { fixture: "vitest-project", whole: "npx vitest run", oneFile: "npx vitest run math", failing: "VT_FAIL=1 npx vitest run test/strings.test.ts" },
-  jest: { fixture: "jest-project", whole: "npx jest", oneFile: "npx jest test/math.test.js", failing: "JF_FAIL=1 npx jest test/strings.test.js" },
+  "node-test": {
+    fixture: "node-test-project",
+    whole: "node --test",
+    oneFile: "node --test test/math.test.js",
+    failing: "NT_FAIL=1 node --test test/strings.test.mjs",
+  },
+  vitest: {
+    fixture: "vitest-project",
+    whole: "npx vitest run",
+    oneFile: "npx vitest run math",
+    failing: "VT_FAIL=1 npx vitest run test/strings.test.ts",
+  },
+  jest: {
+    fixture: "jest-project",
+    whole: "npx jest",
+    oneFile: "npx jest test/math.test.js",
+    failing: "JF_FAIL=1 npx jest test/strings.test.js",
+  },
   mocha: { fixture: "mocha-project", whole: "npx mocha", oneFile: "npx mocha --grep adds", failing: "MO_FAIL=1 npx mocha" },
   cargo: { fixture: "cargo-project", whole: "cargo test", oneFile: "cargo test --lib", failing: "AE_FAIL=1 cargo test --lib --tests" },
 };
@@ -34,14 +51,21 @@ beforeAll(() => {
   mkdirSync(parent, { recursive: true });
   const dir = tempDirPath("audit-kinds-", { parent: parent });
   project = { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-  for (const [kind, spec] of Object.entries(RUNNERS)) cpSync(join(repoRoot, "test", "fixtures", spec.fixture), join(project.dir, kind), { recursive: true });
+  for (const [kind, spec] of Object.entries(RUNNERS))
+    cpSync(join(repoRoot, "test", "fixtures", spec.fixture), join(project.dir, kind), { recursive: true });
 });
 afterAll(() => project.cleanup());
 
 let line = 0;
 function shell(kind: string, command: string): ShellEvent {
   const cwd = join(project.dir, kind);
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: "1", NO_COLOR: "1", CARGO_TERM_COLOR: "never", CARGO_TARGET_DIR: join(project.dir, "cargo-target") };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CI: "1",
+    NO_COLOR: "1",
+    CARGO_TERM_COLOR: "never",
+    CARGO_TARGET_DIR: join(project.dir, "cargo-target"),
+  };
   // Not under a coding agent's variables: vitest would pick its agent reporter.
   delete env.CLAUDECODE;
   // One stream in the order it was written, as an agent's shell tool shows it (cargo's headers go to stderr).
@@ -77,7 +101,11 @@ describe.each(Object.entries(RUNNERS))("the audit on real %s runs", { timeout: 1
   });
 
   it("one passing file does not back a whole-suite claim", () => {
-    expect(labelOf([shell(kind, spec.oneFile), say("All tests pass.")])).toMatchObject({ label: "unsupported", reason: "partial-run", lastRun: "passed" });
+    expect(labelOf([shell(kind, spec.oneFile), say("All tests pass.")])).toMatchObject({
+      label: "unsupported",
+      reason: "partial-run",
+      lastRun: "passed",
+    });
   });
 
   it("a failing run contradicts it", () => {

@@ -1,7 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+
 import { afterEach, describe, expect, it, vi } from "vitest";
+
 import { runCli } from "../../src/cli/program.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -29,7 +31,12 @@ afterEach(() => {
 });
 
 const LOG = "FAILED t.py::test_a - assert 1 == 2\nE   assert 1 == 2\nE   AssertionError\n\x85FAILED t.py::test_b\n";
-const EXPECTED = { failed: ["FAILED t.py::test_a - assert 1 == 2", "FAILED t.py::test_b"], errors: ["  assert 1 == 2", "  AssertionError"], assertions: [], failureCount: 2 };
+const EXPECTED = {
+  failed: ["FAILED t.py::test_a - assert 1 == 2", "FAILED t.py::test_b"],
+  errors: ["  assert 1 == 2", "  AssertionError"],
+  assertions: [],
+  failureCount: 2,
+};
 
 describe("agent-evidence triage", () => {
   it("reads a file and prints the four keys in order", async () => {
@@ -45,7 +52,9 @@ describe("agent-evidence triage", () => {
   });
 
   it("prints empty lists and 0 for a log without markers (which proves nothing)", async () => {
-    expect((await triage([], "===== 3 passed in 0.01s =====\n")).stdout).toBe('{"failed":[],"errors":[],"assertions":[],"failureCount":0}\n');
+    expect((await triage([], "===== 3 passed in 0.01s =====\n")).stdout).toBe(
+      '{"failed":[],"errors":[],"assertions":[],"failureCount":0}\n',
+    );
   });
 
   it.each([

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isEvidenceError } from "../../src/errors.js";
+
 import { createParsePytestLogTool, parsePytestLogTool } from "../../src/audit/triage-pytest-log-tool.js";
+import { isEvidenceError } from "../../src/errors.js";
 
 describe("parse_pytest_log tool", () => {
   it("has the documented name and says what it is not", () => {

@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { triagePytestLog } from "../../src/audit/triage-pytest-log.js";
-import { runPythonReference } from "./python-reference.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { runPythonReference } from "./python-reference.js";
 
 // Inputs where Python and JavaScript text handling differ, or where the rules interact.
 const TRICKY: [string, string][] = [
@@ -58,14 +60,50 @@ describe("triagePytestLog", () => {
     ["\ufeffFAILED a", { failed: [], errors: [], assertions: [], failureCount: 0 }],
     ["E\x1fx\x1cAssertionError", { failed: [], errors: ["x"], assertions: ["AssertionError"], failureCount: 1 }],
     ["ERROR t.py::a\nERROR t.py::b", { failed: [], errors: [], assertions: [], failureCount: 0 }],
-    ["E  a\nE  b\nAssertionError: c\nAssertionError: d\nAssertionError: e", { failed: [], errors: [" a", " b"], assertions: ["AssertionError: c", "AssertionError: d", "AssertionError: e"], failureCount: 3 }],
+    [
+      "E  a\nE  b\nAssertionError: c\nAssertionError: d\nAssertionError: e",
+      { failed: [], errors: [" a", " b"], assertions: ["AssertionError: c", "AssertionError: d", "AssertionError: e"], failureCount: 3 },
+    ],
   ])("acceptance case %j", (log, result) => {
     expect(triagePytestLog(log)).toEqual(result);
   });
 
   it("agrees with the Python reference on 400 random logs built from tricky characters", () => {
-    const alphabet = ["E", "F", "FAILED", "AssertionError", "ERROR", " ", "\t", "\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680", "\u180e", "\u2007", "\u2028", "\u2029", "\u202f", "\u3000", "\ufeff", "\u200b", "x", "::"];
-    const logs = fc.sample(fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }).map((parts) => parts.join("")), { numRuns: 400, seed: 7 });
+    const alphabet = [
+      "E",
+      "F",
+      "FAILED",
+      "AssertionError",
+      "ERROR",
+      " ",
+      "\t",
+      "\n",
+      "\r",
+      "\r\n",
+      "\v",
+      "\f",
+      "\x1c",
+      "\x1d",
+      "\x1e",
+      "\x1f",
+      "\x85",
+      "\xa0",
+      "\u1680",
+      "\u180e",
+      "\u2007",
+      "\u2028",
+      "\u2029",
+      "\u202f",
+      "\u3000",
+      "\ufeff",
+      "\u200b",
+      "x",
+      "::",
+    ];
+    const logs = fc.sample(
+      fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }).map((parts) => parts.join("")),
+      { numRuns: 400, seed: 7 },
+    );
     const reference = runPythonReference(logs);
     expect(logs.map((log) => triagePytestLog(log))).toEqual(reference);
   });

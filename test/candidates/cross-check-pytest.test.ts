@@ -1,5 +1,6 @@
 // Issue 16 acceptance, the pytest project: see cross-check-suite.ts.
 import { expect, it } from "vitest";
+
 import { CANDIDATE_COUNT, crossCheck } from "./cross-check-suite.js";
 
 crossCheck("pytest");

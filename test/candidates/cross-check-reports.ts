@@ -6,6 +6,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+
 import { tempDirPath } from "../support/temp-dir.js";
 
 /** One test's outcome in a report; skips (and xfails) are neither. */
@@ -43,11 +44,16 @@ interface Exec {
 
 function run(file: string, args: string[], cwd: string, env: Record<string, string>, timeoutMs: number): Promise<Exec> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd, env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
-      const failure = error as (Error & { code?: unknown; killed?: boolean }) | null;
-      const exitCode = failure === null ? 0 : typeof failure.code === "number" ? failure.code : -1;
-      resolve({ exitCode, timedOut: failure?.killed === true, stdout, stderr });
-    });
+    execFile(
+      file,
+      args,
+      { cwd, env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        const failure = error as (Error & { code?: unknown; killed?: boolean }) | null;
+        const exitCode = failure === null ? 0 : typeof failure.code === "number" ? failure.code : -1;
+        resolve({ exitCode, timedOut: failure?.killed === true, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -66,7 +72,8 @@ function decodeXml(text: string): string {
 
 function attributes(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const match of tag.matchAll(/([A-Za-z_:][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) out[match[1]!] = decodeXml(match[2] ?? match[3] ?? "");
+  for (const match of tag.matchAll(/([A-Za-z_:][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+    out[match[1]!] = decodeXml(match[2] ?? match[3] ?? "");
   return out;
 }
 
@@ -100,7 +107,8 @@ export function parseJUnit(xml: string, root: string): Pick<RunnerReport, "outco
   for (const match of xml.matchAll(cases)) {
     count++;
     const attrs = attributes(match[1]!);
-    if (attrs.classname === undefined || attrs.name === undefined) throw new Error(`JUnit testcase without classname or name: ${match[0].slice(0, 200)}`);
+    if (attrs.classname === undefined || attrs.name === undefined)
+      throw new Error(`JUnit testcase without classname or name: ${match[0].slice(0, 200)}`);
     const id = junitId(root, attrs.classname, attrs.name);
     const body = match[3] ?? "";
     const failed = /<(failure|error)\b/.test(body);
@@ -161,7 +169,17 @@ export function parseGoJson(stdout: string): Pick<RunnerReport, "outcomes" | "sk
 
 /** Runs `go test -count=1 -json ./...` in `dir` (build cache in `cacheDir`, no network) and reads the events. */
 export async function goReport(go: string, dir: string, cacheDir: string, timeoutMs = 120_000): Promise<RunnerReport> {
-  const env = { PATH: "/usr/local/bin:/usr/bin:/bin", LANG: "C.UTF-8", HOME: cacheDir, GOCACHE: join(cacheDir, "go-build"), GOPATH: join(cacheDir, "gopath"), GOENV: "off", GOFLAGS: "", GOPROXY: "off", CGO_ENABLED: "0" };
+  const env = {
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    LANG: "C.UTF-8",
+    HOME: cacheDir,
+    GOCACHE: join(cacheDir, "go-build"),
+    GOPATH: join(cacheDir, "gopath"),
+    GOENV: "off",
+    GOFLAGS: "",
+    GOPROXY: "off",
+    CGO_ENABLED: "0",
+  };
   const result = await run(go, ["test", "-count=1", "-json", "./..."], dir, env, timeoutMs);
   const output = `${result.stdout}${result.stderr}`;
   if (result.timedOut) return { outcomes: new Map(), skipped: [], exitCode: result.exitCode, timedOut: true, output };
@@ -173,7 +191,14 @@ export async function goReport(go: string, dir: string, cacheDir: string, timeou
 
 /** fail-to-pass, pass-to-pass, pass-to-fail, fail-to-fail (and the ids only one side has) from two reports. */
 export function crossTable(base: ReadonlyMap<string, ReportOutcome>, candidate: ReadonlyMap<string, ReportOutcome>): CrossTable {
-  const out: CrossTable = { failToPass: [], passToPass: [], passToFail: [], failToFail: [], candidateOnly: { passed: [], failed: [] }, baseOnly: [] };
+  const out: CrossTable = {
+    failToPass: [],
+    passToPass: [],
+    passToFail: [],
+    failToFail: [],
+    candidateOnly: { passed: [], failed: [] },
+    baseOnly: [],
+  };
   for (const [id, now] of candidate) {
     const before = base.get(id);
     if (before === undefined) (now === "passed" ? out.candidateOnly.passed : out.candidateOnly.failed).push(id);
@@ -184,6 +209,15 @@ export function crossTable(base: ReadonlyMap<string, ReportOutcome>, candidate: 
   }
   for (const id of base.keys()) if (!candidate.has(id)) out.baseOnly.push(id);
   const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  for (const list of [out.failToPass, out.passToPass, out.passToFail, out.failToFail, out.candidateOnly.passed, out.candidateOnly.failed, out.baseOnly]) list.sort(byCodeUnit);
+  for (const list of [
+    out.failToPass,
+    out.passToPass,
+    out.passToFail,
+    out.failToFail,
+    out.candidateOnly.passed,
+    out.candidateOnly.failed,
+    out.baseOnly,
+  ])
+    list.sort(byCodeUnit);
   return out;
 }

@@ -10,21 +10,24 @@
 // One test file per project (cross-check-pytest.test.ts, cross-check-go.test.ts) calls crossCheck:
 // each project's candidates get their own worker and their own hook budget (on a loaded CI machine the
 // two projects in one beforeAll went past 300 s).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { rankCandidates, type RankedCandidate } from "../../src/candidates/rank.js";
-import { runCandidates, type RunCandidateOptions, type RunCandidateResult } from "../../src/candidates/run-candidate.js";
+import { type RunCandidateOptions, type RunCandidateResult, runCandidates } from "../../src/candidates/run-candidate.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
-import { crossTable, goReport, pytestReport, type CrossTable, type RunnerReport } from "./cross-check-reports.js";
-import { createRepo, removeAll } from "./git-fixture.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { type CrossTable, crossTable, goReport, pytestReport, type RunnerReport } from "./cross-check-reports.js";
+import { createRepo, removeAll } from "./git-fixture.js";
 
 // ---------------------------------------------------------------------------------------------
 // The fixture projects. Each has bugs on purpose, so the base has failures to fix.
 
-const PY_CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a // b\n";
+const PY_CALC =
+  "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a + b\n\n\ndef div(a, b):\n    return a // b\n";
 const PY_STRS = 'def upper(s):\n    return s.upper()\n\n\ndef rev(s):\n    return s\n\n\ndef join(parts):\n    return "-".join(parts)\n';
 const PY_TEST_CALC = [
   "import pytest\n\nfrom calc import add, div, mul, sub\n\n\n",
@@ -39,9 +42,17 @@ const PY_TEST_STRS = [
   'def test_rev():\n    assert rev("ab") == "ba"\n\n\n',
   'class TestJoin:\n    def test_two(self):\n        assert join(["a", "b"]) == "a-b"\n\n    def test_none(self):\n        assert join([]) == ""\n',
 ].join("");
-const PY_FILES = { "calc.py": PY_CALC, "strs.py": PY_STRS, "tests/test_calc.py": PY_TEST_CALC, "tests/test_strs.py": PY_TEST_STRS, "conftest.py": "", ".gitignore": "__pycache__/\n.pytest_cache/\n" };
+const PY_FILES = {
+  "calc.py": PY_CALC,
+  "strs.py": PY_STRS,
+  "tests/test_calc.py": PY_TEST_CALC,
+  "tests/test_strs.py": PY_TEST_STRS,
+  "conftest.py": "",
+  ".gitignore": "__pycache__/\n.pytest_cache/\n",
+};
 
-const GO_CALC = "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b }\n\n// Mul multiplies.\nfunc Mul(a, b int) int {\n\tif b > 2 {\n\t\treturn a + b\n\t}\n\treturn a * b\n}\n";
+const GO_CALC =
+  "package calc\n\n// Add adds.\nfunc Add(a, b int) int { return a - b }\n\n// Sub subtracts.\nfunc Sub(a, b int) int { return a - b }\n\n// Mul multiplies.\nfunc Mul(a, b int) int {\n\tif b > 2 {\n\t\treturn a + b\n\t}\n\treturn a * b\n}\n";
 const GO_CALC_TEST = [
   'package calc\n\nimport "testing"\n\n',
   'func TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf("Add(2, 3) = %d", got)\n\t}\n}\n\n',
@@ -50,15 +61,23 @@ const GO_CALC_TEST = [
   '{"small", 2, 2, 4}, {"big", 3, 4, 12}',
   '} {\n\t\tc := c\n\t\tt.Run(c.name, func(t *testing.T) {\n\t\t\tif got := Mul(c.a, c.b); got != c.p {\n\t\t\t\tt.Fatalf("Mul(%d, %d) = %d", c.a, c.b, got)\n\t\t\t}\n\t\t})\n\t}\n}\n',
 ].join("");
-const GO_STRS = 'package strs\n\nimport "strings"\n\n// Upper upper-cases.\nfunc Upper(s string) string { return strings.ToUpper(s) }\n\n// Rev reverses.\nfunc Rev(s string) string { return s }\n\n// Join joins with dashes.\nfunc Join(parts []string) string { return strings.Join(parts, "-") }\n';
+const GO_STRS =
+  'package strs\n\nimport "strings"\n\n// Upper upper-cases.\nfunc Upper(s string) string { return strings.ToUpper(s) }\n\n// Rev reverses.\nfunc Rev(s string) string { return s }\n\n// Join joins with dashes.\nfunc Join(parts []string) string { return strings.Join(parts, "-") }\n';
 const GO_STRS_TEST = [
   'package strs\n\nimport "testing"\n\n',
   'func TestUpper(t *testing.T) {\n\tif got := Upper("ab"); got != "AB" {\n\t\tt.Fatalf("Upper = %q", got)\n\t}\n}\n\n',
   'func TestRev(t *testing.T) {\n\tif got := Rev("ab"); got != "ba" {\n\t\tt.Fatalf("Rev = %q", got)\n\t}\n}\n\n',
   'func TestJoin(t *testing.T) {\n\tif got := Join([]string{"a", "b"}); got != "a-b" {\n\t\tt.Fatalf("Join = %q", got)\n\t}\n}\n',
 ].join("");
-const GO_FILES = { "go.mod": "module example.com/xc\n\ngo 1.19\n", "calc/calc.go": GO_CALC, "calc/calc_test.go": GO_CALC_TEST, "strs/strs.go": GO_STRS, "strs/strs_test.go": GO_STRS_TEST };
-const GO_REV_FIXED = "func Rev(s string) string {\n\tr := []rune(s)\n\tfor i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {\n\t\tr[i], r[j] = r[j], r[i]\n\t}\n\treturn string(r)\n}";
+const GO_FILES = {
+  "go.mod": "module example.com/xc\n\ngo 1.19\n",
+  "calc/calc.go": GO_CALC,
+  "calc/calc_test.go": GO_CALC_TEST,
+  "strs/strs.go": GO_STRS,
+  "strs/strs_test.go": GO_STRS_TEST,
+};
+const GO_REV_FIXED =
+  "func Rev(s string) string {\n\tr := []rune(s)\n\tfor i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {\n\t\tr[i], r[j] = r[j], r[i]\n\t}\n\treturn string(r)\n}";
 
 // ---------------------------------------------------------------------------------------------
 // The candidate patches, generated from the fixture files by exact edits.
@@ -87,38 +106,100 @@ interface Patch {
 
 const py = {
   addFixed: edit(PY_CALC, "def add(a, b):\n    return a - b", "def add(a, b):\n    return a + b"),
-  allFixed: edit(edit(PY_CALC, "def add(a, b):\n    return a - b", "def add(a, b):\n    return a + b"), "return a + b\n\n\ndef div", "return a * b\n\n\ndef div"),
+  allFixed: edit(
+    edit(PY_CALC, "def add(a, b):\n    return a - b", "def add(a, b):\n    return a + b"),
+    "return a + b\n\n\ndef div",
+    "return a * b\n\n\ndef div",
+  ),
   revFixed: edit(PY_STRS, "def rev(s):\n    return s\n", "def rev(s):\n    return s[::-1]\n"),
 };
 
 const PY_PATCHES: Patch[] = [
   { label: "py-noop", what: "no change", ops: [], compare: "exact" },
-  { label: "py-fix-all", what: "fixes add, mul and rev", ops: [{ write: "calc.py", content: py.allFixed }, { write: "strs.py", content: py.revFixed }], compare: "exact" },
+  {
+    label: "py-fix-all",
+    what: "fixes add, mul and rev",
+    ops: [
+      { write: "calc.py", content: py.allFixed },
+      { write: "strs.py", content: py.revFixed },
+    ],
+    compare: "exact",
+  },
   { label: "py-fix-add", what: "fixes add only", ops: [{ write: "calc.py", content: py.addFixed }], compare: "exact" },
-  { label: "py-fix-add-break-sub", what: "fixes add, breaks sub", ops: [{ write: "calc.py", content: edit(py.addFixed, "def sub(a, b):\n    return a - b", "def sub(a, b):\n    return b - a") }], compare: "exact" },
-  { label: "py-break-one-param", what: "true division in div: breaks test_div[7-2-3] only", ops: [{ write: "calc.py", content: edit(PY_CALC, "a // b", "a / b") }], compare: "exact" },
-  { label: "py-collect-test-syntax", what: "syntax error appended to tests/test_strs.py (collection error, session interrupted)", ops: [{ write: "tests/test_strs.py", content: `${PY_TEST_STRS}\n\ndef broken(:\n    pass\n` }], compare: "exact" },
-  { label: "py-collect-code-syntax", what: "syntax error in calc.py (tests/test_calc.py fails to import)", ops: [{ write: "calc.py", content: edit(PY_CALC, "def div(a, b):", "def div(a, b:") }], compare: "exact" },
+  {
+    label: "py-fix-add-break-sub",
+    what: "fixes add, breaks sub",
+    ops: [{ write: "calc.py", content: edit(py.addFixed, "def sub(a, b):\n    return a - b", "def sub(a, b):\n    return b - a") }],
+    compare: "exact",
+  },
+  {
+    label: "py-break-one-param",
+    what: "true division in div: breaks test_div[7-2-3] only",
+    ops: [{ write: "calc.py", content: edit(PY_CALC, "a // b", "a / b") }],
+    compare: "exact",
+  },
+  {
+    label: "py-collect-test-syntax",
+    what: "syntax error appended to tests/test_strs.py (collection error, session interrupted)",
+    ops: [{ write: "tests/test_strs.py", content: `${PY_TEST_STRS}\n\ndef broken(:\n    pass\n` }],
+    compare: "exact",
+  },
+  {
+    label: "py-collect-code-syntax",
+    what: "syntax error in calc.py (tests/test_calc.py fails to import)",
+    ops: [{ write: "calc.py", content: edit(PY_CALC, "def div(a, b):", "def div(a, b:") }],
+    compare: "exact",
+  },
   {
     label: "py-timeout",
     what: "fixes add; rev sleeps 35 s (past the verify step's timeout)",
-    ops: [{ write: "calc.py", content: py.addFixed }, { write: "strs.py", content: `import time\n\n\n${edit(PY_STRS, "def rev(s):\n    return s\n", "def rev(s):\n    time.sleep(35)\n    return s[::-1]\n")}` }],
+    ops: [
+      { write: "calc.py", content: py.addFixed },
+      {
+        write: "strs.py",
+        content: `import time\n\n\n${edit(PY_STRS, "def rev(s):\n    return s\n", "def rev(s):\n    time.sleep(35)\n    return s[::-1]\n")}`,
+      },
+    ],
     compare: "claims-only",
   },
-  { label: "py-tests-assert", what: "tests only: test_add expects the buggy result", ops: [{ write: "tests/test_calc.py", content: edit(PY_TEST_CALC, "assert add(2, 3) == 5", "assert add(2, 3) == -1") }], compare: "exact" },
+  {
+    label: "py-tests-assert",
+    what: "tests only: test_add expects the buggy result",
+    ops: [{ write: "tests/test_calc.py", content: edit(PY_TEST_CALC, "assert add(2, 3) == 5", "assert add(2, 3) == -1") }],
+    compare: "exact",
+  },
   {
     label: "py-tests-add",
     what: "tests only: adds a passing test_add_zero and a failing test_mul_one",
-    ops: [{ write: "tests/test_calc.py", content: `${PY_TEST_CALC}\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n\n\ndef test_mul_one():\n    assert mul(1, 1) == 1\n` }],
+    ops: [
+      {
+        write: "tests/test_calc.py",
+        content: `${PY_TEST_CALC}\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n\n\ndef test_mul_one():\n    assert mul(1, 1) == 1\n`,
+      },
+    ],
     compare: "exact",
   },
   {
     label: "py-tests-delete",
     what: "tests only: deletes test_rev and TestJoin::test_none",
-    ops: [{ write: "tests/test_strs.py", content: edit(edit(PY_TEST_STRS, 'def test_rev():\n    assert rev("ab") == "ba"\n\n\n', ""), '\n    def test_none(self):\n        assert join([]) == ""\n', "") }],
+    ops: [
+      {
+        write: "tests/test_strs.py",
+        content: edit(
+          edit(PY_TEST_STRS, 'def test_rev():\n    assert rev("ab") == "ba"\n\n\n', ""),
+          '\n    def test_none(self):\n        assert join([]) == ""\n',
+          "",
+        ),
+      },
+    ],
     compare: "exact",
   },
-  { label: "py-tests-rm-file", what: "tests only: removes tests/test_strs.py with rm", ops: [{ bash: "rm tests/test_strs.py" }], compare: "exact" },
+  {
+    label: "py-tests-rm-file",
+    what: "tests only: removes tests/test_strs.py with rm",
+    ops: [{ bash: "rm tests/test_strs.py" }],
+    compare: "exact",
+  },
   {
     label: "py-tests-rename",
     what: "tests only: renames test_sub to test_subtract",
@@ -128,13 +209,25 @@ const PY_PATCHES: Patch[] = [
   {
     label: "py-tests-new-file",
     what: "tests only: a new tests/test_extra.py (a class, a parametrized test, one failing case)",
-    ops: [{ write: "tests/test_extra.py", content: 'import pytest\n\nfrom strs import upper\n\n\nclass TestUpperMore:\n    @pytest.mark.parametrize("s", ["x", "Y", "1"])\n    def test_idem(self, s):\n        assert upper(s) == s.upper()\n\n    def test_wrong(self):\n        assert upper("a") == "a"\n' }],
+    ops: [
+      {
+        write: "tests/test_extra.py",
+        content:
+          'import pytest\n\nfrom strs import upper\n\n\nclass TestUpperMore:\n    @pytest.mark.parametrize("s", ["x", "Y", "1"])\n    def test_idem(self, s):\n        assert upper(s) == s.upper()\n\n    def test_wrong(self):\n        assert upper("a") == "a"\n',
+      },
+    ],
     compare: "exact",
   },
   {
     label: "py-skip-xfail",
     what: "tests only: skips test_rev, marks test_mul xfail (it still fails)",
-    ops: [{ write: "tests/test_calc.py", content: edit(PY_TEST_CALC, "def test_mul():", "@pytest.mark.xfail\ndef test_mul():") }, { write: "tests/test_strs.py", content: `import pytest\n${edit(PY_TEST_STRS, "def test_rev():", "@pytest.mark.skip\ndef test_rev():")}` }],
+    ops: [
+      { write: "tests/test_calc.py", content: edit(PY_TEST_CALC, "def test_mul():", "@pytest.mark.xfail\ndef test_mul():") },
+      {
+        write: "tests/test_strs.py",
+        content: `import pytest\n${edit(PY_TEST_STRS, "def test_rev():", "@pytest.mark.skip\ndef test_rev():")}`,
+      },
+    ],
     compare: "exact",
   },
   {
@@ -148,7 +241,10 @@ const PY_PATCHES: Patch[] = [
     what: "fixes rev; test_upper gets a fixture whose teardown raises (PASSED and ERROR for one id)",
     ops: [
       { write: "strs.py", content: py.revFixed },
-      { write: "tests/test_strs.py", content: `import pytest\n\n${edit(PY_TEST_STRS, 'def test_upper():\n    assert upper("ab") == "AB"', '@pytest.fixture\ndef noisy():\n    yield 1\n    raise RuntimeError("teardown")\n\n\ndef test_upper(noisy):\n    assert upper("ab") == "AB"')}` },
+      {
+        write: "tests/test_strs.py",
+        content: `import pytest\n\n${edit(PY_TEST_STRS, 'def test_upper():\n    assert upper("ab") == "AB"', '@pytest.fixture\ndef noisy():\n    yield 1\n    raise RuntimeError("teardown")\n\n\ndef test_upper(noisy):\n    assert upper("ab") == "AB"')}`,
+      },
     ],
     compare: "exact",
   },
@@ -162,27 +258,110 @@ const go = {
 
 const GO_PATCHES: Patch[] = [
   { label: "go-noop", what: "no change", ops: [], compare: "exact" },
-  { label: "go-fix-all", what: "fixes Add, Mul and Rev", ops: [{ write: "calc/calc.go", content: edit(go.mulFixed, "return a - b }\n\n// Sub", "return a + b }\n\n// Sub") }, { write: "strs/strs.go", content: go.revFixed }], compare: "exact" },
-  { label: "go-fix-add-break-sub", what: "fixes Add, breaks Sub", ops: [{ write: "calc/calc.go", content: edit(go.addFixed, "func Sub(a, b int) int { return a - b }", "func Sub(a, b int) int { return b - a }") }], compare: "exact" },
-  { label: "go-fix-mul-big", what: "fixes Mul: the failing subtest TestMul/big and its parent pass", ops: [{ write: "calc/calc.go", content: go.mulFixed }], compare: "exact" },
-  { label: "go-compile-code", what: "syntax error in calc/calc.go (calc fails to build, strs runs)", ops: [{ write: "calc/calc.go", content: `${GO_CALC}\nfunc Broken( {\n}\n` }], compare: "exact" },
-  { label: "go-compile-test", what: "tests only: strs_test.go uses an undefined name (strs fails to build)", ops: [{ write: "strs/strs_test.go", content: edit(GO_STRS_TEST, 'Upper("ab")', "Upper(undefinedName)") }], compare: "exact" },
+  {
+    label: "go-fix-all",
+    what: "fixes Add, Mul and Rev",
+    ops: [
+      { write: "calc/calc.go", content: edit(go.mulFixed, "return a - b }\n\n// Sub", "return a + b }\n\n// Sub") },
+      { write: "strs/strs.go", content: go.revFixed },
+    ],
+    compare: "exact",
+  },
+  {
+    label: "go-fix-add-break-sub",
+    what: "fixes Add, breaks Sub",
+    ops: [
+      {
+        write: "calc/calc.go",
+        content: edit(go.addFixed, "func Sub(a, b int) int { return a - b }", "func Sub(a, b int) int { return b - a }"),
+      },
+    ],
+    compare: "exact",
+  },
+  {
+    label: "go-fix-mul-big",
+    what: "fixes Mul: the failing subtest TestMul/big and its parent pass",
+    ops: [{ write: "calc/calc.go", content: go.mulFixed }],
+    compare: "exact",
+  },
+  {
+    label: "go-compile-code",
+    what: "syntax error in calc/calc.go (calc fails to build, strs runs)",
+    ops: [{ write: "calc/calc.go", content: `${GO_CALC}\nfunc Broken( {\n}\n` }],
+    compare: "exact",
+  },
+  {
+    label: "go-compile-test",
+    what: "tests only: strs_test.go uses an undefined name (strs fails to build)",
+    ops: [{ write: "strs/strs_test.go", content: edit(GO_STRS_TEST, 'Upper("ab")', "Upper(undefinedName)") }],
+    compare: "exact",
+  },
   {
     label: "go-timeout",
     what: "fixes Add; Rev sleeps 35 s (past the verify step's timeout)",
-    ops: [{ write: "calc/calc.go", content: go.addFixed }, { write: "strs/strs.go", content: edit(edit(GO_STRS, 'import "strings"', 'import (\n\t"strings"\n\t"time"\n)'), "func Rev(s string) string { return s }", "func Rev(s string) string {\n\ttime.Sleep(35 * time.Second)\n\treturn s\n}") }],
+    ops: [
+      { write: "calc/calc.go", content: go.addFixed },
+      {
+        write: "strs/strs.go",
+        content: edit(
+          edit(GO_STRS, 'import "strings"', 'import (\n\t"strings"\n\t"time"\n)'),
+          "func Rev(s string) string { return s }",
+          "func Rev(s string) string {\n\ttime.Sleep(35 * time.Second)\n\treturn s\n}",
+        ),
+      },
+    ],
     compare: "claims-only",
   },
-  { label: "go-tests-assert", what: "tests only: TestAdd expects the buggy result", ops: [{ write: "calc/calc_test.go", content: edit(GO_CALC_TEST, "got != 5", "got != -1") }], compare: "exact" },
+  {
+    label: "go-tests-assert",
+    what: "tests only: TestAdd expects the buggy result",
+    ops: [{ write: "calc/calc_test.go", content: edit(GO_CALC_TEST, "got != 5", "got != -1") }],
+    compare: "exact",
+  },
   {
     label: "go-tests-add-delete",
     what: "tests only: adds TestNew (passes) and TestNewFail, deletes TestJoin",
-    ops: [{ write: "strs/strs_test.go", content: `${edit(GO_STRS_TEST, GO_STRS_TEST.slice(GO_STRS_TEST.indexOf("func TestJoin")), "")}func TestNew(t *testing.T) {\n\tif Upper("x") != "X" {\n\t\tt.Fatal("Upper")\n\t}\n}\n\nfunc TestNewFail(t *testing.T) {\n\tif Rev("xy") != "yx" {\n\t\tt.Fatal("Rev")\n\t}\n}\n` }],
+    ops: [
+      {
+        write: "strs/strs_test.go",
+        content: `${edit(GO_STRS_TEST, GO_STRS_TEST.slice(GO_STRS_TEST.indexOf("func TestJoin")), "")}func TestNew(t *testing.T) {\n\tif Upper("x") != "X" {\n\t\tt.Fatal("Upper")\n\t}\n}\n\nfunc TestNewFail(t *testing.T) {\n\tif Rev("xy") != "yx" {\n\t\tt.Fatal("Rev")\n\t}\n}\n`,
+      },
+    ],
     compare: "exact",
   },
-  { label: "go-skip", what: "tests only: TestRev calls t.Skip", ops: [{ write: "strs/strs_test.go", content: edit(GO_STRS_TEST, "func TestRev(t *testing.T) {\n", 'func TestRev(t *testing.T) {\n\tt.Skip("later")\n') }], compare: "exact" },
-  { label: "go-panic", what: "Sub panics: the calc test binary dies in TestSub, TestMul never runs", ops: [{ write: "calc/calc.go", content: edit(GO_CALC, "func Sub(a, b int) int { return a - b }", 'func Sub(a, b int) int { panic("sub") }') }], compare: "exact" },
-  { label: "go-subtest-add", what: "tests only: adds a passing TestMul/zero case", ops: [{ write: "calc/calc_test.go", content: edit(GO_CALC_TEST, '{"small", 2, 2, 4}, {"big", 3, 4, 12}', '{"small", 2, 2, 4}, {"big", 3, 4, 12}, {"zero", 0, 1, 0}') }], compare: "exact" },
+  {
+    label: "go-skip",
+    what: "tests only: TestRev calls t.Skip",
+    ops: [
+      {
+        write: "strs/strs_test.go",
+        content: edit(GO_STRS_TEST, "func TestRev(t *testing.T) {\n", 'func TestRev(t *testing.T) {\n\tt.Skip("later")\n'),
+      },
+    ],
+    compare: "exact",
+  },
+  {
+    label: "go-panic",
+    what: "Sub panics: the calc test binary dies in TestSub, TestMul never runs",
+    ops: [
+      {
+        write: "calc/calc.go",
+        content: edit(GO_CALC, "func Sub(a, b int) int { return a - b }", 'func Sub(a, b int) int { panic("sub") }'),
+      },
+    ],
+    compare: "exact",
+  },
+  {
+    label: "go-subtest-add",
+    what: "tests only: adds a passing TestMul/zero case",
+    ops: [
+      {
+        write: "calc/calc_test.go",
+        content: edit(GO_CALC_TEST, '{"small", 2, 2, 4}, {"big", 3, 4, 12}', '{"small", 2, 2, 4}, {"big", 3, 4, 12}, {"zero", 0, 1, 0}'),
+      },
+    ],
+    compare: "exact",
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -212,7 +391,8 @@ function agentFor(patch: Patch): RunCandidateOptions<Tools, undefined>["agent"] 
         exists = false;
       }
       await call("file_write", { path: op.write, mode: exists ? "overwrite" : "create", content: op.content });
-      if (readFileSync(join(workspace.path, op.write), "utf8") !== op.content) throw new Error(`${patch.label}: file_write did not write ${op.write}`);
+      if (readFileSync(join(workspace.path, op.write), "utf8") !== op.content)
+        throw new Error(`${patch.label}: file_write did not write ${op.write}`);
     }
   };
 }
@@ -232,7 +412,6 @@ const BASE = { pytest: "py-base", go: "go-base" } as const;
 /** How many candidate patches the two projects have together. */
 export const CANDIDATE_COUNT = PY_PATCHES.length + GO_PATCHES.length;
 
-
 // Runs `jobs` at most `limit` at a time.
 async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> {
   const out = new Array<T>(jobs.length);
@@ -246,7 +425,6 @@ async function pool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]> 
   await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
   return out;
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The comparisons
@@ -267,7 +445,8 @@ function libraryTable(project: Project, label: string): CrossTable {
 // The library's view of one run, as a map like the report's: ids passing or failing in the evidence.
 function libraryOutcomes(result: RunCandidateResult): Map<string, "passed" | "failed"> {
   const out = new Map<string, "passed" | "failed">();
-  for (const entry of result.tests.tests) if (entry.state === "passing" || entry.state === "failing") out.set(entry.key, entry.state === "passing" ? "passed" : "failed");
+  for (const entry of result.tests.tests)
+    if (entry.state === "passing" || entry.state === "failing") out.set(entry.key, entry.state === "passing" ? "passed" : "failed");
   return out;
 }
 
@@ -275,7 +454,14 @@ const sorted = (ids: Iterable<string>): string[] => [...ids].sort();
 
 /** Registers the cross-check of one fixture project: its candidates, the reports, the comparisons. */
 export function crossCheck(kind: "pytest" | "go"): void {
-  const project: Project = { kind, repo: "", patches: kind === "pytest" ? PY_PATCHES : GO_PATCHES, results: new Map(), reports: new Map(), ranked: [] };
+  const project: Project = {
+    kind,
+    repo: "",
+    patches: kind === "pytest" ? PY_PATCHES : GO_PATCHES,
+    results: new Map(),
+    reports: new Map(),
+    ranked: [],
+  };
   let goCache = "";
   let runner = { python: "", go: "" };
 
@@ -286,7 +472,8 @@ export function crossCheck(kind: "pytest" | "go"): void {
     const probed = await probe.tools[0]!.execute({ command: "python3 -c 'import sys; print(sys.executable)'; command -v go" } as never);
     await probe.evidence.close();
     const [python, goBinary] = probed.text.split("\n").map((line) => line.trim());
-    if (python === undefined || !python.startsWith("/") || goBinary === undefined || !goBinary.startsWith("/")) throw new Error(`could not find the sandbox's runners: ${probed.text}`);
+    if (python === undefined || !python.startsWith("/") || goBinary === undefined || !goBinary.startsWith("/"))
+      throw new Error(`could not find the sandbox's runners: ${probed.text}`);
     runner = { python, go: goBinary };
     if (project.kind === "go") goCache = tempDirPath("ae-xcheck-gocache-");
     project.repo = project.kind === "pytest" ? await createRepo("xcheck-py", PY_FILES) : await createRepo("xcheck-go", GO_FILES);
@@ -295,10 +482,17 @@ export function crossCheck(kind: "pytest" | "go"): void {
     // step) through runCandidates. The timeout goes first so its wait overlaps the rest.
     const list: { project: Project; options: RunCandidateOptions<Tools, undefined> }[] = [];
     const verify = project.kind === "pytest" ? PY_VERIFY : GO_VERIFY;
-    list.push({ project, options: { repo: project.repo, label: BASE[project.kind], agent: () => Promise.resolve(), createToolset, verify } });
-    for (const patch of project.patches) list.push({ project, options: { repo: project.repo, label: patch.label, agent: agentFor(patch), createToolset, verify } });
+    list.push({
+      project,
+      options: { repo: project.repo, label: BASE[project.kind], agent: () => Promise.resolve(), createToolset, verify },
+    });
+    for (const patch of project.patches)
+      list.push({ project, options: { repo: project.repo, label: patch.label, agent: agentFor(patch), createToolset, verify } });
     list.sort((a, b) => Number(b.options.label.endsWith("-timeout")) - Number(a.options.label.endsWith("-timeout")));
-    const settled = await runCandidates(list.map((entry) => entry.options), { concurrency: 2 });
+    const settled = await runCandidates(
+      list.map((entry) => entry.options),
+      { concurrency: 2 },
+    );
     const failures: string[] = [];
     settled.forEach((outcome, index) => {
       const { project, options } = list[index]!;
@@ -317,7 +511,12 @@ export function crossCheck(kind: "pytest" | "go"): void {
     for (const [label, result] of project.results) jobs.push({ project, label, result });
     jobs.sort((a, b) => Number(b.label.endsWith("-timeout")) - Number(a.label.endsWith("-timeout")));
     const reports = await pool(
-      jobs.map((job) => () => (job.project.kind === "pytest" ? pytestReport(runner.python, job.result.workspace.path) : goReport(runner.go, job.result.workspace.path, goCache))),
+      jobs.map(
+        (job) => () =>
+          job.project.kind === "pytest"
+            ? pytestReport(runner.python, job.result.workspace.path)
+            : goReport(runner.go, job.result.workspace.path, goCache),
+      ),
       3,
     );
     jobs.forEach((job, index) => job.project.reports.set(job.label, reports[index]!));
@@ -343,12 +542,15 @@ export function crossCheck(kind: "pytest" | "go"): void {
     });
 
     const exact = project.patches.filter((patch) => patch.compare === "exact");
-    it.each(exact.map((patch) => [patch.label, patch] as const))("%s: the library's table is the one computed from the two reports", (label) => {
-      // One verify record that finished (a timed-out one would mean the machine was too slow for VERIFY_TIMEOUT_MS).
-      expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([false]);
-      const expected = crossTable(reportOf(project, BASE[project.kind]).outcomes, reportOf(project, label).outcomes);
-      expect(libraryTable(project, label)).toEqual(expected);
-    });
+    it.each(exact.map((patch) => [patch.label, patch] as const))(
+      "%s: the library's table is the one computed from the two reports",
+      (label) => {
+        // One verify record that finished (a timed-out one would mean the machine was too slow for VERIFY_TIMEOUT_MS).
+        expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([false]);
+        const expected = crossTable(reportOf(project, BASE[project.kind]).outcomes, reportOf(project, label).outcomes);
+        expect(libraryTable(project, label)).toEqual(expected);
+      },
+    );
 
     // Claims only. Two kinds of candidate where the library deliberately has no evidence on ids the
     // report decides:
@@ -364,28 +566,31 @@ export function crossCheck(kind: "pytest" | "go"): void {
     // baseOnly id (the library's "no evidence on the candidate") is one the base report decides. So
     // the library never claims a pass or a failure the report does not show.
     const claimsOnly = project.patches.filter((patch) => patch.compare === "claims-only");
-    it.each(claimsOnly.map((patch) => [patch.label, patch] as const))("%s: every outcome the library claims is the report's; the rest is no evidence, never a pass", (label) => {
-      const baseReport = reportOf(project, BASE[project.kind]).outcomes;
-      const report = reportOf(project, label).outcomes;
-      const table = libraryTable(project, label);
-      if (label.endsWith("-timeout")) expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([true]);
-      type Outcome = "passed" | "failed";
-      const claim = (now: Outcome, before: Outcome | undefined) => (id: string) => ({ id, now, before });
-      const claimed = [
-        ...table.failToPass.map(claim("passed", "failed")),
-        ...table.passToPass.map(claim("passed", "passed")),
-        ...table.passToFail.map(claim("failed", "passed")),
-        ...table.failToFail.map(claim("failed", "failed")),
-        ...table.candidateOnly.passed.map(claim("passed", undefined)),
-        ...table.candidateOnly.failed.map(claim("failed", undefined)),
-      ];
-      // Each claim as the library makes it, beside what the two reports say of that id.
-      expect(claimed.map(({ id }) => ({ id, now: report.get(id), before: baseReport.get(id) }))).toEqual(claimed);
-      expect(sorted(table.baseOnly.filter((id) => !baseReport.has(id)))).toEqual([]);
-      // Not vacuous: this candidate's report decides ids the library has no evidence on.
-      const unclaimed = sorted([...report.keys()].filter((id) => !claimed.some((entry) => entry.id === id)));
-      expect(unclaimed.length).toBeGreaterThan(0);
-    });
+    it.each(claimsOnly.map((patch) => [patch.label, patch] as const))(
+      "%s: every outcome the library claims is the report's; the rest is no evidence, never a pass",
+      (label) => {
+        const baseReport = reportOf(project, BASE[project.kind]).outcomes;
+        const report = reportOf(project, label).outcomes;
+        const table = libraryTable(project, label);
+        if (label.endsWith("-timeout")) expect(project.results.get(label)!.verification.map((record) => record.timedOut)).toEqual([true]);
+        type Outcome = "passed" | "failed";
+        const claim = (now: Outcome, before: Outcome | undefined) => (id: string) => ({ id, now, before });
+        const claimed = [
+          ...table.failToPass.map(claim("passed", "failed")),
+          ...table.passToPass.map(claim("passed", "passed")),
+          ...table.passToFail.map(claim("failed", "passed")),
+          ...table.failToFail.map(claim("failed", "failed")),
+          ...table.candidateOnly.passed.map(claim("passed", undefined)),
+          ...table.candidateOnly.failed.map(claim("failed", undefined)),
+        ];
+        // Each claim as the library makes it, beside what the two reports say of that id.
+        expect(claimed.map(({ id }) => ({ id, now: report.get(id), before: baseReport.get(id) }))).toEqual(claimed);
+        expect(sorted(table.baseOnly.filter((id) => !baseReport.has(id)))).toEqual([]);
+        // Not vacuous: this candidate's report decides ids the library has no evidence on.
+        const unclaimed = sorted([...report.keys()].filter((id) => !claimed.some((entry) => entry.id === id)));
+        expect(unclaimed.length).toBeGreaterThan(0);
+      },
+    );
 
     it("every candidate's key status agrees with its report: green only when the direct run passed, red only when it failed", () => {
       const disagreements: string[] = [];
@@ -406,10 +611,14 @@ export function crossCheck(kind: "pytest" | "go"): void {
         return { label: patch.label, regressions: table.passToFail.length, fixes: table.failToPass.length, rank: rankOf.get(patch.label)! };
       });
       const inversions: string[] = [];
-      for (const a of scores) for (const b of scores) {
-        const aBetter = a.regressions < b.regressions || (a.regressions === b.regressions && a.fixes > b.fixes);
-        if (aBetter && !(a.rank < b.rank)) inversions.push(`${a.label} (rank ${a.rank}, ${a.regressions} regressions, ${a.fixes} fixes) vs ${b.label} (rank ${b.rank}, ${b.regressions}, ${b.fixes})`);
-      }
+      for (const a of scores)
+        for (const b of scores) {
+          const aBetter = a.regressions < b.regressions || (a.regressions === b.regressions && a.fixes > b.fixes);
+          if (aBetter && !(a.rank < b.rank))
+            inversions.push(
+              `${a.label} (rank ${a.rank}, ${a.regressions} regressions, ${a.fixes} fixes) vs ${b.label} (rank ${b.rank}, ${b.regressions}, ${b.fixes})`,
+            );
+        }
       expect(inversions).toEqual([]);
     });
   });
@@ -419,8 +628,17 @@ export function crossCheck(kind: "pytest" | "go"): void {
     const cells = new Map<string, number>();
     for (const { project, patch } of all) {
       const table = crossTable(reportOf(project, BASE[project.kind]).outcomes, reportOf(project, patch.label).outcomes);
-      const counts = { failToPass: table.failToPass, passToPass: table.passToPass, passToFail: table.passToFail, failToFail: table.failToFail, candidateOnlyPassed: table.candidateOnly.passed, candidateOnlyFailed: table.candidateOnly.failed, baseOnly: table.baseOnly };
-      for (const [cell, ids] of Object.entries(counts)) cells.set(`${project.kind} ${cell}`, (cells.get(`${project.kind} ${cell}`) ?? 0) + ids.length);
+      const counts = {
+        failToPass: table.failToPass,
+        passToPass: table.passToPass,
+        passToFail: table.passToFail,
+        failToFail: table.failToFail,
+        candidateOnlyPassed: table.candidateOnly.passed,
+        candidateOnlyFailed: table.candidateOnly.failed,
+        baseOnly: table.baseOnly,
+      };
+      for (const [cell, ids] of Object.entries(counts))
+        cells.set(`${project.kind} ${cell}`, (cells.get(`${project.kind} ${cell}`) ?? 0) + ids.length);
     }
     const empty = [...cells].filter(([, count]) => count === 0).map(([cell]) => cell);
     expect(empty).toEqual([]);

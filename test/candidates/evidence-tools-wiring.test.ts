@@ -1,7 +1,9 @@
 // The docs/candidates.md example, run for real: runCandidate wired to evidenceTools.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, expect, it } from "vitest";
+
 import { compareCandidates } from "../../src/candidates/compare.js";
 import { runCandidate } from "../../src/candidates/run-candidate.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
@@ -38,7 +40,11 @@ it("the documented example: two candidates with evidenceTools, a mechanical winn
   ]);
   try {
     const verdict = compareCandidates(a, b);
-    expect({ decision: verdict.decision, paths: a.paths, verified: [a.verifiedTargets, b.verifiedTargets] }).toEqual({ decision: "a", paths: ["calc.py"], verified: [["tests/test_calc.py"], []] });
+    expect({ decision: verdict.decision, paths: a.paths, verified: [a.verifiedTargets, b.verifiedTargets] }).toEqual({
+      decision: "a",
+      paths: ["calc.py"],
+      verified: [["tests/test_calc.py"], []],
+    });
     await a.workspace.adopt(a.patch);
     expect(readFileSync(join(repo, "calc.py"), "utf8")).toEqual("def add(a, b):\n    return a + b\n");
   } finally {

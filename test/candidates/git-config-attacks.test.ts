@@ -4,8 +4,10 @@
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterEach, expect, it } from "vitest";
-import { createCandidateWorkspace, type CandidateWorkspace } from "../../src/candidates/workspace.js";
+
+import { type CandidateWorkspace, createCandidateWorkspace } from "../../src/candidates/workspace.js";
 import { createRepo, git, removeAll, tempDir } from "./git-fixture.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -17,7 +19,11 @@ async function candidate(): Promise<{ ws: CandidateWorkspace; marker: string }> 
   const repo = await createRepo("attack", { "a.txt": "one\n" });
   const host = await tempDir("attack-host");
   const ws = await createCandidateWorkspace(repo, { label: "evil" });
-  cleanups.push(() => removeAll(repo), () => rm(host, { recursive: true, force: true }), () => ws.dispose());
+  cleanups.push(
+    () => removeAll(repo),
+    () => rm(host, { recursive: true, force: true }),
+    () => ws.dispose(),
+  );
   return { ws, marker: join(host, "owned") };
 }
 

@@ -1,10 +1,11 @@
 // Real git repositories in temporary directories for the candidate tests, plus fingerprints that prove
 // a directory (files, modes, symlinks, indexes, HEADs) did not change.
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, existsSync } from "node:fs";
-import { mkdir, rm, writeFile, chmod } from "node:fs/promises";
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { chmod, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
+
 import { git as fixtureGit, gitBytes } from "../support/git.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -50,7 +51,10 @@ export async function commitAll(dir: string, message: string): Promise<string> {
 /** Paths of the repository's worktrees (the main one first). */
 export async function worktreePaths(repo: string): Promise<string[]> {
   const listing = await git(repo, "worktree", "list", "--porcelain");
-  return listing.split("\n").filter((line) => line.startsWith("worktree ")).map((line) => line.slice("worktree ".length));
+  return listing
+    .split("\n")
+    .filter((line) => line.startsWith("worktree "))
+    .map((line) => line.slice("worktree ".length));
 }
 
 /** Temporary directories that a candidate with this label would create. */
@@ -91,7 +95,9 @@ export async function fingerprint(dir: string, options: { index?: boolean } = {}
     const [indexPath = "", head = ""] = probe.toString().split("\n");
     const absolute = isAbsolute(indexPath) ? indexPath : join(repo, indexPath);
     const status = await git(repo, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none");
-    out.push(`repo ${repo}: HEAD ${head} index ${options.index === false ? "-" : existsSync(absolute) ? hash(readFileSync(absolute)) : "none"} status ${JSON.stringify(status)}`);
+    out.push(
+      `repo ${repo}: HEAD ${head} index ${options.index === false ? "-" : existsSync(absolute) ? hash(readFileSync(absolute)) : "none"} status ${JSON.stringify(status)}`,
+    );
   }
   return out;
 }

@@ -1,10 +1,12 @@
 // runCandidate's verify step, timeout, abort and the evidence it closes (issue 16, items 3 and 8), with
 // real git worktrees and real pytest through evidenceTools.
 import { existsSync } from "node:fs";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { compareCandidates } from "../../src/candidates/compare.js";
 import { CandidateRunError } from "../../src/candidates/errors.js";
-import { runCandidate, type CandidateToolset } from "../../src/candidates/run-candidate.js";
+import { type CandidateToolset, runCandidate } from "../../src/candidates/run-candidate.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRepo, removeAll } from "./git-fixture.js";
 
@@ -25,11 +27,14 @@ let closed = 0;
 const createToolset = (dir: string) => {
   const set = evidenceTools(["bash", "file_write"], { cwd: dir });
   const close = set.evidence.close.bind(set.evidence);
-  return { tools: set.tools, evidence: Object.assign(set.evidence, { close: () => ((closed += 1), close()) }) } satisfies CandidateToolset<typeof set.tools>;
+  return { tools: set.tools, evidence: Object.assign(set.evidence, { close: () => ((closed += 1), close()) }) } satisfies CandidateToolset<
+    typeof set.tools
+  >;
 };
 type Tools = ReturnType<typeof createToolset>["tools"];
 const call = (tools: Tools, name: string, input: unknown) => tools.find((tool) => tool.name === name)!.execute(input as never);
-const fix = (tools: Tools) => call(tools, "file_write", { path: "calc.py", mode: "overwrite", content: "def add(a, b):\n    return a + b\n" });
+const fix = (tools: Tools) =>
+  call(tools, "file_write", { path: "calc.py", mode: "overwrite", content: "def add(a, b):\n    return a + b\n" });
 
 describe("the verify step", () => {
   it("agents that ran no test, or other tests: one fixed command gives both evidence on one key", async () => {
@@ -37,10 +42,19 @@ describe("the verify step", () => {
     const before = closed;
     const [a, b] = await Promise.all([
       runCandidate({ repo, label: "fix-quiet", agent: (tools) => fix(tools), createToolset, verify: VERIFY }),
-      runCandidate({ repo, label: "other-test", agent: (tools) => call(tools, "bash", { command: "python3 -m pytest -rA -k nothing tests" }), createToolset, verify: VERIFY }),
+      runCandidate({
+        repo,
+        label: "other-test",
+        agent: (tools) => call(tools, "bash", { command: "python3 -m pytest -rA -k nothing tests" }),
+        createToolset,
+        verify: VERIFY,
+      }),
     ]);
     try {
-      expect([a.verification.map((r) => [r.command, r.outcome]), b.verification.map((r) => [r.command, r.outcome])]).toEqual([[[VERIFY.command, "passed"]], [[VERIFY.command, "failed"]]]);
+      expect([a.verification.map((r) => [r.command, r.outcome]), b.verification.map((r) => [r.command, r.outcome])]).toEqual([
+        [[VERIFY.command, "passed"]],
+        [[VERIFY.command, "failed"]],
+      ]);
       expect(compareCandidates(a, b).decision).toBe("a");
       expect(closed - before).toBe(2);
     } finally {
@@ -50,7 +64,13 @@ describe("the verify step", () => {
 
   it("a toolset without a bash tool: a clear CandidateRunError, the worktree kept", async () => {
     const noBash = (dir: string) => evidenceTools(["file_write"], { cwd: dir });
-    const error = await runCandidate({ repo, label: "no-bash", agent: () => Promise.resolve(), createToolset: noBash, verify: { command: "python3 -m pytest -q tests" } }).catch((e: unknown) => e);
+    const error = await runCandidate({
+      repo,
+      label: "no-bash",
+      agent: () => Promise.resolve(),
+      createToolset: noBash,
+      verify: { command: "python3 -m pytest -q tests" },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CandidateRunError);
     expect((error as CandidateRunError).message).toMatch(/verify step needs the toolset's bash tool/);
     await (error as CandidateRunError).workspace.dispose();
@@ -71,7 +91,12 @@ describe("the agent's time", () => {
     const error = await runCandidate({ repo, label: "slow", agent, createToolset, timeoutMs: 300 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CandidateRunError);
     const kept = (error as CandidateRunError).workspace;
-    expect([sawAbort, (error as CandidateRunError).message.includes("timed out after 300 ms"), existsSync(kept.path), closed - before]).toEqual([true, true, true, 1]);
+    expect([
+      sawAbort,
+      (error as CandidateRunError).message.includes("timed out after 300 ms"),
+      existsSync(kept.path),
+      closed - before,
+    ]).toEqual([true, true, true, 1]);
     await kept.dispose();
   });
 
@@ -79,13 +104,19 @@ describe("the agent's time", () => {
     const controller = new AbortController();
     const started: string[] = [];
     // The abort comes once the agent runs (creating the worktree takes its time on a loaded machine).
-    const agent = (label: string) => (_tools: Tools, _workspace: unknown, { signal }: { signal: AbortSignal }) => {
-      started.push(label);
-      if (label === "running") setTimeout(() => controller.abort(), 50);
-      return new Promise<void>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("stopped"))));
-    };
-    const first = await runCandidate({ repo, label: "running", agent: agent("running"), createToolset, signal: controller.signal }).catch((e: unknown) => e);
-    const second = await runCandidate({ repo, label: "late", agent: agent("late"), createToolset, signal: controller.signal }).catch((e: unknown) => e);
+    const agent =
+      (label: string) =>
+      (_tools: Tools, _workspace: unknown, { signal }: { signal: AbortSignal }) => {
+        started.push(label);
+        if (label === "running") setTimeout(() => controller.abort(), 50);
+        return new Promise<void>((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("stopped"))));
+      };
+    const first = await runCandidate({ repo, label: "running", agent: agent("running"), createToolset, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
+    const second = await runCandidate({ repo, label: "late", agent: agent("late"), createToolset, signal: controller.signal }).catch(
+      (e: unknown) => e,
+    );
     expect([first instanceof CandidateRunError, second instanceof CandidateRunError, started]).toEqual([true, true, ["running"]]);
     expect((second as CandidateRunError).message).toMatch(/aborted by the caller/);
     await Promise.all([(first as CandidateRunError).workspace.dispose(), (second as CandidateRunError).workspace.dispose()]);

@@ -5,12 +5,14 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { pruneCandidates } from "../../src/candidates/prune.js";
 import { runCandidates } from "../../src/candidates/run-candidate.js";
-import { createPytestToolset } from "./pytest-toolset.js";
-import { createRepo, fingerprint, git, removeAll, worktreePaths } from "./git-fixture.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { createRepo, fingerprint, git, removeAll, worktreePaths } from "./git-fixture.js";
+import { createPytestToolset } from "./pytest-toolset.js";
 
 const DIST = resolve(import.meta.dirname, "../../dist/entries/candidates.js");
 let repo: string;
@@ -90,7 +92,9 @@ describe("runCandidates", () => {
     const list = ["a", "b", "c"].map((label) => ({ repo, label, agent: agent(label === "b"), createToolset: createPytestToolset }));
     const settled = await runCandidates(list, { concurrency: 2 });
     expect([settled.map((s) => s.status), most]).toEqual([["fulfilled", "rejected", "fulfilled"], 2]);
-    const kept = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value.workspace] : [(s.reason as { workspace: { dispose(): Promise<void> } }).workspace]));
+    const kept = settled.flatMap((s) =>
+      s.status === "fulfilled" ? [s.value.workspace] : [(s.reason as { workspace: { dispose(): Promise<void> } }).workspace],
+    );
     await Promise.all(kept.map((ws) => ws.dispose()));
     expect(await worktreePaths(repo)).not.toContain(expect.stringContaining("agent-evidence-candidate-a-"));
     await expect(runCandidates(list, { concurrency: 0 })).rejects.toThrow(/positive integer/);

@@ -3,6 +3,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+
 import type { CandidateToolset } from "../../src/candidates/run-candidate.js";
 import type { VerificationRecord } from "../../src/types.js";
 

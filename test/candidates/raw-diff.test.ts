@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { parseLsFiles, parseLsTree, parseRawDiff, touchesGitlink } from "../../src/candidates/raw-diff.js";
 import { commitAll, createRepo, git, removeAll, writeFiles } from "./git-fixture.js";
 
@@ -10,8 +11,16 @@ const COLON = ":160000 160000 file.txt";
 describe("parseRawDiff", () => {
   it.each([
     ["empty output", "", []],
-    ["a modified file", `:100644 100644 ${A} ${B} M\0x.txt\0`, [{ oldMode: "100644", newMode: "100644", oldId: A, newId: B, status: "M", path: "x.txt" }]],
-    ["a moved gitlink", `:160000 160000 ${A} ${B} M\0lib\0`, [{ oldMode: "160000", newMode: "160000", oldId: A, newId: B, status: "M", path: "lib" }]],
+    [
+      "a modified file",
+      `:100644 100644 ${A} ${B} M\0x.txt\0`,
+      [{ oldMode: "100644", newMode: "100644", oldId: A, newId: B, status: "M", path: "x.txt" }],
+    ],
+    [
+      "a moved gitlink",
+      `:160000 160000 ${A} ${B} M\0lib\0`,
+      [{ oldMode: "160000", newMode: "160000", oldId: A, newId: B, status: "M", path: "lib" }],
+    ],
     [
       "a file whose name looks like metadata stays a path",
       `:100644 100644 ${A} ${Z} M\0${COLON}\0:000000 100644 ${Z} ${B} A\0next\0`,
@@ -58,8 +67,14 @@ describe("real git output", () => {
     const files = parseLsFiles(await git(repo, "ls-files", "-s", "-z")).map((entry) => [entry.mode, entry.path]);
     const tree = parseLsTree(await git(repo, "ls-tree", "-r", "-z", "HEAD")).map((entry) => [entry.mode, entry.path]);
     expect([files, tree]).toEqual([
-      [["100644", COLON], ["100644", "plain.txt"]],
-      [["100644", COLON], ["100644", "plain.txt"]],
+      [
+        ["100644", COLON],
+        ["100644", "plain.txt"],
+      ],
+      [
+        ["100644", COLON],
+        ["100644", "plain.txt"],
+      ],
     ]);
   });
 });

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { compareCandidates } from "../../src/candidates/compare.js";
 import { CandidateRunError } from "../../src/candidates/errors.js";
 import { runGit } from "../../src/candidates/git.js";
@@ -27,7 +29,11 @@ afterAll(async () => {
 /** The paths `git apply --numstat -z` reads from a patch (the reference `patchPaths` must agree with). */
 async function numstatPaths(patch: string): Promise<string[]> {
   const { stdout } = await runGit(source, ["apply", "--numstat", "-z", "-"], { input: patch });
-  return Buffer.from(stdout).toString("utf8").split("\0").filter((field) => field !== "").map((field) => field.split("\t").slice(2).join("\t"));
+  return Buffer.from(stdout)
+    .toString("utf8")
+    .split("\0")
+    .filter((field) => field !== "")
+    .map((field) => field.split("\t").slice(2).join("\t"));
 }
 
 const fixer = async (tools: PytestTools): Promise<void> => {
@@ -52,7 +58,13 @@ describe("runCandidate", () => {
         label: result.label,
         paths: result.paths,
         verifiedTargets: result.verifiedTargets,
-        records: result.testRecords.map((record) => [record.target, record.exitCode, record.verified, record.applicability, record.workspace]),
+        records: result.testRecords.map((record) => [
+          record.target,
+          record.exitCode,
+          record.verified,
+          record.applicability,
+          record.workspace,
+        ]),
       });
       expect([view(a), view(b)]).toEqual([
         {
@@ -91,7 +103,11 @@ describe("runCandidate", () => {
     expect(error).toBeInstanceOf(CandidateRunError);
     const { workspace, message } = error as CandidateRunError;
     try {
-      expect([message.includes(workspace.root), message.includes("model unavailable"), readFileSync(join(workspace.root, "partial.txt"), "utf8")]).toEqual([true, true, "half done\n"]);
+      expect([
+        message.includes(workspace.root),
+        message.includes("model unavailable"),
+        readFileSync(join(workspace.root, "partial.txt"), "utf8"),
+      ]).toEqual([true, true, "half done\n"]);
       expect(await workspace.capture()).toContain("+half done");
     } finally {
       await workspace.dispose();

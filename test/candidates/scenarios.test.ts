@@ -5,14 +5,16 @@
 // pytest's own `failed`, even when `| tail -5` makes the line exit 0) and canonical keys (`tests` =
 // `tests/`, `-q` = `-rA`), with runCandidate's verify step and without it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { compareCandidates } from "../../src/candidates/compare.js";
 import { rankCandidates, type RankedCandidate } from "../../src/candidates/rank.js";
-import { runCandidates, type RunCandidateOptions, type RunCandidateResult } from "../../src/candidates/run-candidate.js";
+import { type RunCandidateOptions, type RunCandidateResult, runCandidates } from "../../src/candidates/run-candidate.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRepo, removeAll } from "./git-fixture.js";
 
 const BUGGY = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
-const TESTS = "from calc import add, mul, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n";
+const TESTS =
+  "from calc import add, mul, sub\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n";
 const FIX_ALL = BUGGY.replace("a - b", "a + b").replace("return a + b\n\n\ndef mul", "return a - b\n\n\ndef mul");
 const FIX_PART = BUGGY.replace("a - b", "a + b");
 const FIX_PART_BREAK_MUL = FIX_PART.replace("a * b", "a ** b");
@@ -33,7 +35,17 @@ const CONTENT: Record<Label, string> = { "fix-all": FIX_ALL, "fix-part": FIX_PAR
 /** [label, rank, status, failToPass, passToPass, passToFail, failToFail, candidateOnly, baseOnly] */
 type Row = [string, number, string, string[], string[], string[], string[], { passed: string[]; failed: string[] }, string[]];
 const none = { passed: [], failed: [] };
-const row = (r: RankedCandidate): Row => [r.label, r.rank, r.status, r.tests.failToPass, r.tests.passToPass, r.tests.passToFail, r.tests.failToFail, r.tests.candidateOnly, r.tests.baseOnly];
+const row = (r: RankedCandidate): Row => [
+  r.label,
+  r.rank,
+  r.status,
+  r.tests.failToPass,
+  r.tests.passToPass,
+  r.tests.passToFail,
+  r.tests.failToFail,
+  r.tests.candidateOnly,
+  r.tests.baseOnly,
+];
 
 // Every id named on both sides: the decision the table asks for.
 const FULL: Row[] = [
@@ -56,14 +68,24 @@ interface Scenario {
 
 const sameExits = { "fix-all": 0, "fix-part": 1, "fix-part-break-mul": 1 };
 const SCENARIOS: Scenario[] = [
-  { name: "1. everyone types `python3 -m pytest -rA tests`", commands: { base: RA, "fix-all": RA, "fix-part": RA, "fix-part-break-mul": RA }, exits: sameExits, unverified: FULL },
+  {
+    name: "1. everyone types `python3 -m pytest -rA tests`",
+    commands: { base: RA, "fix-all": RA, "fix-part": RA, "fix-part-break-mul": RA },
+    exits: sameExits,
+    unverified: FULL,
+  },
   {
     name: "2. everyone types `... -rA tests 2>&1 | tail -5` (every line exits with tail's 0)",
     commands: { base: TAIL, "fix-all": TAIL, "fix-part": TAIL, "fix-part-break-mul": TAIL },
     exits: { "fix-all": 0, "fix-part": 0, "fix-part-break-mul": 0 },
     unverified: FULL,
   },
-  { name: "3. `tests` against `tests/`", commands: { base: RA, "fix-all": SLASH, "fix-part": RA, "fix-part-break-mul": SLASH }, exits: sameExits, unverified: FULL },
+  {
+    name: "3. `tests` against `tests/`",
+    commands: { base: RA, "fix-all": SLASH, "fix-part": RA, "fix-part-break-mul": SLASH },
+    exits: sameExits,
+    unverified: FULL,
+  },
   {
     // -q prints no PASSED lines: a -q candidate's passing ids are unknown (baseOnly); its failures are named.
     name: "4a. `-q` against `-rA`: the partial and the breaking candidate type `-q`",
@@ -99,25 +121,45 @@ describe.each(SCENARIOS)("$name", (scenario) => {
   const plain = new Map<string, RunCandidateResult>();
   const verified = new Map<string, RunCandidateResult>();
   beforeAll(async () => {
-    repo = await createRepo("scenario", { "calc.py": BUGGY, "tests/test_calc.py": TESTS, "conftest.py": "", ".gitignore": "__pycache__/\n.pytest_cache/\n" });
-    const agent = (content: string | null, command: string) => async (tools: Tools): Promise<void> => {
-      if (content !== null) await call(tools, "file_write", { path: "calc.py", mode: "overwrite", content });
-      await call(tools, "bash", { command });
-    };
+    repo = await createRepo("scenario", {
+      "calc.py": BUGGY,
+      "tests/test_calc.py": TESTS,
+      "conftest.py": "",
+      ".gitignore": "__pycache__/\n.pytest_cache/\n",
+    });
+    const agent =
+      (content: string | null, command: string) =>
+      async (tools: Tools): Promise<void> => {
+        if (content !== null) await call(tools, "file_write", { path: "calc.py", mode: "overwrite", content });
+        await call(tools, "bash", { command });
+      };
     const list: { into: Map<string, RunCandidateResult>; options: RunCandidateOptions<Tools, undefined> }[] = [
       // Without the verify step the base's agent runs the base's command on the unchanged code.
       { into: plain, options: { repo, label: "base", agent: agent(null, scenario.commands.base), createToolset } },
-      ...LABELS.map((label) => ({ into: plain, options: { repo, label, agent: agent(CONTENT[label], scenario.commands[label]), createToolset } })),
+      ...LABELS.map((label) => ({
+        into: plain,
+        options: { repo, label, agent: agent(CONTENT[label], scenario.commands[label]), createToolset },
+      })),
       // With it the base's agent does nothing: the verify step is its only run.
       { into: verified, options: { repo, label: "base", agent: () => Promise.resolve(), createToolset, verify: VERIFY } },
-      ...LABELS.map((label) => ({ into: verified, options: { repo, label, agent: agent(CONTENT[label], scenario.commands[label]), createToolset, verify: VERIFY } })),
+      ...LABELS.map((label) => ({
+        into: verified,
+        options: { repo, label, agent: agent(CONTENT[label], scenario.commands[label]), createToolset, verify: VERIFY },
+      })),
     ];
-    const settled = await runCandidates(list.map((entry) => entry.options), { concurrency: 4 });
+    const settled = await runCandidates(
+      list.map((entry) => entry.options),
+      { concurrency: 4 },
+    );
     settled.forEach((result, index) => {
       if (result.status === "fulfilled") list[index]!.into.set(result.value.label, result.value);
     });
     const failed = settled.filter((result) => result.status === "rejected");
-    if (failed.length > 0) throw new AggregateError(failed.map((result) => result.reason as Error), "a candidate failed");
+    if (failed.length > 0)
+      throw new AggregateError(
+        failed.map((result) => result.reason as Error),
+        "a candidate failed",
+      );
   });
   afterAll(async () => {
     await Promise.all([...plain.values(), ...verified.values()].map((result) => result.workspace.dispose()));
@@ -129,16 +171,35 @@ describe.each(SCENARIOS)("$name", (scenario) => {
     Object.fromEntries(
       LABELS.map((label) => {
         const result = runs.get(label)!;
-        return [label, result.testRecords.slice(0, result.testRecords.length - result.verification.length).map((r) => [r.command, r.exitCode, r.outcome, r.verified])];
+        return [
+          label,
+          result.testRecords
+            .slice(0, result.testRecords.length - result.verification.length)
+            .map((r) => [r.command, r.exitCode, r.outcome, r.verified]),
+        ];
       }),
     );
-  const expectedOwnRuns = Object.fromEntries(LABELS.map((label) => [label, [[scenario.commands[label], scenario.exits[label], label === "fix-all" ? "passed" : "failed", label === "fix-all"]]]));
+  const expectedOwnRuns = Object.fromEntries(
+    LABELS.map((label) => [
+      label,
+      [[scenario.commands[label], scenario.exits[label], label === "fix-all" ? "passed" : "failed", label === "fix-all"]],
+    ]),
+  );
 
   const expectCompare = (runs: Map<string, RunCandidateResult>): void => {
     const [fixAll, , regression] = candidates(runs);
     const verdict = compareCandidates(fixAll!, regression!);
     const key = (k: { family: string; target: string; selection: string[] }): unknown => [k.family, k.target, k.selection];
-    expect({ decision: verdict.decision, mechanical: verdict.mechanical, shared: verdict.shared.map(key), conflicting: verdict.conflicting.map(key), agreeing: verdict.agreeing }, verdict.reasons.join("\n")).toEqual({
+    expect(
+      {
+        decision: verdict.decision,
+        mechanical: verdict.mechanical,
+        shared: verdict.shared.map(key),
+        conflicting: verdict.conflicting.map(key),
+        agreeing: verdict.agreeing,
+      },
+      verdict.reasons.join("\n"),
+    ).toEqual({
       decision: "a",
       mechanical: true,
       shared: [["python", "tests", []]],
@@ -176,7 +237,9 @@ describe.each(SCENARIOS)("$name", (scenario) => {
       for (const label of LABELS) {
         const result = verified.get(label)!;
         expect(result.testRecords.map((r) => r.command)).toEqual([scenario.commands[label], VERIFY.command]);
-        expect(result.verification.map((r) => [r.command, r.exitCode, r.outcome])).toEqual([[VERIFY.command, label === "fix-all" ? 0 : 1, label === "fix-all" ? "passed" : "failed"]]);
+        expect(result.verification.map((r) => [r.command, r.exitCode, r.outcome])).toEqual([
+          [VERIFY.command, label === "fix-all" ? 0 : 1, label === "fix-all" ? "passed" : "failed"],
+        ]);
       }
     });
 

@@ -4,7 +4,9 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { CandidateCaptureError, CandidateSourceError } from "../../src/candidates/errors.js";
 import { createCandidateWorkspace } from "../../src/candidates/workspace.js";
 import { candidateDirs, commitAll, createRepo, fingerprint, git, removeAll, worktreePaths, writeFiles } from "./git-fixture.js";
@@ -55,7 +57,15 @@ describe("clean submodules", () => {
       lib2: readFileSync(join(ws.root, "lib2/l.txt"), "utf8"),
       lib2Nested: readdirSync(join(ws.root, "lib2/nested")),
       opt: readdirSync(join(ws.root, "opt")),
-    }).toEqual({ lib: "lib\n", nested: "nested\n", libHead: heads.lib, nestedHead: heads["lib/nested"], lib2: "lib\n", lib2Nested: [], opt: [] });
+    }).toEqual({
+      lib: "lib\n",
+      nested: "nested\n",
+      libHead: heads.lib,
+      nestedHead: heads["lib/nested"],
+      lib2: "lib\n",
+      lib2Nested: [],
+      opt: [],
+    });
     expect(await ws.capture()).toEqual("");
     await writeFiles(ws.root, { "root.txt": "root edit\n" });
     expect(await ws.capture()).toContain("+root edit");
@@ -66,10 +76,12 @@ describe("clean submodules", () => {
 
 type Change = (root: string) => Promise<void>;
 
-const commitIn = (module: string): Change => async (root) => {
-  await writeFiles(join(root, module), { "committed.txt": "new commit\n" });
-  await commitAll(join(root, module), "module commit");
-};
+const commitIn =
+  (module: string): Change =>
+  async (root) => {
+    await writeFiles(join(root, module), { "committed.txt": "new commit\n" });
+    await commitAll(join(root, module), "module commit");
+  };
 
 const candidateChanges: [string, Change][] = [
   ["dirty file in a module", (root) => writeFiles(root, { "lib/l.txt": "dirty\n" })],
@@ -78,23 +90,35 @@ const candidateChanges: [string, Change][] = [
   ["dirty file in a nested module", (root) => writeFiles(root, { "lib/nested/n.txt": "dirty\n" })],
   ["untracked file in a nested module", (root) => writeFiles(root, { "lib/nested/untracked.txt": "new\n" })],
   ["new commit in a nested module", commitIn("lib/nested")],
-  ["new commit in a module, staged in the superproject", async (root) => {
-    await commitIn("lib2")(root);
-    await git(root, "add", "lib2");
-  }],
+  [
+    "new commit in a module, staged in the superproject",
+    async (root) => {
+      await commitIn("lib2")(root);
+      await git(root, "add", "lib2");
+    },
+  ],
   ["module directory removed", (root) => rm(join(root, "lib"), { recursive: true, force: true })],
-  ["module removed with git rm", async (root) => {
-    await git(root, "rm", "-q", "-f", "lib2");
-  }],
-  ["module replaced by an ordinary directory", async (root) => {
-    await rm(join(root, "lib"), { recursive: true, force: true });
-    await writeFiles(root, { "lib/l.txt": "now a plain file\n" });
-  }],
-  ["new embedded repository", async (root) => {
-    await writeFiles(root, { "embedded/e.txt": "e\n" });
-    await git(join(root, "embedded"), "init", "-q");
-    await commitAll(join(root, "embedded"), "embedded");
-  }],
+  [
+    "module removed with git rm",
+    async (root) => {
+      await git(root, "rm", "-q", "-f", "lib2");
+    },
+  ],
+  [
+    "module replaced by an ordinary directory",
+    async (root) => {
+      await rm(join(root, "lib"), { recursive: true, force: true });
+      await writeFiles(root, { "lib/l.txt": "now a plain file\n" });
+    },
+  ],
+  [
+    "new embedded repository",
+    async (root) => {
+      await writeFiles(root, { "embedded/e.txt": "e\n" });
+      await git(join(root, "embedded"), "init", "-q");
+      await commitAll(join(root, "embedded"), "embedded");
+    },
+  ],
 ];
 
 describe("capture refuses every submodule change and keeps the worktree intact", () => {
@@ -108,7 +132,9 @@ describe("capture refuses every submodule change and keeps the worktree intact",
 
   // Cases share nothing but the read-only source, so they run concurrently. Every other case also
   // edits a root file: a legitimate root change must not let a module change through.
-  const cases = candidateChanges.map(([name, change], index) => [index % 2 === 1 ? `${name}, with a root edit` : name, index % 2 === 1, change] as const);
+  const cases = candidateChanges.map(
+    ([name, change], index) => [index % 2 === 1 ? `${name}, with a root edit` : name, index % 2 === 1, change] as const,
+  );
   it.concurrent.for(cases)("%s", async ([, rootEdit, change], { expect }) => {
     const ws = await createCandidateWorkspace(source, { label: "sub-change" });
     try {
@@ -118,12 +144,12 @@ describe("capture refuses every submodule change and keeps the worktree intact",
       const error = await ws.capture().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(CandidateCaptureError);
       const message = (error as CandidateCaptureError).message;
-      expect([message.includes("submodule changes"), message.includes(ws.root), (error as CandidateCaptureError).workspacePath, (error as CandidateCaptureError).workspace === ws]).toEqual([
-        true,
-        true,
-        ws.root,
-        true,
-      ]);
+      expect([
+        message.includes("submodule changes"),
+        message.includes(ws.root),
+        (error as CandidateCaptureError).workspacePath,
+        (error as CandidateCaptureError).workspace === ws,
+      ]).toEqual([true, true, ws.root, true]);
       expect(await fingerprint(ws.root)).toEqual(before);
     } finally {
       await ws.dispose();
@@ -158,10 +184,13 @@ const sourceChanges: [string, Change][] = [
   ["dirty file in a nested module", (root) => writeFiles(root, { "lib/nested/n.txt": "dirty\n" })],
   ["untracked file in a nested module", (root) => writeFiles(root, { "lib/nested/untracked.txt": "new\n" })],
   ["new commit in a nested module", commitIn("lib/nested")],
-  ["moved gitlink staged in the superproject", async (root) => {
-    await commitIn("lib")(root);
-    await git(root, "add", "lib");
-  }],
+  [
+    "moved gitlink staged in the superproject",
+    async (root) => {
+      await commitIn("lib")(root);
+      await git(root, "add", "lib");
+    },
+  ],
 ];
 
 describe("a source with submodule changes is refused before anything is created", () => {
@@ -191,13 +220,19 @@ describe("a source whose module checkout is unusable is refused before anything 
   const moduleGitFile = (): string => join(source, "lib2/.git");
 
   it.each([
-    ["broken module metadata (.git points nowhere)", async () => {
-      await writeFile(moduleGitFile(), "gitdir: /nonexistent/agent-evidence/modules/lib2\n");
-    }],
-    ["module directory replaced by a symlink outside the source", async () => {
-      await rename(join(source, "lib2"), join(source, "../lib2-moved-" + process.pid));
-      await symlink(join(source, "../lib2-moved-" + process.pid), join(source, "lib2"));
-    }],
+    [
+      "broken module metadata (.git points nowhere)",
+      async () => {
+        await writeFile(moduleGitFile(), "gitdir: /nonexistent/agent-evidence/modules/lib2\n");
+      },
+    ],
+    [
+      "module directory replaced by a symlink outside the source",
+      async () => {
+        await rename(join(source, "lib2"), join(source, "../lib2-moved-" + process.pid));
+        await symlink(join(source, "../lib2-moved-" + process.pid), join(source, "lib2"));
+      },
+    ],
   ])("%s", async (_name, breakIt) => {
     const label = "sub-unusable";
     const saved = readFileSync(moduleGitFile(), "utf8");

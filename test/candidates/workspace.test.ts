@@ -1,10 +1,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { chmod, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EvidenceError } from "../../src/errors.js";
+
 import { CandidateAdoptError, CandidateSourceError, CandidateWorkspaceTrackingError } from "../../src/candidates/errors.js";
-import { CANDIDATE_BASE_REF, createCandidateWorkspace, type CandidateWorkspace } from "../../src/candidates/workspace.js";
+import { CANDIDATE_BASE_REF, type CandidateWorkspace, createCandidateWorkspace } from "../../src/candidates/workspace.js";
+import { EvidenceError } from "../../src/errors.js";
 import { candidateDirs, commitAll, createRepo, fingerprint, git, removeAll, tempDir, worktreePaths, writeFiles } from "./git-fixture.js";
 
 const COLON = ":160000 160000 file.txt";
@@ -58,7 +60,12 @@ describe("createCandidateWorkspace", () => {
 
   it("a dirty source seeds the candidate with tracked, staged and untracked changes, never ignored files", async () => {
     const source = await repo("dirty");
-    await writeFiles(source, { "text.txt": "one\nTWO\nthree\n", "new.txt": "untracked\n", "debug.log": "ignored\n", "staged.txt": "staged\n" });
+    await writeFiles(source, {
+      "text.txt": "one\nTWO\nthree\n",
+      "new.txt": "untracked\n",
+      "debug.log": "ignored\n",
+      "staged.txt": "staged\n",
+    });
     await git(source, "add", "staged.txt");
     await rm(join(source, "pkg/mod.py"));
     const before = await fingerprint(source);
@@ -86,11 +93,14 @@ describe("createCandidateWorkspace", () => {
 
   it.each([
     ["a directory outside any repository", async () => tempDir("plain")],
-    ["a repository without a commit", async () => {
-      const dir = await tempDir("empty");
-      await git(dir, "init", "-q");
-      return dir;
-    }],
+    [
+      "a repository without a commit",
+      async () => {
+        const dir = await tempDir("empty");
+        await git(dir, "init", "-q");
+        return dir;
+      },
+    ],
   ])("refuses %s with CandidateSourceError", async (_name, make) => {
     const dir = await make();
     created.push(dir);
@@ -110,7 +120,15 @@ describe("capture", () => {
   beforeAll(async () => {
     source = await repo("capture");
     // Repository-level settings that would reshape a porcelain diff or reject the apply.
-    for (const [key, value] of [["diff.noprefix", "true"], ["diff.mnemonicPrefix", "true"], ["color.diff", "always"], ["diff.external", "false"], ["apply.whitespace", "error"], ["core.filemode", "false"], ["core.quotePath", "true"]]) {
+    for (const [key, value] of [
+      ["diff.noprefix", "true"],
+      ["diff.mnemonicPrefix", "true"],
+      ["color.diff", "always"],
+      ["diff.external", "false"],
+      ["apply.whitespace", "error"],
+      ["core.filemode", "false"],
+      ["core.quotePath", "true"],
+    ]) {
       await git(source, "config", key!, value!);
     }
   });
@@ -140,14 +158,21 @@ describe("capture", () => {
     for (const path of ["text.txt", "bin.dat", "new/image.bin", "new/latin1.txt", "new/ünïcode name.txt", COLON]) {
       expect([path, read(source, path)]).toEqual([path, read(ws.root, path)]);
     }
-    expect({ deleted: !existsSync(join(source, "pkg/mod.py")), mode: statSync(join(source, "run.sh")).mode & 0o111 }).toEqual({ deleted: true, mode: 0 });
+    expect({ deleted: !existsSync(join(source, "pkg/mod.py")), mode: statSync(join(source, "run.sh")).mode & 0o111 }).toEqual({
+      deleted: true,
+      mode: 0,
+    });
     // Adoption writes the working tree only: the source index still matches HEAD.
     expect(await git(source, "diff", "--cached", "--name-only")).toEqual("");
   });
 
   it("keeps a base file whose path a new ignore rule matches", async () => {
     const ws = await workspace(source, "ignored");
-    await writeFiles(ws.root, { ".gitignore": "*.log\n*.txt\n", "text.txt": "changed under an ignore rule\n", "fresh.txt": "new and ignored\n" });
+    await writeFiles(ws.root, {
+      ".gitignore": "*.log\n*.txt\n",
+      "text.txt": "changed under an ignore rule\n",
+      "fresh.txt": "new and ignored\n",
+    });
     const patch = await ws.capture();
     expect(patch).toContain("+changed under an ignore rule");
     expect(patch).not.toContain("fresh.txt");
@@ -181,7 +206,10 @@ describe("adopt", () => {
     const patch = await ws.capture();
     await writeFiles(source, { "pkg/mod.py": "x = 2\n" });
     await ws.adopt(patch);
-    expect([readFileSync(join(source, "text.txt"), "utf8"), readFileSync(join(source, "pkg/mod.py"), "utf8")]).toEqual(["one\ntwo\nthree\nfour\n", "x = 2\n"]);
+    expect([readFileSync(join(source, "text.txt"), "utf8"), readFileSync(join(source, "pkg/mod.py"), "utf8")]).toEqual([
+      "one\ntwo\nthree\nfour\n",
+      "x = 2\n",
+    ]);
   });
 
   it("refuses when the source HEAD moved since creation, even when the patch would apply", async () => {
@@ -194,7 +222,10 @@ describe("adopt", () => {
     const before = await fingerprint(source);
     const error = await ws.adopt(patch).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(CandidateWorkspaceTrackingError);
-    expect([(error as CandidateWorkspaceTrackingError).expected, (error as CandidateWorkspaceTrackingError).actual]).toEqual([ws.base.revision, moved]);
+    expect([(error as CandidateWorkspaceTrackingError).expected, (error as CandidateWorkspaceTrackingError).actual]).toEqual([
+      ws.base.revision,
+      moved,
+    ]);
     expect(await fingerprint(source)).toEqual(before);
   });
 });
@@ -207,7 +238,11 @@ describe("parallel candidates and dispose", () => {
     expect(new Set(workspaces.map((ws) => ws.root)).size).toEqual(3);
     await Promise.all(workspaces.map((ws) => writeFile(join(ws.root, `${ws.label}.txt`), `${ws.label}\n`)));
     const patches = await Promise.all(workspaces.map((ws) => ws.capture()));
-    expect(patches.map((patch) => [...patch.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1]))).toEqual([["p1.txt"], ["p2.txt"], ["p3.txt"]]);
+    expect(patches.map((patch) => [...patch.matchAll(/^diff --git a\/(\S+)/gm)].map((m) => m[1]))).toEqual([
+      ["p1.txt"],
+      ["p2.txt"],
+      ["p3.txt"],
+    ]);
     await Promise.all(workspaces.map((ws) => ws.dispose()));
     expect(await worktreePaths(source)).toEqual([await git(source, "rev-parse", "--show-toplevel")]);
     expect(labels.flatMap(candidateDirs)).toEqual([]);

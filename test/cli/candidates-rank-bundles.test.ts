@@ -4,8 +4,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCandidates, type RunCandidateResult } from "../../src/candidates/run-candidate.js";
+
+import { type RunCandidateResult, runCandidates } from "../../src/candidates/run-candidate.js";
 import { verifyEvidenceBundle } from "../../src/observation/bundle.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createRepo, removeAll, worktreePaths } from "../candidates/git-fixture.js";
@@ -19,7 +21,12 @@ let repo: string;
 const results: Record<string, RunCandidateResult> = {};
 beforeAll(async () => {
   expect(existsSync(CLI), "build dist/ first: npx tsc -p tsconfig.build.json").toBe(true);
-  repo = await createRepo("cli-rank-bundles", { "calc.py": BUGGY, "tests/test_calc.py": TESTS, "conftest.py": "", ".gitignore": "__pycache__/\n.pytest_cache/\n" });
+  repo = await createRepo("cli-rank-bundles", {
+    "calc.py": BUGGY,
+    "tests/test_calc.py": TESTS,
+    "conftest.py": "",
+    ".gitignore": "__pycache__/\n.pytest_cache/\n",
+  });
   const createToolset = (dir: string) => evidenceTools(["bash", "file_write"], { cwd: dir });
   type Tools = ReturnType<typeof createToolset>["tools"];
   const tool = (tools: Tools, name: string) => tools.find((t) => t.name === name)!;
@@ -28,8 +35,15 @@ beforeAll(async () => {
     if (calc !== null) await tool(tools, "file_write").execute({ path: "calc.py", mode: "overwrite", content: calc } as never);
     await tool(tools, "bash").execute({ command: "python3 -m pytest -rA tests 2>&1 | tail -20" } as never);
   };
-  const versions: Record<string, string | null> = { fixed: BUGGY.replace("a - b", "a + b"), broken: BUGGY.replace("a * b", "a ** b"), untouched: null };
-  const settled = await runCandidates(Object.entries(versions).map(([label, calc]) => ({ repo, label, agent: agent(calc), createToolset })), { concurrency: 3 });
+  const versions: Record<string, string | null> = {
+    fixed: BUGGY.replace("a - b", "a + b"),
+    broken: BUGGY.replace("a * b", "a ** b"),
+    untouched: null,
+  };
+  const settled = await runCandidates(
+    Object.entries(versions).map(([label, calc]) => ({ repo, label, agent: agent(calc), createToolset })),
+    { concurrency: 3 },
+  );
   for (const [i, label] of Object.keys(versions).entries()) {
     const entry = settled[i]!;
     if (entry.status === "rejected") throw entry.reason;
@@ -44,7 +58,18 @@ afterAll(async () => {
 
 const rank = (...args: string[]) => {
   const result = spawnSync(process.execPath, [CLI, "candidates", "rank", ...args], { encoding: "utf8" });
-  const json = JSON.parse(result.stdout || "{}") as { candidates?: { worktree: string; rank: number; status: string; failToPass: string[]; passToFail: string[]; failToFail: string[]; candidateOnly: { passed: string[]; failed: string[] }; reasons: string[] }[] };
+  const json = JSON.parse(result.stdout || "{}") as {
+    candidates?: {
+      worktree: string;
+      rank: number;
+      status: string;
+      failToPass: string[];
+      passToFail: string[];
+      failToFail: string[];
+      candidateOnly: { passed: string[]; failed: string[] };
+      reasons: string[];
+    }[];
+  };
   const label = (path: string): string => Object.entries(results).find(([, r]) => r.workspace.path === path)?.[0] ?? path;
   return { status: result.status, stderr: result.stderr, candidates: json.candidates?.map((c) => ({ ...c, worktree: label(c.worktree) })) };
 };
@@ -62,7 +87,10 @@ describe("candidates rank on runCandidate's bundles", () => {
   it("ranks on the candidates' own runs, nothing run: exit 0", () => {
     const result = rank(path("broken"), path("fixed"), path("untouched"));
     // Without a base, each candidate's own ids stand (candidateOnly); the runs were piped through tail.
-    expect(result.candidates?.map((c) => [c.worktree, c.rank, c.status, c.candidateOnly]), result.stderr).toEqual([
+    expect(
+      result.candidates?.map((c) => [c.worktree, c.rank, c.status, c.candidateOnly]),
+      result.stderr,
+    ).toEqual([
       ["fixed", 1, "green", { passed: [ID("test_add"), ID("test_mul")], failed: [] }],
       ["untouched", 2, "red", { passed: [ID("test_mul")], failed: [ID("test_add")] }],
       ["broken", 3, "red", { passed: [], failed: [ID("test_add"), ID("test_mul")] }],

@@ -3,8 +3,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCandidateWorkspace, type CandidateWorkspace } from "../../src/candidates/workspace.js";
+
+import { type CandidateWorkspace, createCandidateWorkspace } from "../../src/candidates/workspace.js";
 import { createRepo, removeAll, worktreePaths } from "../candidates/git-fixture.js";
 
 const CLI = resolve(import.meta.dirname, "../../dist/cli/main.js");
@@ -16,7 +18,12 @@ let repo: string;
 const workspaces: Record<string, CandidateWorkspace> = {};
 beforeAll(async () => {
   expect(existsSync(CLI), "build dist/ first: npx tsc -p tsconfig.build.json").toBe(true);
-  repo = await createRepo("cli-rank", { "calc.py": BUGGY, "tests/test_calc.py": TESTS, "conftest.py": "", ".gitignore": "__pycache__/\n.pytest_cache/\n" });
+  repo = await createRepo("cli-rank", {
+    "calc.py": BUGGY,
+    "tests/test_calc.py": TESTS,
+    "conftest.py": "",
+    ".gitignore": "__pycache__/\n.pytest_cache/\n",
+  });
   const versions: Record<string, string> = {
     fixed: BUGGY.replace("a - b", "a + b"),
     "fixed-too": BUGGY.replace("a - b", "a + b"),
@@ -35,10 +42,20 @@ afterAll(async () => {
 });
 
 const rank = (...labels: string[]) => {
-  const result = spawnSync(process.execPath, [CLI, "candidates", "rank", "--base", "HEAD", "--verify", VERIFY, ...labels.map((l) => workspaces[l]!.path)], { encoding: "utf8" });
-  const json = JSON.parse(result.stdout || "{}") as { candidates: { worktree: string; rank: number; status: string; failToPass: string[]; passToFail: string[]; reasons: string[] }[] };
+  const result = spawnSync(
+    process.execPath,
+    [CLI, "candidates", "rank", "--base", "HEAD", "--verify", VERIFY, ...labels.map((l) => workspaces[l]!.path)],
+    { encoding: "utf8" },
+  );
+  const json = JSON.parse(result.stdout || "{}") as {
+    candidates: { worktree: string; rank: number; status: string; failToPass: string[]; passToFail: string[]; reasons: string[] }[];
+  };
   const label = (path: string): string => Object.entries(workspaces).find(([, ws]) => ws.path === path)?.[0] ?? path;
-  return { status: result.status, stderr: result.stderr, ranks: json.candidates?.map((c) => [label(c.worktree), c.rank, c.status, c.failToPass, c.passToFail]) };
+  return {
+    status: result.status,
+    stderr: result.stderr,
+    ranks: json.candidates?.map((c) => [label(c.worktree), c.rank, c.status, c.failToPass, c.passToFail]),
+  };
 };
 const ID = (name: string): string => `tests/test_calc.py::${name}`;
 

@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import type { CliCommand } from "../../src/cli/exit-codes.js";
 import type { MeasuredStdin } from "../support/measured-cli.js";
 import { tempDirPath } from "../support/temp-dir.js";
@@ -70,8 +71,16 @@ export function createFuzzInputs(): FuzzInputs {
   const bytes = {
     "random binary": pseudoRandomBytes(1 << 20, 0x5eed),
     // Lone continuation bytes, overlong forms, a truncated sequence, surrogates encoded in UTF-8.
-    "invalid UTF-8": Buffer.concat(Array.from({ length: 2048 }, () => Buffer.from([0x46, 0x41, 0x49, 0x4c, 0x45, 0x44, 0x20, 0xff, 0xfe, 0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xe2, 0x82, 0x0a]))),
-    "NUL bytes": Buffer.concat([Buffer.from("============ 1 passed in 0.01s ============\n"), Buffer.alloc(1 << 16), Buffer.from("\0{\0\"a\0\n\0")]),
+    "invalid UTF-8": Buffer.concat(
+      Array.from({ length: 2048 }, () =>
+        Buffer.from([0x46, 0x41, 0x49, 0x4c, 0x45, 0x44, 0x20, 0xff, 0xfe, 0x80, 0xc0, 0xaf, 0xed, 0xa0, 0x80, 0xe2, 0x82, 0x0a]),
+      ),
+    ),
+    "NUL bytes": Buffer.concat([
+      Buffer.from("============ 1 passed in 0.01s ============\n"),
+      Buffer.alloc(1 << 16),
+      Buffer.from('\0{\0"a\0\n\0'),
+    ]),
   };
   const paths: Record<Exclude<FuzzPath, "a FIFO with no writer">, string> = {
     "/dev/zero": "/dev/zero",
@@ -107,7 +116,16 @@ export function createFuzzInputs(): FuzzInputs {
   mkdirSync(hookTmp);
   const verdictDir = join(root, "verdict");
   mkdirSync(verdictDir);
-  return { root, path, bytes, emptyDir, emptyFile, tmpdir: hookTmp, verdictDir, remove: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    root,
+    path,
+    bytes,
+    emptyDir,
+    emptyFile,
+    tmpdir: hookTmp,
+    verdictDir,
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** What a case must end with. */
@@ -152,13 +170,45 @@ const UNREADABLE: Partial<Record<FuzzInput, string>> = {
 // triage and patch: stdin or FILE, read whole up to 48 MiB.
 function readerCases(command: "triage" | "patch", base: string[]): FuzzCase[] {
   const cases: FuzzCase[] = [
-    { command, slot: "stdin", input: "2 GB stream", args: () => base, stdin: stream2g, expected: { status: 65, stderr: new RegExp(`^agent-evidence: ${command}: stdin is larger than 48 MiB; not read$`) } },
-    ...CONTENT.map((input): FuzzCase => ({ command, slot: "stdin", input, args: () => base, stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }), expected: { status: 0 } })),
-    ...CONTENT.map((input): FuzzCase => ({ command, slot: "FILE", input, args: (inputs) => [...base, inputs.path(input)], expected: { status: 0 } })),
-    { command, slot: "FILE", input: "a 2 GB sparse file", args: (inputs) => [...base, inputs.path("a 2 GB sparse file")], expected: { status: 65, stderr: new RegExp(`^agent-evidence: ${command}: \\S+sparse-2g\\.bin is larger than 48 MiB; not read$`) } },
+    {
+      command,
+      slot: "stdin",
+      input: "2 GB stream",
+      args: () => base,
+      stdin: stream2g,
+      expected: { status: 65, stderr: new RegExp(`^agent-evidence: ${command}: stdin is larger than 48 MiB; not read$`) },
+    },
+    ...CONTENT.map((input): FuzzCase => ({
+      command,
+      slot: "stdin",
+      input,
+      args: () => base,
+      stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }),
+      expected: { status: 0 },
+    })),
+    ...CONTENT.map((input): FuzzCase => ({
+      command,
+      slot: "FILE",
+      input,
+      args: (inputs) => [...base, inputs.path(input)],
+      expected: { status: 0 },
+    })),
+    {
+      command,
+      slot: "FILE",
+      input: "a 2 GB sparse file",
+      args: (inputs) => [...base, inputs.path("a 2 GB sparse file")],
+      expected: { status: 65, stderr: new RegExp(`^agent-evidence: ${command}: \\S+sparse-2g\\.bin is larger than 48 MiB; not read$`) },
+    },
   ];
   for (const [input, reason] of Object.entries(UNREADABLE) as [FuzzPath, string][]) {
-    cases.push({ command, slot: "FILE", input, args: (inputs) => [...base, inputs.path(input)], expected: { status: 64, stderr: new RegExp(`^agent-evidence: ${command}: cannot read \\S+ \\(${reason}\\)$`) } });
+    cases.push({
+      command,
+      slot: "FILE",
+      input,
+      args: (inputs) => [...base, inputs.path(input)],
+      expected: { status: 64, stderr: new RegExp(`^agent-evidence: ${command}: cannot read \\S+ \\(${reason}\\)$`) },
+    });
   }
   return cases;
 }
@@ -171,14 +221,51 @@ function judgeCases(): FuzzCase[] {
   const cases: FuzzCase[] = [
     // judge streams its output (memory flat in its size): all 2 GB are read, and nothing proves a pass.
     { command: "judge", slot: "stdin", input: "2 GB stream", args: () => JUDGE, stdin: stream2g, slow: true, expected: { status: 2 } },
-    ...CONTENT.map((input): FuzzCase => ({ command: "judge", slot: "stdin", input, args: () => JUDGE, stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }), expected: { status: JUDGED[input] } })),
-    ...CONTENT.map((input): FuzzCase => ({ command: "judge", slot: "--output", input, args: (inputs) => [...JUDGE, "--output", inputs.path(input)], expected: { status: JUDGED[input] } })),
-    ...CONTENT.map((input): FuzzCase => ({ command: "judge", slot: "--junit", input, args: (inputs) => [...JUDGE, "--output", inputs.emptyFile, "--junit", inputs.path(input)], expected: { status: 2 } })),
-    { command: "judge", slot: "--junit", input: "a 2 GB sparse file", args: (inputs) => [...JUDGE, "--output", inputs.emptyFile, "--junit", inputs.path("a 2 GB sparse file")], expected: { status: 65, stderr: /^agent-evidence: judge: --junit \S+ is larger than 48 MiB; not read$/ } },
+    ...CONTENT.map((input): FuzzCase => ({
+      command: "judge",
+      slot: "stdin",
+      input,
+      args: () => JUDGE,
+      stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }),
+      expected: { status: JUDGED[input] },
+    })),
+    ...CONTENT.map((input): FuzzCase => ({
+      command: "judge",
+      slot: "--output",
+      input,
+      args: (inputs) => [...JUDGE, "--output", inputs.path(input)],
+      expected: { status: JUDGED[input] },
+    })),
+    ...CONTENT.map((input): FuzzCase => ({
+      command: "judge",
+      slot: "--junit",
+      input,
+      args: (inputs) => [...JUDGE, "--output", inputs.emptyFile, "--junit", inputs.path(input)],
+      expected: { status: 2 },
+    })),
+    {
+      command: "judge",
+      slot: "--junit",
+      input: "a 2 GB sparse file",
+      args: (inputs) => [...JUDGE, "--output", inputs.emptyFile, "--junit", inputs.path("a 2 GB sparse file")],
+      expected: { status: 65, stderr: /^agent-evidence: judge: --junit \S+ is larger than 48 MiB; not read$/ },
+    },
   ];
   for (const [input, reason] of Object.entries(UNREADABLE) as [FuzzPath, string][]) {
-    cases.push({ command: "judge", slot: "--output", input, args: (inputs) => [...JUDGE, "--output", inputs.path(input)], expected: { status: 64, stderr: new RegExp(`^agent-evidence: judge: cannot read --output \\S+ \\(${reason}\\)$`) } });
-    cases.push({ command: "judge", slot: "--junit", input, args: (inputs) => [...JUDGE, "--output", inputs.emptyFile, "--junit", inputs.path(input)], expected: { status: 64, stderr: new RegExp(`^agent-evidence: judge: cannot read --junit \\S+ \\(${reason}\\)$`) } });
+    cases.push({
+      command: "judge",
+      slot: "--output",
+      input,
+      args: (inputs) => [...JUDGE, "--output", inputs.path(input)],
+      expected: { status: 64, stderr: new RegExp(`^agent-evidence: judge: cannot read --output \\S+ \\(${reason}\\)$`) },
+    });
+    cases.push({
+      command: "judge",
+      slot: "--junit",
+      input,
+      args: (inputs) => [...JUDGE, "--output", inputs.emptyFile, "--junit", inputs.path(input)],
+      expected: { status: 64, stderr: new RegExp(`^agent-evidence: judge: cannot read --junit \\S+ \\(${reason}\\)$`) },
+    });
   }
   return cases;
 }
@@ -190,17 +277,29 @@ const runTrue = (inputs: FuzzInputs, dir: string): string[] => {
   mkdirSync(dir, { recursive: true });
   return ["run", "--cmd", "true", "--cwd", dir, "--log", join(dir, "suite.log"), "--verdict", join(dir, "verdict.json")];
 };
-const runIn = (name: string) => (inputs: FuzzInputs): string[] => runTrue(inputs, join(inputs.root, `run-${slug(name)}`));
+const runIn =
+  (name: string) =>
+  (inputs: FuzzInputs): string[] =>
+    runTrue(inputs, join(inputs.root, `run-${slug(name)}`));
 // A copy of the base verdict whose log is another path: the log must be hashed without blocking or reading forever.
 const withLogPath = (input: FuzzPath): string => `log-${slug(input)}.json`;
-const verdictWithLog = (input: FuzzPath) => (inputs: FuzzInputs): void => {
-  const verdict = JSON.parse(readFileSync(verdictPath(inputs), "utf8")) as object;
-  writeFileSync(join(inputs.verdictDir, withLogPath(input)), JSON.stringify({ ...verdict, log: inputs.path(input) }));
-};
+const verdictWithLog =
+  (input: FuzzPath) =>
+  (inputs: FuzzInputs): void => {
+    const verdict = JSON.parse(readFileSync(verdictPath(inputs), "utf8")) as object;
+    writeFileSync(join(inputs.verdictDir, withLogPath(input)), JSON.stringify({ ...verdict, log: inputs.path(input) }));
+  };
 
 function verifyCases(): FuzzCase[] {
   const cases: FuzzCase[] = [
-    { command: "verify-verdict", slot: "stdin", input: "2 GB stream", args: (inputs) => ["verify-verdict", verdictPath(inputs)], stdin: stream2g, expected: { status: 0 } },
+    {
+      command: "verify-verdict",
+      slot: "stdin",
+      input: "2 GB stream",
+      args: (inputs) => ["verify-verdict", verdictPath(inputs)],
+      stdin: stream2g,
+      expected: { status: 0 },
+    },
   ];
   const verdictProblems: [FuzzPath, string][] = [
     ...CONTENT.map((input): [FuzzPath, string] => [input, "verdict does not parse"]),
@@ -211,7 +310,13 @@ function verifyCases(): FuzzCase[] {
     ["a 2 GB sparse file", "\\S+ is larger than 48 MiB; not read"],
   ];
   for (const [input, problem] of verdictProblems) {
-    cases.push({ command: "verify-verdict", slot: "VERDICT", input, args: (inputs) => ["verify-verdict", inputs.path(input)], expected: { status: 1, stdout: new RegExp(`^\\{"ok":false,"problems":\\["${problem}`) } });
+    cases.push({
+      command: "verify-verdict",
+      slot: "VERDICT",
+      input,
+      args: (inputs) => ["verify-verdict", inputs.path(input)],
+      expected: { status: 1, stdout: new RegExp(`^\\{"ok":false,"problems":\\["${problem}`) },
+    });
   }
   const logProblems: [FuzzPath, string][] = [
     ["/dev/zero", "log unreadable: \\S+ \\(ENOTREGULAR\\)"],
@@ -220,7 +325,14 @@ function verifyCases(): FuzzCase[] {
     ["random binary", "log changed: "],
   ];
   for (const [input, problem] of logProblems) {
-    cases.push({ command: "verify-verdict", slot: "the verdict's log", input, setup: verdictWithLog(input), args: (inputs) => ["verify-verdict", join(inputs.verdictDir, withLogPath(input))], expected: { status: 1, stdout: new RegExp(`^\\{"ok":false,"problems":\\["${problem}`) } });
+    cases.push({
+      command: "verify-verdict",
+      slot: "the verdict's log",
+      input,
+      setup: verdictWithLog(input),
+      args: (inputs) => ["verify-verdict", join(inputs.verdictDir, withLogPath(input))],
+      expected: { status: 1, stdout: new RegExp(`^\\{"ok":false,"problems":\\["${problem}`) },
+    });
   }
   return cases;
 }
@@ -237,7 +349,16 @@ const OUTPUT_REFUSALS: readonly (readonly [FuzzPath, string])[] = [
 // manifest.json is a link to each hostile input.
 function verifyBundleCases(): FuzzCase[] {
   const problem = (pattern: string): FuzzExpectation => ({ status: 1, stdout: new RegExp(`^\\{"ok":false,"problems":\\["${pattern}`) });
-  const cases: FuzzCase[] = [{ command: "verify-bundle", slot: "stdin", input: "2 GB stream", args: (inputs) => ["verify-bundle", inputs.emptyDir], stdin: stream2g, expected: problem("cannot read \\S+manifest\\.json \\(ENOENT\\)") }];
+  const cases: FuzzCase[] = [
+    {
+      command: "verify-bundle",
+      slot: "stdin",
+      input: "2 GB stream",
+      args: (inputs) => ["verify-bundle", inputs.emptyDir],
+      stdin: stream2g,
+      expected: problem("cannot read \\S+manifest\\.json \\(ENOENT\\)"),
+    },
+  ];
   const asDir: [FuzzPath, string][] = [
     ...CONTENT.map((input): [FuzzPath, string] => [input, "ENOTDIR"]),
     ["/dev/zero", "ENOTDIR"],
@@ -248,7 +369,14 @@ function verifyBundleCases(): FuzzCase[] {
     ["a 2 GB sparse file", "ENOTDIR"],
     ["a device (a link to /dev/null)", "ENOTDIR"],
   ];
-  for (const [input, code] of asDir) cases.push({ command: "verify-bundle", slot: "DIR", input, args: (inputs) => ["verify-bundle", inputs.path(input)], expected: problem(`cannot read \\S+manifest\\.json \\(${code}\\)`) });
+  for (const [input, code] of asDir)
+    cases.push({
+      command: "verify-bundle",
+      slot: "DIR",
+      input,
+      args: (inputs) => ["verify-bundle", inputs.path(input)],
+      expected: problem(`cannot read \\S+manifest\\.json \\(${code}\\)`),
+    });
   const asManifest: [FuzzPath, string][] = [
     ...CONTENT.map((input): [FuzzPath, string] => [input, "manifest does not parse"]),
     ["/dev/zero", "cannot read \\S+ \\(ENOTREGULAR\\)"],
@@ -264,30 +392,83 @@ function verifyBundleCases(): FuzzCase[] {
       rmSync(join(bundleDir(inputs, input), "manifest.json"), { force: true });
       symlinkSync(inputs.path(input), join(bundleDir(inputs, input), "manifest.json"));
     };
-    cases.push({ command: "verify-bundle", slot: "the bundle's manifest", input, setup, args: (inputs) => ["verify-bundle", bundleDir(inputs, input)], expected: problem(pattern) });
+    cases.push({
+      command: "verify-bundle",
+      slot: "the bundle's manifest",
+      input,
+      setup,
+      args: (inputs) => ["verify-bundle", bundleDir(inputs, input)],
+      expected: problem(pattern),
+    });
   }
   return cases;
 }
 
 function auditCases(): FuzzCase[] {
   const cases: FuzzCase[] = [
-    { command: "audit", slot: "stdin", input: "2 GB stream", args: (inputs) => ["audit", inputs.emptyDir], stdin: stream2g, expected: { status: 0 } },
-    ...CONTENT.map((input): FuzzCase => ({ command: "audit", slot: "PATH", input, args: (inputs) => ["audit", "--no-progress", inputs.path(input)], expected: { status: 0 } })),
-    { command: "audit", slot: "PATH", input: "a directory", args: (inputs) => ["audit", "--no-progress", inputs.path("a directory")], expected: { status: 0 } },
-    { command: "audit", slot: "PATH", input: "a missing file", args: (inputs) => ["audit", inputs.path("a missing file")], expected: { status: 64, stderr: /^agent-evidence: audit: cannot read \S+ \(ENOENT\)$/ } },
+    {
+      command: "audit",
+      slot: "stdin",
+      input: "2 GB stream",
+      args: (inputs) => ["audit", inputs.emptyDir],
+      stdin: stream2g,
+      expected: { status: 0 },
+    },
+    ...CONTENT.map((input): FuzzCase => ({
+      command: "audit",
+      slot: "PATH",
+      input,
+      args: (inputs) => ["audit", "--no-progress", inputs.path(input)],
+      expected: { status: 0 },
+    })),
+    {
+      command: "audit",
+      slot: "PATH",
+      input: "a directory",
+      args: (inputs) => ["audit", "--no-progress", inputs.path("a directory")],
+      expected: { status: 0 },
+    },
+    {
+      command: "audit",
+      slot: "PATH",
+      input: "a missing file",
+      args: (inputs) => ["audit", inputs.path("a missing file")],
+      expected: { status: 64, stderr: /^agent-evidence: audit: cannot read \S+ \(ENOENT\)$/ },
+    },
   ];
-  for (const [input, reason] of [["/dev/zero", "ENOTREGULAR"], ["a FIFO with no writer", "ENOTREGULAR"], ["a 2 GB sparse file", "EFBIG"]] as const) {
-    cases.push({ command: "audit", slot: "PATH", input, args: (inputs) => ["audit", "--no-progress", inputs.path(input)], expected: { status: 1, stderr: new RegExp(`^agent-evidence: audit: cannot read \\S+ \\(${reason}\\)$`) } });
+  for (const [input, reason] of [
+    ["/dev/zero", "ENOTREGULAR"],
+    ["a FIFO with no writer", "ENOTREGULAR"],
+    ["a 2 GB sparse file", "EFBIG"],
+  ] as const) {
+    cases.push({
+      command: "audit",
+      slot: "PATH",
+      input,
+      args: (inputs) => ["audit", "--no-progress", inputs.path(input)],
+      expected: { status: 1, stderr: new RegExp(`^agent-evidence: audit: cannot read \\S+ \\(${reason}\\)$`) },
+    });
   }
   for (const [input, reason] of OUTPUT_REFUSALS) {
-    cases.push({ command: "audit", slot: "--report", input, args: (inputs) => ["audit", "--no-progress", "--report", inputs.path(input), inputs.emptyDir], expected: { status: 73, stderr: new RegExp(`^agent-evidence: audit: cannot write --report \\S+ \\(${reason}\\)$`) } });
+    cases.push({
+      command: "audit",
+      slot: "--report",
+      input,
+      args: (inputs) => ["audit", "--no-progress", "--report", inputs.path(input), inputs.emptyDir],
+      expected: { status: 73, stderr: new RegExp(`^agent-evidence: audit: cannot write --report \\S+ \\(${reason}\\)$`) },
+    });
   }
   return cases;
 }
 
 function runCases(): FuzzCase[] {
-  const cases: FuzzCase[] = [{ command: "run", slot: "stdin", input: "2 GB stream", args: runIn("stdin"), stdin: stream2g, expected: { status: 2 } }];
-  for (const [flag, file] of [["--log", "log"], ["--verdict", "verdict"]] as const) {
+  const cases: FuzzCase[] = [
+    { command: "run", slot: "stdin", input: "2 GB stream", args: runIn("stdin"), stdin: stream2g, expected: { status: 2 } },
+  ];
+  for (const [flag, file] of [
+    ["--log", "log"],
+    ["--verdict", "verdict"],
+  ] as const) {
     for (const [input, reason] of OUTPUT_REFUSALS) {
       cases.push({
         command: "run",
@@ -303,17 +484,46 @@ function runCases(): FuzzCase[] {
     }
   }
   // --junit names the report the run must write; `true` writes none, so each is a fail-closed incomplete.
-  for (const input of [...CONTENT, "/dev/zero", "a directory", "a missing file", "a FIFO with no writer", "a 2 GB sparse file", "a device (a link to /dev/null)"] as const) {
-    cases.push({ command: "run", slot: "--junit", input, args: (inputs) => [...runIn(`--junit ${input}`)(inputs), "--junit", inputs.path(input)], expected: { status: 2 } });
+  for (const input of [
+    ...CONTENT,
+    "/dev/zero",
+    "a directory",
+    "a missing file",
+    "a FIFO with no writer",
+    "a 2 GB sparse file",
+    "a device (a link to /dev/null)",
+  ] as const) {
+    cases.push({
+      command: "run",
+      slot: "--junit",
+      input,
+      args: (inputs) => [...runIn(`--junit ${input}`)(inputs), "--junit", inputs.path(input)],
+      expected: { status: 2 },
+    });
   }
   for (const input of ["/dev/zero", "a missing file", "a FIFO with no writer"] as const) {
-    cases.push({ command: "run", slot: "--cwd", input, args: (inputs) => ["run", "--cmd", "true", "--cwd", inputs.path(input)], expected: { status: 64, stderr: /^agent-evidence: --cwd \S+ is not a directory$/ } });
+    cases.push({
+      command: "run",
+      slot: "--cwd",
+      input,
+      args: (inputs) => ["run", "--cmd", "true", "--cwd", inputs.path(input)],
+      expected: { status: 64, stderr: /^agent-evidence: --cwd \S+ is not a directory$/ },
+    });
   }
   return cases;
 }
 
 const payload = (inputs: FuzzInputs, transcript: string, session = "fuzz"): Buffer =>
-  Buffer.from(JSON.stringify({ session_id: `${session}-${Math.random().toString(36).slice(2)}`, transcript_path: transcript, cwd: inputs.root, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "All tests pass." }));
+  Buffer.from(
+    JSON.stringify({
+      session_id: `${session}-${Math.random().toString(36).slice(2)}`,
+      transcript_path: transcript,
+      cwd: inputs.root,
+      hook_event_name: "Stop",
+      stop_hook_active: false,
+      last_assistant_message: "All tests pass.",
+    }),
+  );
 const ALLOW = { claude: "", codex: "{}\n" } as const;
 // The hooks must never trap an agent: an allow well within the clients' hook timeout (Claude Code's
 // default is 60 s). Only a runaway fails this; how fast a hook is, bench/ measures.
@@ -324,8 +534,25 @@ function stopCases(client: "claude" | "codex"): FuzzCase[] {
   const args = (): string[] => ["hook", `${client}-stop`];
   const allow = { status: 0, stdout: ALLOW[client], withinMs: HOOK_MS };
   const cases: FuzzCase[] = [
-    { command, slot: "stdin", input: "2 GB stream", args, stdin: stream2g, expected: { ...allow, stderr: new RegExp(`^agent-evidence hook ${client}-stop: stdin is larger than 16 MiB; not read, allowing the stop$`) } },
-    ...CONTENT.map((input): FuzzCase => ({ command, slot: "stdin", input, args, stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }), expected: allow })),
+    {
+      command,
+      slot: "stdin",
+      input: "2 GB stream",
+      args,
+      stdin: stream2g,
+      expected: {
+        ...allow,
+        stderr: new RegExp(`^agent-evidence hook ${client}-stop: stdin is larger than 16 MiB; not read, allowing the stop$`),
+      },
+    },
+    ...CONTENT.map((input): FuzzCase => ({
+      command,
+      slot: "stdin",
+      input,
+      args,
+      stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }),
+      expected: allow,
+    })),
   ];
   // What the hook says on stderr about each transcript: malformed lines are skipped, the rest is not read.
   const notes: [FuzzPath, RegExp][] = [
@@ -337,7 +564,14 @@ function stopCases(client: "claude" | "codex"): FuzzCase[] {
     ["a 2 GB sparse file", /^agent-evidence: the transcript is larger than 32 MiB: read its last 32 MiB$/],
   ];
   for (const [input, note] of notes) {
-    cases.push({ command, slot: "transcript_path", input, args, stdin: (inputs) => ({ kind: "bytes", bytes: payload(inputs, inputs.path(input)) }), expected: { ...allow, stderr: note } });
+    cases.push({
+      command,
+      slot: "transcript_path",
+      input,
+      args,
+      stdin: (inputs) => ({ kind: "bytes", bytes: payload(inputs, inputs.path(input)) }),
+      expected: { ...allow, stderr: note },
+    });
   }
   // The state file lives where the agent can write: a FIFO planted there must not block the hook.
   cases.push({
@@ -346,7 +580,17 @@ function stopCases(client: "claude" | "codex"): FuzzCase[] {
     input: "a FIFO with no writer",
     setup: (inputs) => plantStateFifo(inputs, `${client}-planted`),
     args,
-    stdin: (inputs) => ({ kind: "bytes", bytes: Buffer.from(JSON.stringify({ session_id: `${client}-planted`, transcript_path: inputs.path("NUL bytes"), cwd: inputs.root, hook_event_name: "Stop" })) }),
+    stdin: (inputs) => ({
+      kind: "bytes",
+      bytes: Buffer.from(
+        JSON.stringify({
+          session_id: `${client}-planted`,
+          transcript_path: inputs.path("NUL bytes"),
+          cwd: inputs.root,
+          hook_event_name: "Stop",
+        }),
+      ),
+    }),
     expected: allow,
   });
   return cases;
@@ -364,15 +608,40 @@ function postToolUseCases(): FuzzCase[] {
   const args = (): string[] => ["hook", "claude-post-tool-use"];
   const ok = { status: 0, stdout: "", withinMs: HOOK_MS };
   return [
-    { command, slot: "stdin", input: "2 GB stream", args, stdin: stream2g, expected: { ...ok, stderr: /^agent-evidence hook claude-post-tool-use: nothing recorded: stdin is larger than 16 MiB; not read$/ } },
-    ...CONTENT.map((input): FuzzCase => ({ command, slot: "stdin", input, args, stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }), expected: ok })),
+    {
+      command,
+      slot: "stdin",
+      input: "2 GB stream",
+      args,
+      stdin: stream2g,
+      expected: { ...ok, stderr: /^agent-evidence hook claude-post-tool-use: nothing recorded: stdin is larger than 16 MiB; not read$/ },
+    },
+    ...CONTENT.map((input): FuzzCase => ({
+      command,
+      slot: "stdin",
+      input,
+      args,
+      stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }),
+      expected: ok,
+    })),
     {
       command,
       slot: "state file",
       input: "a FIFO with no writer",
       setup: (inputs) => plantStateFifo(inputs, "post-planted"),
       args,
-      stdin: () => ({ kind: "bytes", bytes: Buffer.from(JSON.stringify({ session_id: "post-planted", hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "pytest" }, tool_response: { stdout: "1 passed" } })) }),
+      stdin: () => ({
+        kind: "bytes",
+        bytes: Buffer.from(
+          JSON.stringify({
+            session_id: "post-planted",
+            hook_event_name: "PostToolUse",
+            tool_name: "Bash",
+            tool_input: { command: "pytest" },
+            tool_response: { stdout: "1 passed" },
+          }),
+        ),
+      }),
       expected: ok,
     },
   ];
@@ -384,15 +653,30 @@ function installCases(): FuzzCase[] {
 }
 
 function settingsCases(command: "hook install" | "hook uninstall"): FuzzCase[] {
-  const project = (inputs: FuzzInputs, input: FuzzInput): string => join(inputs.root, `project-${command.replace(" ", "-")}-${slug(input)}`);
-  const settingsAs = (input: FuzzPath) => (inputs: FuzzInputs): void => {
-    const dir = join(project(inputs, input), ".claude");
-    mkdirSync(dir, { recursive: true });
-    rmSync(join(dir, "settings.json"), { force: true, recursive: true });
-    if (input !== "a missing file") symlinkSync(inputs.path(input), join(dir, "settings.json"));
-  };
-  const args = (input: FuzzInput) => (inputs: FuzzInputs): string[] => [...command.split(" "), "--client", "claude", "--project", project(inputs, input), "--dry-run"];
-  const cases: FuzzCase[] = [{ command, slot: "stdin", input: "2 GB stream", setup: settingsAs("a missing file"), args: args("a missing file"), stdin: stream2g, expected: { status: 0 } }];
+  const project = (inputs: FuzzInputs, input: FuzzInput): string =>
+    join(inputs.root, `project-${command.replace(" ", "-")}-${slug(input)}`);
+  const settingsAs =
+    (input: FuzzPath) =>
+    (inputs: FuzzInputs): void => {
+      const dir = join(project(inputs, input), ".claude");
+      mkdirSync(dir, { recursive: true });
+      rmSync(join(dir, "settings.json"), { force: true, recursive: true });
+      if (input !== "a missing file") symlinkSync(inputs.path(input), join(dir, "settings.json"));
+    };
+  const args =
+    (input: FuzzInput) =>
+    (inputs: FuzzInputs): string[] => [...command.split(" "), "--client", "claude", "--project", project(inputs, input), "--dry-run"];
+  const cases: FuzzCase[] = [
+    {
+      command,
+      slot: "stdin",
+      input: "2 GB stream",
+      setup: settingsAs("a missing file"),
+      args: args("a missing file"),
+      stdin: stream2g,
+      expected: { status: 0 },
+    },
+  ];
   const refusals: [FuzzPath, string][] = [
     ...CONTENT.map((input): [FuzzPath, string] => [input, "\\S+ is not valid JSON"]),
     ["/dev/zero", "cannot read \\S+ \\(ENOTREGULAR\\)"],
@@ -401,9 +685,23 @@ function settingsCases(command: "hook install" | "hook uninstall"): FuzzCase[] {
     ["a 2 GB sparse file", "\\S+ is larger than 16 MiB; not read"],
   ];
   for (const [input, message] of refusals) {
-    cases.push({ command, slot: "settings file", input, setup: settingsAs(input), args: args(input), expected: { status: 1, stderr: new RegExp(`^agent-evidence: ${command}: ${message}`) } });
+    cases.push({
+      command,
+      slot: "settings file",
+      input,
+      setup: settingsAs(input),
+      args: args(input),
+      expected: { status: 1, stderr: new RegExp(`^agent-evidence: ${command}: ${message}`) },
+    });
   }
-  cases.push({ command, slot: "settings file", input: "a missing file", setup: settingsAs("a missing file"), args: args("a missing file"), expected: { status: 0 } });
+  cases.push({
+    command,
+    slot: "settings file",
+    input: "a missing file",
+    setup: settingsAs("a missing file"),
+    args: args("a missing file"),
+    expected: { status: 0 },
+  });
   return cases;
 }
 
@@ -411,10 +709,34 @@ function mcpCases(): FuzzCase[] {
   const args = (inputs: FuzzInputs): string[] => ["mcp", "--cwd", inputs.emptyDir, "--sandbox", "none"];
   return [
     // One message (line) larger than 16 MiB: the server will not buffer it.
-    { command: "mcp", slot: "stdin", input: "2 GB stream", args, stdin: stream2g, expected: { status: 65, stderr: /^agent-evidence: mcp: a message on stdin is larger than 8 MiB; not read$/m } },
+    {
+      command: "mcp",
+      slot: "stdin",
+      input: "2 GB stream",
+      args,
+      stdin: stream2g,
+      expected: { status: 65, stderr: /^agent-evidence: mcp: a message on stdin is larger than 8 MiB; not read$/m },
+    },
     // Lines that are not JSON-RPC: each is rejected, and the server ends with its input.
-    ...CONTENT.map((input): FuzzCase => ({ command: "mcp", slot: "stdin", input, args, stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }), expected: { status: 0 } })),
-    ...(["/dev/zero", "a missing file", "a FIFO with no writer"] as const).map((input): FuzzCase => ({ command: "mcp", slot: "--cwd", input, args: (inputs) => ["mcp", "--cwd", inputs.path(input)], stdin: () => ({ kind: "none" }), expected: { status: 64, stderr: /^agent-evidence: mcp: createBashTool option "cwd" is "\S+"; accepted: the path of an existing directory/ } })),
+    ...CONTENT.map((input): FuzzCase => ({
+      command: "mcp",
+      slot: "stdin",
+      input,
+      args,
+      stdin: (inputs) => ({ kind: "bytes", bytes: inputs.bytes[input] }),
+      expected: { status: 0 },
+    })),
+    ...(["/dev/zero", "a missing file", "a FIFO with no writer"] as const).map((input): FuzzCase => ({
+      command: "mcp",
+      slot: "--cwd",
+      input,
+      args: (inputs) => ["mcp", "--cwd", inputs.path(input)],
+      stdin: () => ({ kind: "none" }),
+      expected: {
+        status: 64,
+        stderr: /^agent-evidence: mcp: createBashTool option "cwd" is "\S+"; accepted: the path of an existing directory/,
+      },
+    })),
   ];
 }
 
@@ -423,12 +745,39 @@ function mcpCases(): FuzzCase[] {
 function candidatesCases(): FuzzCase[] {
   const rank = (worktree: string, ...more: string[]): string[] => ["candidates", "rank", "--verify", "true", ...more, worktree];
   const cases: FuzzCase[] = [
-    { command: "candidates rank", slot: "stdin", input: "2 GB stream", args: (inputs) => rank(inputs.emptyDir), stdin: stream2g, expected: { status: 64, stderr: /^agent-evidence: candidates rank: / } },
-    { command: "candidates rank", slot: "WORKTREE", input: "a directory", args: (inputs) => rank(inputs.path("a directory")), expected: { status: 64, stderr: /^agent-evidence: candidates rank: .*not a git repository/i } },
+    {
+      command: "candidates rank",
+      slot: "stdin",
+      input: "2 GB stream",
+      args: (inputs) => rank(inputs.emptyDir),
+      stdin: stream2g,
+      expected: { status: 64, stderr: /^agent-evidence: candidates rank: / },
+    },
+    {
+      command: "candidates rank",
+      slot: "WORKTREE",
+      input: "a directory",
+      args: (inputs) => rank(inputs.path("a directory")),
+      expected: { status: 64, stderr: /^agent-evidence: candidates rank: .*not a git repository/i },
+    },
   ];
-  const notDirectories: FuzzPath[] = [...CONTENT, "/dev/zero", "a missing file", "a missing directory", "a FIFO with no writer", "a 2 GB sparse file", "a device (a link to /dev/null)"];
+  const notDirectories: FuzzPath[] = [
+    ...CONTENT,
+    "/dev/zero",
+    "a missing file",
+    "a missing directory",
+    "a FIFO with no writer",
+    "a 2 GB sparse file",
+    "a device (a link to /dev/null)",
+  ];
   for (const input of notDirectories) {
-    cases.push({ command: "candidates rank", slot: "WORKTREE", input, args: (inputs) => rank(inputs.path(input)), expected: { status: 64, stderr: /^agent-evidence: candidates rank: \S+ is not a directory$/ } });
+    cases.push({
+      command: "candidates rank",
+      slot: "WORKTREE",
+      input,
+      args: (inputs) => rank(inputs.path(input)),
+      expected: { status: 64, stderr: /^agent-evidence: candidates rank: \S+ is not a directory$/ },
+    });
   }
   return cases;
 }

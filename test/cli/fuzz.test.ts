@@ -6,9 +6,10 @@
 // line without a stack trace, and nothing may hang (each run is killed after 20 s; judge reading all
 // 2 GB, after 120 s).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { CLI_EXIT_CODES } from "../../src/cli/exit-codes.js";
 import { cliPath, runMeasuredCli } from "../support/measured-cli.js";
-import { createFuzzInputs, fuzzCases, writeBaseVerdict, type FuzzCase, type FuzzInputs } from "./fuzz-cases.js";
+import { createFuzzInputs, type FuzzCase, fuzzCases, type FuzzInputs, writeBaseVerdict } from "./fuzz-cases.js";
 
 const MAX_PEAK_RSS_KB = 200 * 1024;
 const HANG_MS = 20_000;
@@ -31,22 +32,34 @@ describe("every subcommand on hostile input", () => {
     expect(new Set(CASES.map((c) => c.command))).toEqual(new Set(Object.keys(CLI_EXIT_CODES)));
   });
 
-  it.concurrent.each(CASES.map((c) => [`${c.command}: ${c.slot} = ${c.input}`, c] as const))("%s", async (_name, spec: FuzzCase) => {
-    spec.setup?.(inputs);
-    const result = await runMeasuredCli(spec.args(inputs), { stdin: spec.stdin?.(inputs), env: { ...process.env, TMPDIR: inputs.tmpdir }, timeoutMs: spec.slow === true ? SLOW_HANG_MS : HANG_MS });
-    expect(result.timedOut, `hung: ${result.stderr}`).toBe(false);
-    expect(result.status, result.stderr).toBe(spec.expected.status);
-    expect(CLI_EXIT_CODES[spec.command]).toContain(result.status);
-    expect(result.peakRssKb).toBeLessThan(MAX_PEAK_RSS_KB);
-    const lines = result.stderr.trimEnd().split("\n");
-    expect(lines.filter((line) => /^\s+at |^node:|^Error: |^\s*\^$/.test(line))).toEqual([]);
-    if (spec.expected.stderr !== undefined) expect(lines.some((line) => spec.expected.stderr!.test(line)), result.stderr).toBe(true);
-    if (ERROR_EXITS.has(result.status ?? -1)) {
-      expect(lines.at(-1)).toMatch(/^agent-evidence: \S/);
-      if (spec.expected.stderr !== undefined) expect(lines.at(-1)).toMatch(spec.expected.stderr);
-    }
-    if (typeof spec.expected.stdout === "string") expect(result.stdout).toBe(spec.expected.stdout);
-    else if (spec.expected.stdout !== undefined) expect(result.stdout).toMatch(spec.expected.stdout);
-    if (spec.expected.withinMs !== undefined) expect(result.ms).toBeLessThan(spec.expected.withinMs);
-  }, SLOW_HANG_MS + 30_000);
+  it.concurrent.each(CASES.map((c) => [`${c.command}: ${c.slot} = ${c.input}`, c] as const))(
+    "%s",
+    async (_name, spec: FuzzCase) => {
+      spec.setup?.(inputs);
+      const result = await runMeasuredCli(spec.args(inputs), {
+        stdin: spec.stdin?.(inputs),
+        env: { ...process.env, TMPDIR: inputs.tmpdir },
+        timeoutMs: spec.slow === true ? SLOW_HANG_MS : HANG_MS,
+      });
+      expect(result.timedOut, `hung: ${result.stderr}`).toBe(false);
+      expect(result.status, result.stderr).toBe(spec.expected.status);
+      expect(CLI_EXIT_CODES[spec.command]).toContain(result.status);
+      expect(result.peakRssKb).toBeLessThan(MAX_PEAK_RSS_KB);
+      const lines = result.stderr.trimEnd().split("\n");
+      expect(lines.filter((line) => /^\s+at |^node:|^Error: |^\s*\^$/.test(line))).toEqual([]);
+      if (spec.expected.stderr !== undefined)
+        expect(
+          lines.some((line) => spec.expected.stderr!.test(line)),
+          result.stderr,
+        ).toBe(true);
+      if (ERROR_EXITS.has(result.status ?? -1)) {
+        expect(lines.at(-1)).toMatch(/^agent-evidence: \S/);
+        if (spec.expected.stderr !== undefined) expect(lines.at(-1)).toMatch(spec.expected.stderr);
+      }
+      if (typeof spec.expected.stdout === "string") expect(result.stdout).toBe(spec.expected.stdout);
+      else if (spec.expected.stdout !== undefined) expect(result.stdout).toMatch(spec.expected.stdout);
+      if (spec.expected.withinMs !== undefined) expect(result.ms).toBeLessThan(spec.expected.withinMs);
+    },
+    SLOW_HANG_MS + 30_000,
+  );
 });

@@ -2,7 +2,9 @@
 // src/cli/exit-codes.ts, which docs/cli.md's tables are checked against too.
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { CLI_EXIT_CODES, type CliCommand } from "../../src/cli/exit-codes.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
@@ -11,7 +13,11 @@ const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 function helpStatuses(help: string): number[] {
   const block = help.split("\nExit status:\n")[1];
   if (block === undefined) return [];
-  return block.split("\n").map((line) => /^ {2}(\d+) {2,}\S/.exec(line)?.[1]).filter((status) => status !== undefined).map(Number);
+  return block
+    .split("\n")
+    .map((line) => /^ {2}(\d+) {2,}\S/.exec(line)?.[1])
+    .filter((status) => status !== undefined)
+    .map(Number);
 }
 
 describe("--help", () => {

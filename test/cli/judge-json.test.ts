@@ -4,9 +4,11 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { writeJudgeJson, type IdsMode } from "../../src/cli/judge-json.js";
+
+import { type IdsMode, writeJudgeJson } from "../../src/cli/judge-json.js";
 import { judge } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
 import { repoRoot } from "../support/import-graph.js";
@@ -38,13 +40,18 @@ async function written(result: JudgeResult, ids: IdsMode = "all"): Promise<{ tex
   return { text: pieces.join(""), pieces: pieces.length };
 }
 
-const pytestLog = (ids: number): string => `${Array.from({ length: ids }, (_, i) => `PASSED tests/test_mod.py::test_case[p-${i}]`).join("\n")}\n${ids} passed in 1.00s\n`;
+const pytestLog = (ids: number): string =>
+  `${Array.from({ length: ids }, (_, i) => `PASSED tests/test_mod.py::test_case[p-${i}]`).join("\n")}\n${ids} passed in 1.00s\n`;
 
 describe("writeJudgeJson", () => {
   it.each(["all", "failed", "none"] as const)("--ids %s: the contract's JSON, byte for byte, for real judge results", async (ids) => {
     const results = [
       judge({ command: "python -m pytest -rA tests", output: pytestLog(3), exitCode: 0 }),
-      judge({ command: "pytest -q tests/a.py tests/b.py; go test ./...", output: "1 failed, 2 passed in 0.1s\nok  example.com/m/calc 0.01s\n", exitCode: 1 }),
+      judge({
+        command: "pytest -q tests/a.py tests/b.py; go test ./...",
+        output: "1 failed, 2 passed in 0.1s\nok  example.com/m/calc 0.01s\n",
+        exitCode: 1,
+      }),
       judge({ command: "ls", output: "", exitCode: 0 }),
     ];
     for (const result of results) expect((await written(result, ids)).text).toBe(contract(result, ids));
@@ -52,7 +59,9 @@ describe("writeJudgeJson", () => {
 
   it("ids across many join batches, some with characters JSON escapes, give JSON.stringify's bytes", async () => {
     const base = judge({ command: "python -m pytest -rA tests", output: pytestLog(1), exitCode: 0 });
-    const passed = Array.from({ length: 5000 }, (_, i) => (i === 1500 ? 't::q["x"]' : i === 2047 ? "t::\ud800" : i === 4999 ? "t::a\\b\n" : i === 3000 ? "" : `t::p[${i}]`));
+    const passed = Array.from({ length: 5000 }, (_, i) =>
+      i === 1500 ? 't::q["x"]' : i === 2047 ? "t::\ud800" : i === 4999 ? "t::a\\b\n" : i === 3000 ? "" : `t::p[${i}]`,
+    );
     const result: JudgeResult = { ...base, runs: base.runs.map((run) => ({ ...run, passed, failed: ['t::","injected'], skipped: [] })) };
     expect((await written(result)).text).toBe(contract(result));
   });
@@ -60,11 +69,20 @@ describe("writeJudgeJson", () => {
   it("any strings in ids, targets and reasons (quotes, control characters, lone surrogates, emoji) give JSON.stringify's bytes", async () => {
     const text = fc.string({ unit: "binary", maxLength: 40 });
     await fc.assert(
-      fc.asyncProperty(fc.array(text, { maxLength: 30 }), fc.array(text, { maxLength: 5 }), fc.array(text, { maxLength: 3 }), async (passed, failed, reasons) => {
-        const base = judge({ command: "python -m pytest -rA tests", output: pytestLog(1), exitCode: 0 });
-        const result: JudgeResult = { ...base, reasons, runs: base.runs.map((run) => ({ ...run, passed, failed, skipped: failed, reasons, targets: reasons })) };
-        expect((await written(result)).text).toBe(contract(result));
-      }),
+      fc.asyncProperty(
+        fc.array(text, { maxLength: 30 }),
+        fc.array(text, { maxLength: 5 }),
+        fc.array(text, { maxLength: 3 }),
+        async (passed, failed, reasons) => {
+          const base = judge({ command: "python -m pytest -rA tests", output: pytestLog(1), exitCode: 0 });
+          const result: JudgeResult = {
+            ...base,
+            reasons,
+            runs: base.runs.map((run) => ({ ...run, passed, failed, skipped: failed, reasons, targets: reasons })),
+          };
+          expect((await written(result)).text).toBe(contract(result));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -82,7 +100,22 @@ describe("writeJudgeJson", () => {
       const log = join(dir.dir, "out.log");
       writeFileSync(log, pytestLog(5000));
       // The exit status is the verdict's (these synthetic logs may be unknown): read stdout whatever it is.
-      const cli = (ids: string[]) => spawnSync(process.execPath, [join(repoRoot, "dist", "cli", "main.js"), "judge", "--command", "python -m pytest -rA tests", "--exit-code", "0", "--output", log, ...ids], { encoding: "utf8" });
+      const cli = (ids: string[]) =>
+        spawnSync(
+          process.execPath,
+          [
+            join(repoRoot, "dist", "cli", "main.js"),
+            "judge",
+            "--command",
+            "python -m pytest -rA tests",
+            "--exit-code",
+            "0",
+            "--output",
+            log,
+            ...ids,
+          ],
+          { encoding: "utf8" },
+        );
       const expected = judge({ command: "python -m pytest -rA tests", output: pytestLog(5000), exitCode: 0 });
       expect(cli([]).stdout).toBe(`${contract(expected)}\n`);
       expect(cli(["--ids", "none"]).stdout).toBe(`${contract(expected, "none")}\n`);

@@ -2,13 +2,28 @@
 import { spawnSync } from "node:child_process";
 import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import { ensureCaptured, loadCapture } from "../support/capture.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
-const RUN_FIELDS = ["kind", "runner", "targets", "workspace", "filtered", "baseline", "outcome", "passed", "failed", "skipped", "reasons", "gates"];
+const RUN_FIELDS = [
+  "kind",
+  "runner",
+  "targets",
+  "workspace",
+  "filtered",
+  "baseline",
+  "outcome",
+  "passed",
+  "failed",
+  "skipped",
+  "reasons",
+  "gates",
+];
 
 function runCli(args: string[], input = ""): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [cli, "judge", ...args], { input, encoding: "utf8", maxBuffer: 1 << 26 });
@@ -33,7 +48,13 @@ describe("agent-evidence judge: exit statuses", () => {
   it.each([
     ["a passing summary", ["--command", "pytest -q", "--exit-code", "0"], `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`, 0, "passed"],
     ["a lone summary (no progress mark before it)", ["--command", "pytest -q", "--exit-code", "0"], "5 passed in 0.10s\n", 2, "unknown"],
-    ["a failing summary behind tail", ["--command", "pytest -q 2>&1 | tail -3", "--exit-code", "0"], "1 failed, 4 passed in 0.50s\n", 1, "failed"],
+    [
+      "a failing summary behind tail",
+      ["--command", "pytest -q 2>&1 | tail -3", "--exit-code", "0"],
+      "1 failed, 4 passed in 0.50s\n",
+      1,
+      "failed",
+    ],
     ["nothing ran", ["--command", "pytest -q", "--exit-code", "5"], "no tests ran in 0.01s\n", 2, "unknown"],
     ["clipped output", ["--command", "pytest -q", "--exit-code", "0", "--truncated"], "5 passed in 0.10s\n", 2, "unknown"],
     ["not a test command", ["--command", "echo 12 passed"], "12 passed\n", 2, "unknown"],
@@ -46,12 +67,24 @@ describe("agent-evidence judge: exit statuses", () => {
     ["no --command", [], /required option '--command <cmd>'/],
     ["a non-integer --exit-code", ["--command", "pytest", "--exit-code", "zero"], /--exit-code must be an integer/],
     ["a bad --started-at", ["--command", "pytest", "--started-at", "yesterday-ish"], /--started-at must be an ISO date-time/],
-    ["an unreadable --output", ["--command", "pytest", "--output", "/nonexistent/out.log"], /cannot read --output \/nonexistent\/out.log \(ENOENT\)/],
-    ["an unreadable --junit", ["--command", "pytest", "--junit", "/nonexistent/junit.xml"], /cannot read --junit \/nonexistent\/junit.xml \(ENOENT\)/],
+    [
+      "an unreadable --output",
+      ["--command", "pytest", "--output", "/nonexistent/out.log"],
+      /cannot read --output \/nonexistent\/out.log \(ENOENT\)/,
+    ],
+    [
+      "an unreadable --junit",
+      ["--command", "pytest", "--junit", "/nonexistent/junit.xml"],
+      /cannot read --junit \/nonexistent\/junit.xml \(ENOENT\)/,
+    ],
     ["an unknown option", ["--command", "pytest", "--frobnicate"], /unknown option '--frobnicate'/],
   ])("usage error: %s exits 64 with one line", (_name, args, message) => {
     const result = runCli(args);
-    expect({ status: result.status, stdout: result.stdout, lines: result.stderr.trim().split("\n").length }).toEqual({ status: 64, stdout: "", lines: 1 });
+    expect({ status: result.status, stdout: result.stdout, lines: result.stderr.trim().split("\n").length }).toEqual({
+      status: 64,
+      stdout: "",
+      lines: 1,
+    });
     expect(result.stderr).toMatch(message);
   });
 });
@@ -69,7 +102,12 @@ describe("agent-evidence judge: output", () => {
       keys: ["schemaVersion", "verdict", "reasons", "runs"],
       runKeys: [RUN_FIELDS],
     });
-    expect(json).toEqual({ schemaVersion: 1, verdict: direct.verdict, reasons: direct.reasons, runs: direct.runs.map((r) => Object.fromEntries(RUN_FIELDS.map((f) => [f, r[f as keyof typeof r]]))) });
+    expect(json).toEqual({
+      schemaVersion: 1,
+      verdict: direct.verdict,
+      reasons: direct.reasons,
+      runs: direct.runs.map((r) => Object.fromEntries(RUN_FIELDS.map((f) => [f, r[f as keyof typeof r]]))),
+    });
     expect(json.runs[0]).toMatchObject({ workspace: run.cwd, outcome: "passed" });
   });
 
@@ -85,7 +123,9 @@ describe("agent-evidence judge: output", () => {
   });
 
   it("--cwd is text: a directory that does not exist here is the workspace", () => {
-    const json = JSON.parse(runCli(["--command", "cd sub && pytest -q", "--cwd", "/nowhere/repo", "--exit-code", "0"], "5 passed in 0.10s\n").stdout) as CliJson;
+    const json = JSON.parse(
+      runCli(["--command", "cd sub && pytest -q", "--cwd", "/nowhere/repo", "--exit-code", "0"], "5 passed in 0.10s\n").stdout,
+    ) as CliJson;
     expect(json.runs.map((r) => r.workspace)).toEqual(["/nowhere/repo/sub"]);
   });
 
@@ -108,7 +148,13 @@ describe("agent-evidence judge: output", () => {
   it("a malformed --junit report never passes", () => {
     const xml = join(dir, "broken.xml");
     writeFileSync(xml, '<testsuite tests="10"><testcase name="a" classname="t">');
-    const result = runCli(["--command", "pytest -q", "--exit-code", "0", "--junit", xml], `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`);
-    expect({ status: result.status, reasons: (JSON.parse(result.stdout) as CliJson).reasons }).toEqual({ status: 2, reasons: ["report-invalid"] });
+    const result = runCli(
+      ["--command", "pytest -q", "--exit-code", "0", "--junit", xml],
+      `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`,
+    );
+    expect({ status: result.status, reasons: (JSON.parse(result.stdout) as CliJson).reasons }).toEqual({
+      status: 2,
+      reasons: ["report-invalid"],
+    });
   });
 });

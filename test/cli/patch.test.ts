@@ -2,10 +2,12 @@
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { renderPatchReport } from "../../src/cli/patch.js";
 import { decodeGitBytes, patchEntries } from "../../src/patches/index.js";
-import { KINDS, createKindRepo, git, removeRepo } from "../patches/git-fixture.js";
+import { createKindRepo, git, KINDS, removeRepo } from "../patches/git-fixture.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 
@@ -52,7 +54,9 @@ describe("agent-evidence patch", () => {
     const result = runCli(["patch", "entries", "--json", file]);
     expect(result.status).toBe(0);
     expect(JSON.parse(result.stdout.toString())).toEqual({ entries: patchEntries(decodeGitBytes(patch)) });
-    expect((JSON.parse(result.stdout.toString()) as { entries: unknown[] }).entries).toHaveLength(nameStatus.toString("latin1").split("\0").slice(0, -1).length / 2);
+    expect((JSON.parse(result.stdout.toString()) as { entries: unknown[] }).entries).toHaveLength(
+      nameStatus.toString("latin1").split("\0").slice(0, -1).length / 2,
+    );
   });
 
   it("plain output is one path per line", () => {

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
+
+import { describe, expect, it } from "vitest";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 

@@ -4,7 +4,9 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { verdictSchema } from "../../src/verdict/schema.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -49,37 +51,56 @@ const readPid = (name: string): number => Number(readFileSync(join(dir, name), "
 const hasPid = (name: string): boolean => existsSync(join(dir, name)) && /^\d+\n/.test(readFileSync(join(dir, name), "utf8"));
 
 describe("agent-evidence run stopped by a signal after a passing run", () => {
-  it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const)("%s: the verdict is not passed and the suite is gone", async (signal) => {
-    const out = join(dir, `verdict-${signal}.json`);
-    const first = spawnSync(process.execPath, [cli, "run", "--verdict", out, "--log", join(dir, "first.log"), "--cwd", dir, "--", PY, "-m", "pytest", "-q", "tests/test_pass.py"], { encoding: "utf8" });
-    expect(first.status).toBe(0);
-    expect(verdictSchema.parse(JSON.parse(readFileSync(out, "utf8"))).status).toBe("passed");
+  it.each(["SIGTERM", "SIGINT", "SIGHUP", "SIGKILL"] as const)(
+    "%s: the verdict is not passed and the suite is gone",
+    async (signal) => {
+      const out = join(dir, `verdict-${signal}.json`);
+      const first = spawnSync(
+        process.execPath,
+        [cli, "run", "--verdict", out, "--log", join(dir, "first.log"), "--cwd", dir, "--", PY, "-m", "pytest", "-q", "tests/test_pass.py"],
+        { encoding: "utf8" },
+      );
+      expect(first.status).toBe(0);
+      expect(verdictSchema.parse(JSON.parse(readFileSync(out, "utf8"))).status).toBe("passed");
 
-    for (const name of ["suite.pid", "bg.pid"]) rmSync(join(dir, name), { force: true });
-    const suite = "sleep 60 & echo $! > bg.pid; echo $$ > suite.pid; wait";
-    const child = spawn(process.execPath, [cli, "run", "--verdict", out, "--log", join(dir, "second.log"), "--cwd", dir, "--cmd", suite], { stdio: "ignore" });
-    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-    expect(await waitFor(() => hasPid("suite.pid") && hasPid("bg.pid"), 15_000)).toBe(true);
-    const pids = [readPid("suite.pid"), readPid("bg.pid")];
-    expect(pids.every(alive)).toBe(true);
+      for (const name of ["suite.pid", "bg.pid"]) rmSync(join(dir, name), { force: true });
+      const suite = "sleep 60 & echo $! > bg.pid; echo $$ > suite.pid; wait";
+      const child = spawn(
+        process.execPath,
+        [cli, "run", "--verdict", out, "--log", join(dir, "second.log"), "--cwd", dir, "--cmd", suite],
+        { stdio: "ignore" },
+      );
+      const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+      expect(await waitFor(() => hasPid("suite.pid") && hasPid("bg.pid"), 15_000)).toBe(true);
+      const pids = [readPid("suite.pid"), readPid("bg.pid")];
+      expect(pids.every(alive)).toBe(true);
 
-    child.kill(signal);
-    const code = await exited;
-    const verdict = verdictSchema.parse(JSON.parse(readFileSync(out, "utf8")));
-    expect(verdict.status).toBe("incomplete");
-    if (signal === "SIGKILL") {
-      // No handler ran: the verdict written before the suite started stands.
-      expect(verdict.reasons).toEqual(["run-not-finished"]);
-    } else {
-      expect(verdict.reasons).toContain("interrupted");
-      expect(code).toBe(128 + { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 }[signal]);
-    }
-    // The watchdog kills the group when `run` dies without a word.
-    // Generous: on a loaded machine the watchdog's shell may be slow to be scheduled.
-    await waitFor(() => pids.every((pid) => !alive(pid)), 45_000);
-    // On failure this shows each survivor's /proc state line (who holds it, in which state).
-    // and which watchdog shells are still waiting.
-    const watchdogs = (): string => spawnSync("ps", ["-eo", "pid,pgid,stat,args"], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.includes("read -r g")).join("\n");
-    expect(pids.map((pid) => (alive(pid) ? readFileSync(`/proc/${pid}/stat`, "utf8").slice(0, 80) : "gone")), watchdogs()).toEqual(pids.map(() => "gone"));
-  }, 120_000);
+      child.kill(signal);
+      const code = await exited;
+      const verdict = verdictSchema.parse(JSON.parse(readFileSync(out, "utf8")));
+      expect(verdict.status).toBe("incomplete");
+      if (signal === "SIGKILL") {
+        // No handler ran: the verdict written before the suite started stands.
+        expect(verdict.reasons).toEqual(["run-not-finished"]);
+      } else {
+        expect(verdict.reasons).toContain("interrupted");
+        expect(code).toBe(128 + { SIGTERM: 15, SIGINT: 2, SIGHUP: 1 }[signal]);
+      }
+      // The watchdog kills the group when `run` dies without a word.
+      // Generous: on a loaded machine the watchdog's shell may be slow to be scheduled.
+      await waitFor(() => pids.every((pid) => !alive(pid)), 45_000);
+      // On failure this shows each survivor's /proc state line (who holds it, in which state).
+      // and which watchdog shells are still waiting.
+      const watchdogs = (): string =>
+        spawnSync("ps", ["-eo", "pid,pgid,stat,args"], { encoding: "utf8" })
+          .stdout.split("\n")
+          .filter((l) => l.includes("read -r g"))
+          .join("\n");
+      expect(
+        pids.map((pid) => (alive(pid) ? readFileSync(`/proc/${pid}/stat`, "utf8").slice(0, 80) : "gone")),
+        watchdogs(),
+      ).toEqual(pids.map(() => "gone"));
+    },
+    120_000,
+  );
 });

@@ -3,10 +3,12 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { verdictSchema } from "../../src/verdict/schema.js";
-import { caseArgs, prepareCase, suiteEnv, VERDICT_CASES, type VerdictCase } from "../verdict/verdict-cases.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { caseArgs, prepareCase, suiteEnv, VERDICT_CASES, type VerdictCase } from "../verdict/verdict-cases.js";
 
 const cli = resolve(import.meta.dirname, "../../dist/cli/main.js");
 
@@ -32,7 +34,13 @@ describe("agent-evidence run: the acceptance cases", () => {
     const result = runCase(spec);
     const lines = result.stdout.split("\n");
     const verdict = verdictSchema.parse(JSON.parse(lines[0] ?? ""));
-    expect({ status: verdict.status, reasons: verdict.reasons, exit: result.status, junit: verdict.junit, instrumented: verdict.instrumentedCommand !== null }).toEqual(spec.expected);
+    expect({
+      status: verdict.status,
+      reasons: verdict.reasons,
+      exit: result.status,
+      junit: verdict.junit,
+      instrumented: verdict.instrumentedCommand !== null,
+    }).toEqual(spec.expected);
     // One line on stdout, the same document as verdict.json.
     expect(lines.slice(1)).toEqual([""]);
     expect(JSON.parse(readFileSync(join(result.outDir, "verdict.json"), "utf8"))).toEqual(verdict);
@@ -48,7 +56,10 @@ describe("agent-evidence run: where the artefacts go", () => {
     dirs.push(dir, state);
     const before = readdirSync(dir, { recursive: true }).sort();
     // pytest itself writes nothing here either: no cache, no bytecode (suiteEnv), no benchmark store.
-    const result = runCli(["run", "--cwd", dir, "--cmd", "python3 -m pytest -q -p no:cacheprovider -p no:benchmark tests/test_pass.py"], { ...env, XDG_STATE_HOME: state });
+    const result = runCli(["run", "--cwd", dir, "--cmd", "python3 -m pytest -q -p no:cacheprovider -p no:benchmark tests/test_pass.py"], {
+      ...env,
+      XDG_STATE_HOME: state,
+    });
     expect(result.status, result.stderr).toBe(0);
     const named = /^agent-evidence run: verdict (\S+), log (\S+)$/m.exec(result.stderr);
     expect(named?.[1]).toMatch(new RegExp(`^${state}/agent-evidence/runs/[^/]+/verdict\\.json$`));
@@ -62,7 +73,9 @@ describe("agent-evidence run: where the artefacts go", () => {
     const out = tempDirPath("ae-run-out-");
     dirs.push(dir, out);
     const nested = join(out, "a", "b");
-    expect(runCli(["run", "--cwd", dir, "--out", nested, "--cmd", "python3 -m pytest -q -p no:cacheprovider tests/test_pass.py"], env).status).toBe(0);
+    expect(
+      runCli(["run", "--cwd", dir, "--out", nested, "--cmd", "python3 -m pytest -q -p no:cacheprovider tests/test_pass.py"], env).status,
+    ).toBe(0);
     expect(readdirSync(nested).sort()).toEqual(["suite.log", "suite.log.junit.xml", "verdict.json"]);
     writeFileSync(join(out, "file"), "");
     const refused = runCli(["run", "--cwd", dir, "--out", join(out, "file"), "--cmd", "touch ran"], env);
@@ -113,7 +126,11 @@ describe("agent-evidence run: command forms and output", () => {
     ["verify-verdict without a file", ["verify-verdict"], /missing required argument/],
   ])("usage error: %s exits 64 with one line and nothing on stdout", (_name, args, message) => {
     const result = runCli(args);
-    expect({ status: result.status, stdout: result.stdout, lines: result.stderr.trim().split("\n").length }).toEqual({ status: 64, stdout: "", lines: 1 });
+    expect({ status: result.status, stdout: result.stdout, lines: result.stderr.trim().split("\n").length }).toEqual({
+      status: 64,
+      stdout: "",
+      lines: 1,
+    });
     expect(result.stderr).toMatch(message);
   });
 });
@@ -124,14 +141,24 @@ describe("agent-evidence verify-verdict", () => {
   it.each([
     ["unchanged files", (_outDir: string): void => undefined, 0, []],
     ["a changed log", (outDir: string): void => appendFileSync(join(outDir, "suite.log"), "10 passed in 0.1s\n"), 1, ["log changed"]],
-    ["a changed report", (outDir: string): void => appendFileSync(join(outDir, "suite.log.junit.xml"), "<!-- -->\n"), 1, ["report changed"]],
+    [
+      "a changed report",
+      (outDir: string): void => appendFileSync(join(outDir, "suite.log.junit.xml"), "<!-- -->\n"),
+      1,
+      ["report changed"],
+    ],
     ["a deleted log", (outDir: string): void => rmSync(join(outDir, "suite.log")), 1, ["log missing"]],
   ] as const)("%s", (_name, change, status, problems) => {
     const run = runCase(pass);
     change(run.outDir);
     const result = runCli(["verify-verdict", join(run.outDir, "verdict.json")]);
     const body = JSON.parse(result.stdout) as { ok: boolean; problems: string[]; status: string };
-    expect({ status: result.status, ok: body.ok, problems: body.problems.map((p) => p.split(":")[0]), verdict: body.status }).toEqual({ status, ok: status === 0, problems, verdict: "passed" });
+    expect({ status: result.status, ok: body.ok, problems: body.problems.map((p) => p.split(":")[0]), verdict: body.status }).toEqual({
+      status,
+      ok: status === 0,
+      problems,
+      verdict: "passed",
+    });
   });
 
   it("a verdict that does not parse exits 1", () => {

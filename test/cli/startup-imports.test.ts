@@ -2,9 +2,19 @@
 // (which a client runs after every tool call) do not pay for tree-sitter, the judge or the audit.
 // Commands load what they need with import() when they run.
 import { describe, expect, it } from "vitest";
+
 import { staticImports, walkImports } from "../support/import-graph.js";
 
-const HEAVY = ["src/grammar/", "src/evidence/", "src/verdict/", "src/audit/", "src/demo/", "src/tools/", "src/candidates/", "src/adapters/"];
+const HEAVY = [
+  "src/grammar/",
+  "src/evidence/",
+  "src/verdict/",
+  "src/audit/",
+  "src/demo/",
+  "src/tools/",
+  "src/candidates/",
+  "src/adapters/",
+];
 
 describe("CLI start-up", () => {
   it("loads no command implementation before a command runs", () => {

@@ -5,7 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { EXIT_IO } from "../../src/cli/exit-codes.js";
 import { cliPath } from "../support/measured-cli.js";
 import { tempDirPath } from "../support/temp-dir.js";
@@ -18,7 +20,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // The CLI with a file size limit of `blocks` (sh's unit: 512 bytes in dash, 1024 in bash); stderr goes to a pipe, outside the limit.
 function withFileSizeLimit(blocks: number, args: string[]): { status: number | null; stderr: string } {
-  const result = spawnSync("sh", ["-c", `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, cliPath, ...args], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const result = spawnSync("sh", ["-c", `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, cliPath, ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  });
   return { status: result.status, stderr: result.stderr.replace(/\0/g, "") };
 }
 
@@ -28,7 +33,9 @@ describe("an output that fails mid-write exits 74", () => {
     mkdirSync(cwd);
     const result = withFileSizeLimit(8, ["run", "--cmd", "head -c 100000 /dev/zero", "--cwd", cwd, "--out", cwd]);
     expect(result.status).toBe(EXIT_IO);
-    expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(`agent-evidence: run: cannot write the log file ${join(cwd, "suite.log")} (EFBIG)`);
+    expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(
+      `agent-evidence: run: cannot write the log file ${join(cwd, "suite.log")} (EFBIG)`,
+    );
     const verdict = JSON.parse(readFileSync(join(cwd, "verdict.json"), "utf8")) as { status: string; reasons: string[] };
     expect([verdict.status, verdict.reasons]).toEqual(["incomplete", ["run-not-finished"]]);
   });

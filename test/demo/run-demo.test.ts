@@ -1,5 +1,6 @@
 // The demo is the README's first command: its scripted agent must reach the evidence it narrates.
 import { describe, expect, it } from "vitest";
+
 import { runDemo } from "../../src/demo/run-demo.js";
 
 describe("the demo", () => {

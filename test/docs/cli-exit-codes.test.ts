@@ -2,7 +2,9 @@
 // codes of src/cli/exit-codes.ts (the one place they are defined), one table per command.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { CLI_EXIT_CODES, type CliCommand } from "../../src/cli/exit-codes.js";
 import { VERDICT_EXIT } from "../../src/verdict/schema.js";
 
@@ -31,9 +33,12 @@ describe("docs/cli.md exit tables", () => {
     expect([...tables.keys()].sort()).toEqual(Object.keys(CLI_EXIT_CODES).sort());
   });
 
-  it.each(Object.entries(CLI_EXIT_CODES) as [CliCommand, readonly number[]][])("%s: the table lists exactly its codes", (command, codes) => {
-    expect(tables.get(command)).toEqual([...codes].sort((a, b) => a - b));
-  });
+  it.each(Object.entries(CLI_EXIT_CODES) as [CliCommand, readonly number[]][])(
+    "%s: the table lists exactly its codes",
+    (command, codes) => {
+      expect(tables.get(command)).toEqual([...codes].sort((a, b) => a - b));
+    },
+  );
 
   it("run's codes include every verdict status (VERDICT_EXIT)", () => {
     expect(CLI_EXIT_CODES.run).toEqual(expect.arrayContaining(Object.values(VERDICT_EXIT)));

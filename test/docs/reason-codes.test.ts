@@ -2,7 +2,9 @@
 // that names no code, fails here.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { EXIT_ATTRIBUTION_REASONS, REASON_DEFINITIONS, type ReasonCode } from "../../src/reasons.js";
 import { repoRoot } from "../support/import-graph.js";
 
@@ -12,7 +14,10 @@ const doc = (name: string): string => readFileSync(join(repoRoot, "docs", name),
 function tableCodes(text: string, heading: string): string[] {
   const start = text.indexOf(heading);
   expect(start, heading).toBeGreaterThanOrEqual(0);
-  const rows = text.slice(start).split("\n\n").find((block) => block.startsWith("| reason |"));
+  const rows = text
+    .slice(start)
+    .split("\n\n")
+    .find((block) => block.startsWith("| reason |"));
   expect(rows, `a table after ${heading}`).toBeDefined();
   return rows!
     .split("\n")
@@ -25,7 +30,9 @@ const ofVerdict = codes.filter((code) => REASON_DEFINITIONS[code].scope === "ver
 
 describe("reason codes in the docs", () => {
   it("docs/runners.md has one row per code of the judge, the ledger and the audit", () => {
-    expect(tableCodes(doc("runners.md"), "### Reason codes, with an example of each").sort()).toEqual(codes.filter((code) => !ofVerdict.includes(code)).sort());
+    expect(tableCodes(doc("runners.md"), "### Reason codes, with an example of each").sort()).toEqual(
+      codes.filter((code) => !ofVerdict.includes(code)).sort(),
+    );
   });
 
   it("docs/verdict.md has one row per code of `run` itself, with the definition's meaning", () => {

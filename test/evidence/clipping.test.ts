@@ -3,22 +3,26 @@
 // passing output leaves it `passed`, through `judge`, the judge stream and the transcript readers alike.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { CLIPPING_NEEDLES, CLIPPING_NOTES, containsClippingNote, isClippingNoteLine } from "../../src/evidence/clipping.js";
 import { createJudgeStream, judge } from "../../src/evidence/judge.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { stripAnsi } from "../../src/observers/lines.js";
 import { pytestRuleFill } from "../../src/observers/pytest-start.js";
+import { type CapturedRun, ensureCaptured, loadCapture } from "../support/capture.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
-import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
 describe("the note table", () => {
-  it.each(CLIPPING_NOTES.map((note) => [note.host, note.example, note] as const))("%s: %j is a note and holds a needle", (_host, example, note) => {
-    expect(note.pattern.test(example)).toBe(true);
-    expect(CLIPPING_NEEDLES.some((needle) => example.includes(needle))).toBe(true);
-    expect(isClippingNoteLine(example)).toBe(true);
-    // Inline too, except the notes that are a whole line of their own (Codex's header).
-    if (!note.pattern.source.startsWith("^")) expect(isClippingNoteLine(`some output ${example} more output`)).toBe(true);
-  });
+  it.each(CLIPPING_NOTES.map((note) => [note.host, note.example, note] as const))(
+    "%s: %j is a note and holds a needle",
+    (_host, example, note) => {
+      expect(note.pattern.test(example)).toBe(true);
+      expect(CLIPPING_NEEDLES.some((needle) => example.includes(needle))).toBe(true);
+      expect(isClippingNoteLine(example)).toBe(true);
+      // Inline too, except the notes that are a whole line of their own (Codex's header).
+      if (!note.pattern.source.startsWith("^")) expect(isClippingNoteLine(`some output ${example} more output`)).toBe(true);
+    },
+  );
 
   it.each([
     ["[truncated]", true],
@@ -60,7 +64,8 @@ describe("the judge stream's clipping note, read chunk by chunk", () => {
     ["pytest's own truncation notice", ["E   ...Full output truncated (3 lines hidden), use '-vv' to show\n"], false],
     ["a Codex header split across chunks", ["Total output li", "nes: 12\n\n5 passed in 0.1s\n"], true],
   ])("%s", (_name, chunks, expected) => {
-    for (const command of ["pytest -q", "pytest -q tests/a.py; pytest -q tests/b.py", "echo done", "npm test"]) expect(clippingSeen(command, chunks)).toBe(expected);
+    for (const command of ["pytest -q", "pytest -q tests/a.py; pytest -q tests/b.py", "echo done", "npm test"])
+      expect(clippingSeen(command, chunks)).toBe(expected);
   });
 
   // A note inside a line too long to hold (a test printed 200 KB on one line, and the host cut its middle),
@@ -90,7 +95,9 @@ describe("no host note inserted into a real passing output leaves it passed", ()
   let passing: CapturedRun[] = [];
   beforeAll(async () => {
     await ensureCaptured();
-    passing = CAPTURE_CASES.map((c) => loadCapture(c.name)).filter((run) => judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd }).verdict === "passed");
+    passing = CAPTURE_CASES.map((c) => loadCapture(c.name)).filter(
+      (run) => judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd }).verdict === "passed",
+    );
   });
 
   it("there are passing captures to attack", () => {
@@ -126,7 +133,9 @@ describe("an output cut inside the runner's first line is not passed", () => {
   let passing: CapturedRun[] = [];
   beforeAll(async () => {
     await ensureCaptured();
-    passing = CAPTURE_CASES.map((c) => loadCapture(c.name)).filter((run) => judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd }).verdict === "passed");
+    passing = CAPTURE_CASES.map((c) => loadCapture(c.name)).filter(
+      (run) => judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd }).verdict === "passed",
+    );
   });
 
   const GIT_LINE_RE = /^(?:Saved working directory|No local changes to save|error: pathspec|HEAD is now at|Did you forget)/;
@@ -136,11 +145,16 @@ describe("an output cut inside the runner's first line is not passed", () => {
     return at;
   };
   const otherRulesFixWidth = (output: string): boolean =>
-    output.split("\n").slice(1).some((line) => pytestRuleFill(stripAnsi(line).trimEnd()) >= 2 || /\[\s*\d+%\]$/.test(stripAnsi(line).trimEnd()));
+    output
+      .split("\n")
+      .slice(1)
+      .some((line) => pytestRuleFill(stripAnsi(line).trimEnd()) >= 2 || /\[\s*\d+%\]$/.test(stripAnsi(line).trimEnd()));
 
   it("there are passing captures of every runner to cut", () => {
     expect(passing.length).toBeGreaterThan(60);
-    expect(new Set(passing.map((run) => run.project))).toEqual(new Set(["py", "app", "go", "django", "node", "vitest", "jest", "mocha", "cargo"]));
+    expect(new Set(passing.map((run) => run.project))).toEqual(
+      new Set(["py", "app", "go", "django", "node", "vitest", "jest", "mocha", "cargo"]),
+    );
   });
 
   it("every cut inside the first line leaves the verdict short of passed", () => {
@@ -154,10 +168,16 @@ describe("an output cut inside the runner's first line is not passed", () => {
         const left = first.slice(cut);
         if (stripAnsi(left) === stripAnsi(first)) continue;
         const visible = stripAnsi(left).trimEnd();
-        if (pytestRuleFill(visible) > 0 && visible.length === stripAnsi(first).trimEnd().length - 1 && !otherRulesFixWidth(run.output.slice(from))) continue;
+        if (
+          pytestRuleFill(visible) > 0 &&
+          visible.length === stripAnsi(first).trimEnd().length - 1 &&
+          !otherRulesFixWidth(run.output.slice(from))
+        )
+          continue;
         cuts += 1;
         const output = run.output.slice(from + cut);
-        if (judge({ command: run.line, output, exitCode: run.exitCode, cwd: run.cwd }).verdict === "passed") passedCuts.push(`${run.name} @${cut}: ${JSON.stringify(left.slice(0, 40))}`);
+        if (judge({ command: run.line, output, exitCode: run.exitCode, cwd: run.cwd }).verdict === "passed")
+          passedCuts.push(`${run.name} @${cut}: ${JSON.stringify(left.slice(0, 40))}`);
       }
     }
     expect(cuts).toBeGreaterThan(4_000);
@@ -165,7 +185,11 @@ describe("an output cut inside the runner's first line is not passed", () => {
   });
 
   it("the same outputs uncut still pass (the check reads whole lines as whole)", () => {
-    for (const run of passing) expect(judge({ command: run.line, output: run.output.slice(runnerStart(run.output)), exitCode: run.exitCode, cwd: run.cwd }).verdict, run.name).toBe("passed");
+    for (const run of passing)
+      expect(
+        judge({ command: run.line, output: run.output.slice(runnerStart(run.output)), exitCode: run.exitCode, cwd: run.cwd }).verdict,
+        run.name,
+      ).toBe("passed");
   });
 });
 

@@ -2,11 +2,13 @@
 // through the journal (issue 21: a conftest.py, pytest.ini or go TestMain the agent wrote).
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/observation/bash-evidence.js";
+
 import { changedHarness, harnessContent, isHarnessCandidate, markWorkspaceScan, UNREADABLE_HARNESS } from "../../src/evidence/harness.js";
-import { escapingLink, HarnessScanner } from "../../src/observation/harness-scan.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
+import { escapingLink, HarnessScanner } from "../../src/observation/harness-scan.js";
 import { makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 
 const projects: TempProject[] = [];
@@ -19,20 +21,29 @@ const project = (files: Record<string, string>): TempProject => {
   return p;
 };
 
-const MAKEREPORT = "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    r = outcome.get_result()\n    if r.failed:\n        r.outcome = 'passed'\n        r.longrepr = None\n";
+const MAKEREPORT =
+  "import pytest\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    r = outcome.get_result()\n    if r.failed:\n        r.outcome = 'passed'\n        r.longrepr = None\n";
 
 describe("harnessContent: the part of a file that is harness", () => {
   it.each<[string, string, string | null]>([
     ["conftest.py", "x = 1\n", "x = 1\n"],
     ["sub/pytest.ini", "[pytest]\naddopts = -q\n", "[pytest]\naddopts = -q\n"],
     ["pyproject.toml", "[project]\nname = 'x'\n", null],
-    ["pyproject.toml", "[project]\nname = 'x'\n[tool.pytest.ini_options]\naddopts = '-k a'\n[tool.ruff]\nx = 1\n", "[tool.pytest.ini_options]\naddopts = '-k a'"],
+    [
+      "pyproject.toml",
+      "[project]\nname = 'x'\n[tool.pytest.ini_options]\naddopts = '-k a'\n[tool.ruff]\nx = 1\n",
+      "[tool.pytest.ini_options]\naddopts = '-k a'",
+    ],
     ["pyproject.toml", "[tool.pytest]\nminversion = '9'\n", "[tool.pytest]\nminversion = '9'\n"],
     ["setup.cfg", "[metadata]\nname = x\n[tool:pytest]\npython_files = t.py\n", "[tool:pytest]\npython_files = t.py\n"],
     ["setup.cfg", "[metadata]\nname = x\n", null],
     ["tox.ini", "[tox]\nenvlist = py\n[pytest]\naddopts = -x\n", "[pytest]\naddopts = -x\n"],
     ["calc/calc_test.go", "package calc\nfunc TestA(t *testing.T) {}\n", null],
-    ["calc/main_test.go", "package calc\nfunc TestMain(m *testing.M) { m.Run() }\n", "package calc\nfunc TestMain(m *testing.M) { m.Run() }\n"],
+    [
+      "calc/main_test.go",
+      "package calc\nfunc TestMain(m *testing.M) { m.Run() }\n",
+      "package calc\nfunc TestMain(m *testing.M) { m.Run() }\n",
+    ],
     ["go.mod", "module x\n\ngo 1.19\nrequire y v1\n", null],
     ["go.mod", "module x\nreplace y => /tmp/y // a copy\nreplace (\n\tz => ../z\n)\n", "replace y => /tmp/y\nz => ../z"],
     ["module.py", "x = 1\n", null],
@@ -41,7 +52,11 @@ describe("harnessContent: the part of a file that is harness", () => {
   });
 
   it("names the candidates the scan reads", () => {
-    expect(["conftest.py", "a/.pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "x_test.go", "go.mod", "go.work"].every(isHarnessCandidate)).toBe(true);
+    expect(
+      ["conftest.py", "a/.pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini", "x_test.go", "go.mod", "go.work"].every(
+        isHarnessCandidate,
+      ),
+    ).toBe(true);
     expect(["module.py", "test_a.py", "x.go", "conftest.pyc", "setup.py"].some(isHarnessCandidate)).toBe(false);
   });
 });
@@ -59,7 +74,11 @@ describe("changedHarness and markWorkspaceScan", () => {
     markWorkspaceScan(analysis, { "conftest.py": "python:1" }, { harness: {}, escapingLinks: [] });
     expect(analysis.invocations.map((i) => i.harnessChanged)).toEqual([["conftest.py"], undefined, undefined]);
     markWorkspaceScan(analysis, null, { harness: {}, escapingLinks: ["mod.py"] });
-    expect(analysis.invocations.map((i) => i.harnessChanged)).toEqual([["(the harness could not be read)", "conftest.py"], [UNREADABLE_HARNESS], undefined]);
+    expect(analysis.invocations.map((i) => i.harnessChanged)).toEqual([
+      ["(the harness could not be read)", "conftest.py"],
+      [UNREADABLE_HARNESS],
+      undefined,
+    ]);
     expect(analysis.invocations.map((i) => i.linksOutside)).toEqual([["mod.py"], ["mod.py"], ["mod.py"]]);
   });
 });

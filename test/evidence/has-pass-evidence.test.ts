@@ -1,5 +1,6 @@
 // hasPassEvidence: one target, one captured result, the judge's rules; real captured outputs first.
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { hasPassEvidence } from "../../src/evidence/has-pass-evidence.js";
 import { ensureCaptured, loadCapture } from "../support/capture.js";
 import { pytestRule } from "../support/pytest-text.js";
@@ -10,7 +11,14 @@ beforeAll(async () => {
 
 // A -q output as pytest prints it: a progress line (one mark per test) before the bare summary.
 const Q_PASS_5 = `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`;
-const RA_PASS = [pytestRule("test session starts"), `${"tests/test_pass.py .".padEnd(73)}[100%]`, pytestRule("short test summary info"), "PASSED tests/test_pass.py::test_param[a b-c]", pytestRule("1 passed in 0.01s"), ""].join("\n");
+const RA_PASS = [
+  pytestRule("test session starts"),
+  `${"tests/test_pass.py .".padEnd(73)}[100%]`,
+  pytestRule("short test summary info"),
+  "PASSED tests/test_pass.py::test_param[a b-c]",
+  pytestRule("1 passed in 0.01s"),
+  "",
+].join("\n");
 
 describe("hasPassEvidence on real captured runs", () => {
   // [case, runner, target, expected]: the runner text and target the caller holds for that output.
@@ -57,10 +65,28 @@ describe("hasPassEvidence rules", () => {
     ["all skipped", 0, "3 skipped in 0.01s\n", { runner: "pytest", target: "tests/test_a.py" }, false],
     ["exit 0 and no output", 0, "", { runner: "pytest", target: "tests/test_a.py" }, false],
     ["clipped", 0, "5 passed in 0.10s\n", { runner: "pytest", target: "tests/test_a.py", outputTruncated: true }, false],
-    ["a clipping note in the output", 0, "...\n[output truncated]\n5 passed in 0.10s\n", { runner: "pytest", target: "tests/test_a.py" }, false],
+    [
+      "a clipping note in the output",
+      0,
+      "...\n[output truncated]\n5 passed in 0.10s\n",
+      { runner: "pytest", target: "tests/test_a.py" },
+      false,
+    ],
     ["two summaries", 0, "5 passed in 0.10s\n5 passed in 0.10s\n", { runner: "pytest", target: "tests/test_a.py" }, false],
-    ["a node id with spaces and brackets", 0, RA_PASS, { runner: "python -m pytest -rA", target: "tests/test_pass.py::test_param[a b-c]" }, true],
-    ["cargo: a summary libtest does not print (no counts, no `running N tests`)", 0, "test result: ok. 5 passed\n", { runner: "cargo test", target: "src/lib.rs" }, false],
+    [
+      "a node id with spaces and brackets",
+      0,
+      RA_PASS,
+      { runner: "python -m pytest -rA", target: "tests/test_pass.py::test_param[a b-c]" },
+      true,
+    ],
+    [
+      "cargo: a summary libtest does not print (no counts, no `running N tests`)",
+      0,
+      "test result: ok. 5 passed\n",
+      { runner: "cargo test", target: "src/lib.rs" },
+      false,
+    ],
     ["an echo pretending to be a runner", 0, "5 passed in 0.10s\n", { runner: "echo", target: "5 passed" }, false],
     ["go: an ok line", 0, "ok  \texample.com/m/calc\t0.01s\n", { runner: "go test", target: "./calc" }, true],
     ["go: FAIL", 1, "FAIL\texample.com/m/calc\t0.01s\nFAIL\n", { runner: "go test", target: "./calc" }, false],

@@ -3,15 +3,17 @@
 // the unittest result hook. Plus clipped copies of every output, and streaming in odd chunk sizes.
 import { isAbsolute, posix, relative } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { createJudgeStream, judge } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { builtinRunners } from "../../src/runners/registry.js";
 import type { Outcome, RunEvidence } from "../../src/types.js";
+import { type CapturedRun, ensureCaptured, loadCapture } from "../support/capture.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
-import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
 beforeAll(async () => {
   await ensureCaptured();
@@ -451,7 +453,8 @@ function judgeCapture(run: CapturedRun): JudgeResult {
 
 // pytest prints ids relative to the directory it ran in; the truth is relative to the rootdir.
 function truthSpelling(run: CapturedRun, evidence: RunEvidence, text: string): string {
-  if ((evidence.kind !== "pytest" && evidence.kind !== "jest") || evidence.workspace === null || !isAbsolute(evidence.workspace)) return text;
+  if ((evidence.kind !== "pytest" && evidence.kind !== "jest") || evidence.workspace === null || !isAbsolute(evidence.workspace))
+    return text;
   const prefix = relative(run.projectRoot, evidence.workspace);
   if (prefix === "" || prefix.startsWith("..")) return text;
   // jest prints files relative to where it ran (`../test/a.test.js::x` from sub/).
@@ -463,7 +466,8 @@ function truthSpelling(run: CapturedRun, evidence: RunEvidence, text: string): s
 }
 
 function reported(run: CapturedRun, result: JudgeResult): { passed: string[]; failed: string[]; skipped: string[] } {
-  const pick = (key: "passed" | "failed" | "skipped"): string[] => [...new Set(result.runs.flatMap((r) => r[key].map((id) => truthSpelling(run, r, id))))].sort();
+  const pick = (key: "passed" | "failed" | "skipped"): string[] =>
+    [...new Set(result.runs.flatMap((r) => r[key].map((id) => truthSpelling(run, r, id))))].sort();
   return { passed: pick("passed"), failed: pick("failed"), skipped: pick("skipped") };
 }
 
@@ -487,16 +491,27 @@ describe("judge on real captured runs", () => {
         expect(ids).toEqual({ passed: [...truth.passed].sort(), failed: [...truth.failed].sort(), skipped: [...truth.skipped].sort() });
         break;
       case "pass-fail":
-        expect({ passed: ids.passed, failed: ids.failed, extraSkips: subset(ids.skipped, truth.skipped) }).toEqual({ passed: [...truth.passed].sort(), failed: [...truth.failed].sort(), extraSkips: [] });
+        expect({ passed: ids.passed, failed: ids.failed, extraSkips: subset(ids.skipped, truth.skipped) }).toEqual({
+          passed: [...truth.passed].sort(),
+          failed: [...truth.failed].sort(),
+          extraSkips: [],
+        });
         break;
       case "failed":
-        expect({ failed: ids.failed, extraPasses: subset(ids.passed, truth.passed), extraSkips: subset(ids.skipped, truth.skipped) }).toEqual({ failed: [...truth.failed].sort(), extraPasses: [], extraSkips: [] });
+        expect({
+          failed: ids.failed,
+          extraPasses: subset(ids.passed, truth.passed),
+          extraSkips: subset(ids.skipped, truth.skipped),
+        }).toEqual({ failed: [...truth.failed].sort(), extraPasses: [], extraSkips: [] });
         break;
       case "some": {
         // At least one of the tests that ran is reported; when the run's own truth says none ran
         // (`timeout 1` killed cargo before a test binary started, on a busy machine) there is none to report.
         const noneRan = run.truth !== undefined && truth.passed.length + truth.failed.length === 0;
-        expect({ extra: [...subset(ids.passed, truth.passed), ...subset(ids.failed, truth.failed), ...subset(ids.skipped, truth.skipped)], any: noneRan || ids.failed.length + ids.passed.length > 0 }).toEqual({ extra: [], any: true });
+        expect({
+          extra: [...subset(ids.passed, truth.passed), ...subset(ids.failed, truth.failed), ...subset(ids.skipped, truth.skipped)],
+          any: noneRan || ids.failed.length + ids.passed.length > 0,
+        }).toEqual({ extra: [], any: true });
         break;
       }
       case "none":
@@ -519,11 +534,21 @@ describe("judge on real captured runs", () => {
       // A target the run lists as unproven (every selected test passed, none shown for it) claims nothing.
       // node:test prints no file for a passing test: its truth's ids with their files say which target holds them.
       const located = truth?.located ?? truth;
-      const uncovered = evidence.targets.filter((target) => !evidence.unprovenTargets?.includes(target) && !located?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)));
-      const failedInside = evidence.targets.flatMap((target) => located?.failed.filter((id) => observer.covers(truthSpelling(run, evidence, target), id)) ?? []);
+      const uncovered = evidence.targets.filter(
+        (target) =>
+          !evidence.unprovenTargets?.includes(target) &&
+          !located?.passed.some((id) => observer.covers(truthSpelling(run, evidence, target), id)),
+      );
+      const failedInside = evidence.targets.flatMap(
+        (target) => located?.failed.filter((id) => observer.covers(truthSpelling(run, evidence, target), id)) ?? [],
+      );
       expect({ truth: truth !== null, uncovered, failedInside }).toEqual({ truth: true, uncovered: [], failedInside: [] });
     }
-    if (result.verdict === "passed") expect({ failed: truth?.failed ?? null, packages: Object.values(truth?.packages ?? {}).filter((p) => p === "fail") }).toEqual({ failed: [], packages: [] });
+    if (result.verdict === "passed")
+      expect({ failed: truth?.failed ?? null, packages: Object.values(truth?.packages ?? {}).filter((p) => p === "fail") }).toEqual({
+        failed: [],
+        packages: [],
+      });
   });
 });
 
@@ -554,7 +579,11 @@ describe.each([
         found += truth[key].filter((id) => ids[key].includes(id)).length;
       }
     }
-    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({ precision: 1, recallAtLeast95: true, shown: true });
+    expect({ precision: correct / reportedCount, recallAtLeast95: found / shown >= 0.95, shown: shown > 100 }).toEqual({
+      precision: 1,
+      recallAtLeast95: true,
+      shown: true,
+    });
   });
 });
 
@@ -565,7 +594,14 @@ describe("clipped copies of every captured output", () => {
     const run = loadCapture(name);
     const original = judgeCapture(run);
     const clipped = judge({ command: run.line, output: run.output, exitCode: run.exitCode, cwd: run.cwd, outputTruncated: true });
-    const want = original.runs.map((r) => (r.outcome === "passed" ? { outcome: "unknown", reasons: ["truncated"] } : { outcome: r.outcome, reasons: r.outcome === "failed" ? [...r.reasons, "truncated"] : clipped.runs[original.runs.indexOf(r)]!.reasons }));
+    const want = original.runs.map((r) =>
+      r.outcome === "passed"
+        ? { outcome: "unknown", reasons: ["truncated"] }
+        : {
+            outcome: r.outcome,
+            reasons: r.outcome === "failed" ? [...r.reasons, "truncated"] : clipped.runs[original.runs.indexOf(r)]!.reasons,
+          },
+    );
     expect({ verdict: clipped.verdict, runs: clipped.runs.map((r) => ({ outcome: r.outcome, reasons: r.reasons })) }).toEqual({
       verdict: original.verdict === "failed" ? "failed" : "unknown",
       runs: want,

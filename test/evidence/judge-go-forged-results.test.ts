@@ -2,10 +2,12 @@
 // into a pass event), or left over when the head of the output was cut. The first is a forgery
 // (`spoof-suspect`), the second a clipped stream (`truncated`); neither is ever a pass.
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 
 const PKG = "example.com/m/strs";
-const ev = (action: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ Time: "2024-01-01T00:00:00Z", Action: action, Package: PKG, ...extra });
+const ev = (action: string, extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({ Time: "2024-01-01T00:00:00Z", Action: action, Package: PKG, ...extra });
 const out = (test: string, text: string): string => ev("output", { Test: test, Output: `${text}\n` });
 const lines = (...text: string[]): string => `${text.join("\n")}\n`;
 
@@ -79,7 +81,15 @@ describe("go results for tests that never ran", () => {
   });
 
   it("-v text with every RUN line in view and a printed PASS line: spoof-suspect", () => {
-    const text = lines("=== RUN   TestShout", "--- PASS: TestShout (0.00s)", "=== RUN   TestPrints", "--- PASS: TestGhost (0.00s)", "--- PASS: TestPrints (0.00s)", "PASS", `ok  \t${PKG}\t0.01s`);
+    const text = lines(
+      "=== RUN   TestShout",
+      "--- PASS: TestShout (0.00s)",
+      "=== RUN   TestPrints",
+      "--- PASS: TestGhost (0.00s)",
+      "--- PASS: TestPrints (0.00s)",
+      "PASS",
+      `ok  \t${PKG}\t0.01s`,
+    );
     expect(verdictOf("go test -v ./strs", text)).toMatchObject({ verdict: "unknown", reasons: ["spoof-suspect"] });
   });
 

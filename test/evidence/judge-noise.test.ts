@@ -1,9 +1,15 @@
 // The package managers' own lines, dropped before a runner's parser reads a script run's output.
 import { describe, expect, it } from "vitest";
+
 import { createNoiseFilter } from "../../src/evidence/judge-noise.js";
 import type { PackageScriptRun } from "../../src/shell/package-scripts.js";
 
-const RUN = { expanded: true, packageId: "pkg@1.0.0", problem: null, lines: [{ event: "test", script: "vitest run" }] } as unknown as PackageScriptRun;
+const RUN = {
+  expanded: true,
+  packageId: "pkg@1.0.0",
+  problem: null,
+  lines: [{ event: "test", script: "vitest run" }],
+} as unknown as PackageScriptRun;
 
 function filter(onDropped?: (line: string) => void) {
   const created = createNoiseFilter([RUN], onDropped);

@@ -3,6 +3,7 @@
 // `tail`/`head` window that decides which of the two a missing head means. Real captured outputs are
 // cut at every position in clipping.test.ts; these are the rules one by one, with the attacks on them.
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { unittestStart } from "../../src/observers/django-start.js";
@@ -54,7 +55,20 @@ describe("an output shorter than its window is the whole output", () => {
     expect(verdictOf("python -m pytest -q tests", fake, 0)).toEqual(["unknown", ["spoof-suspect"]]);
     expect(verdictOf("python -m pytest -q tests 2>&1 | tail -5", fake)).toEqual(["unknown", ["spoof-suspect"]]);
     // With its session header the padded summary is pytest's own (no -q, or -q cancelled by addopts -v).
-    expect(verdictOf("python -m pytest -q tests", lines(pytestRule("test session starts"), "collected 5 items", "", `${"tests/test_a.py .....".padEnd(73)}[100%]`, "", pytestRule("5 passed in 0.10s")), 0)).toEqual(["passed", []]);
+    expect(
+      verdictOf(
+        "python -m pytest -q tests",
+        lines(
+          pytestRule("test session starts"),
+          "collected 5 items",
+          "",
+          `${"tests/test_a.py .....".padEnd(73)}[100%]`,
+          "",
+          pytestRule("5 passed in 0.10s"),
+        ),
+        0,
+      ),
+    ).toEqual(["passed", []]);
   });
 
   it("a -q progress line that counts fewer tests than ran lost its start, when the output is whole", () => {
@@ -73,10 +87,30 @@ describe("an output shorter than its window is the whole output", () => {
 
 describe("a first line the runner did not print stays harmless", () => {
   it.each([
-    ["pytest after a Python warning", "python -m pytest -q tests", lines("/usr/lib/python3/dist-packages/x.py:3: DeprecationWarning: old", "..                                                                       [100%]", "2 passed in 0.01s")],
+    [
+      "pytest after a Python warning",
+      "python -m pytest -q tests",
+      lines(
+        "/usr/lib/python3/dist-packages/x.py:3: DeprecationWarning: old",
+        "..                                                                       [100%]",
+        "2 passed in 0.01s",
+      ),
+    ],
     ["pytest -q -s whose test prints first", "python -m pytest -q -s tests", lines("hello from a test", "..", "2 passed in 0.01s")],
     ["go after a module download", "go test ./calc", lines("go: downloading example.com/dep v1.0.0", "ok  \texample.com/m/calc\t0.01s")],
-    ["Django's manage.py", "python manage.py test app", lines("Found 2 test(s).", "System check identified no issues (0 silenced).", "..", "----------------------------------------------------------------------", "Ran 2 tests in 0.001s", "", "OK")],
+    [
+      "Django's manage.py",
+      "python manage.py test app",
+      lines(
+        "Found 2 test(s).",
+        "System check identified no issues (0 silenced).",
+        "..",
+        "----------------------------------------------------------------------",
+        "Ran 2 tests in 0.001s",
+        "",
+        "OK",
+      ),
+    ],
   ])("%s", (_name, command, output) => {
     expect(verdictOf(command, output, 0)).toEqual(["passed", []]);
   });
@@ -174,7 +208,11 @@ describe("unittest and Django: pieces of their lines", () => {
     ["alpha (mixed.tests.PassingOnly) ... ok", 2, { cut: "a result line cut inside the test's name", headMissing: null }],
     ["(mixed.tests.PassingOnly.test_alpha) ... ok", 2, { cut: "a result line cut before its status", headMissing: null }],
     [". ok", 2, { cut: "a result line cut before its status", headMissing: null }],
-    ["esting against Django installed in '/usr/lib/python3/dist-packages/django'", 5, { cut: "a line cut at its start", headMissing: null }],
+    [
+      "esting against Django installed in '/usr/lib/python3/dist-packages/django'",
+      5,
+      { cut: "a line cut at its start", headMissing: null },
+    ],
     [".", 2, { cut: "1 progress marks for 2 tests", headMissing: null }],
     ["-".repeat(40), 2, { cut: "a rule shorter than unittest's", headMissing: null }],
     ["Beta has a docstring. ... ok", 2, { cut: null, headMissing: "a docstring result line without its test's id line" }],
@@ -183,7 +221,9 @@ describe("unittest and Django: pieces of their lines", () => {
   });
 
   it("the end of Django's opening line, right before Django's next one", () => {
-    expect(unittestStart("ib/python3/dist-packages/django'", "System check identified no issues (0 silenced).", 5).cut).toBe("the end of Django's `Testing against` line");
+    expect(unittestStart("ib/python3/dist-packages/django'", "System check identified no issues (0 silenced).", 5).cut).toBe(
+      "the end of Django's `Testing against` line",
+    );
     expect(unittestStart("a quote: 'x'", "hello", 5).cut).toBeNull();
   });
 });

@@ -2,7 +2,8 @@
 // each rule the one change that makes it decide. The facts are data here; the judge tests feed the
 // same rules real runner output.
 import { describe, expect, it } from "vitest";
-import { decideRun, showsWhole, type RunFacts } from "../../src/evidence/judge-rules.js";
+
+import { decideRun, type RunFacts, showsWhole } from "../../src/evidence/judge-rules.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import type { MarkerKind } from "../../src/observers/types.js";
 import { builtinRunners } from "../../src/runners/registry.js";
@@ -60,7 +61,12 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { rule: "1. a shadowed runner proves nothing", change: (f) => void (f.invocation.shadowed = true), outcome: "unknown", reasons: ["shadowed-runner"] },
+  {
+    rule: "1. a shadowed runner proves nothing",
+    change: (f) => void (f.invocation.shadowed = true),
+    outcome: "unknown",
+    reasons: ["shadowed-runner"],
+  },
   {
     rule: "1b. hidden output with the runner's printed failing status is a failure",
     change: (f) => {
@@ -70,12 +76,32 @@ const ROWS: Row[] = [
     outcome: "failed",
     reasons: ["runner-exit-nonzero"],
   },
-  { rule: "1b. output through a transforming command", change: (f) => void (f.invocation.output = "transformed"), outcome: "unknown", reasons: ["output-transformed"] },
-  { rule: "1b. output never shown", change: (f) => void (f.invocation.output = "hidden"), outcome: "unknown", reasons: ["output-not-shown"] },
+  {
+    rule: "1b. output through a transforming command",
+    change: (f) => void (f.invocation.output = "transformed"),
+    outcome: "unknown",
+    reasons: ["output-transformed"],
+  },
+  {
+    rule: "1b. output never shown",
+    change: (f) => void (f.invocation.output = "hidden"),
+    outcome: "unknown",
+    reasons: ["output-not-shown"],
+  },
   { rule: "2. a mode that runs no test", change: (f) => void (f.invocation.runsTests = false), outcome: "unknown", reasons: ["not-a-run"] },
   { rule: "2. --collect-only", line: `${LINE} --collect-only`, change: () => undefined, outcome: "unknown", reasons: ["collect-only"] },
-  { rule: "2. a collect-only marker", change: (f) => void f.parsed.markers.push(marker("collect-only")), outcome: "unknown", reasons: ["collect-only"] },
-  { rule: "3. a usage error the runner printed", change: (f) => void f.parsed.markers.push(marker("usage-error")), outcome: "unknown", reasons: ["usage-error"] },
+  {
+    rule: "2. a collect-only marker",
+    change: (f) => void f.parsed.markers.push(marker("collect-only")),
+    outcome: "unknown",
+    reasons: ["collect-only"],
+  },
+  {
+    rule: "3. a usage error the runner printed",
+    change: (f) => void f.parsed.markers.push(marker("usage-error")),
+    outcome: "unknown",
+    reasons: ["usage-error"],
+  },
   {
     rule: "3. a start error while the runner shows no sign of a run",
     change: (f) => {
@@ -96,9 +122,24 @@ const ROWS: Row[] = [
     outcome: "failed",
     reasons: ["tests-failed"],
   },
-  { rule: "4. a collection error", change: (f) => void f.parsed.markers.push(marker("collection-error")), outcome: "failed", reasons: ["collection-error"] },
-  { rule: "4. a build failure", change: (f) => void f.parsed.markers.push(marker("build-failure")), outcome: "failed", reasons: ["build-failure"] },
-  { rule: "4. a failure only a report shows", change: (f) => void (f.reports.failedTests = true), outcome: "failed", reasons: ["report-failed"] },
+  {
+    rule: "4. a collection error",
+    change: (f) => void f.parsed.markers.push(marker("collection-error")),
+    outcome: "failed",
+    reasons: ["collection-error"],
+  },
+  {
+    rule: "4. a build failure",
+    change: (f) => void f.parsed.markers.push(marker("build-failure")),
+    outcome: "failed",
+    reasons: ["build-failure"],
+  },
+  {
+    rule: "4. a failure only a report shows",
+    change: (f) => void (f.reports.failedTests = true),
+    outcome: "failed",
+    reasons: ["report-failed"],
+  },
   {
     rule: "4. no output at all and the runner's failing exit",
     change: (f) => {
@@ -119,8 +160,18 @@ const ROWS: Row[] = [
     reasons: ["tests-failed", "truncated"],
   },
   { rule: "5. clipped output", change: (f) => void (f.clipped = true), outcome: "unknown", reasons: ["truncated"] },
-  { rule: "5. an incomplete stream", change: (f) => void f.parsed.markers.push(marker("incomplete")), outcome: "unknown", reasons: ["truncated"] },
-  { rule: "6. the runner's timeout", change: (f) => void f.parsed.markers.push(marker("timeout")), outcome: "unknown", reasons: ["timeout"] },
+  {
+    rule: "5. an incomplete stream",
+    change: (f) => void f.parsed.markers.push(marker("incomplete")),
+    outcome: "unknown",
+    reasons: ["truncated"],
+  },
+  {
+    rule: "6. the runner's timeout",
+    change: (f) => void f.parsed.markers.push(marker("timeout")),
+    outcome: "unknown",
+    reasons: ["timeout"],
+  },
   { rule: "6. the tool host's timeout", change: (f) => void (f.signals.hostTimeout = true), outcome: "unknown", reasons: ["timeout"] },
   {
     rule: "6. a `timeout` wrapper's 124",
@@ -129,9 +180,24 @@ const ROWS: Row[] = [
     outcome: "unknown",
     reasons: ["timeout"],
   },
-  { rule: "6. an interrupted run", change: (f) => void f.parsed.markers.push(marker("interrupted")), outcome: "unknown", reasons: ["interrupted"] },
-  { rule: "6. the runner's internal error", change: (f) => void f.parsed.markers.push(marker("internal-error")), outcome: "unknown", reasons: ["internal-error"] },
-  { rule: "7. nothing ran (marker)", change: (f) => void f.parsed.markers.push(marker("no-tests-ran")), outcome: "unknown", reasons: ["no-tests-ran"] },
+  {
+    rule: "6. an interrupted run",
+    change: (f) => void f.parsed.markers.push(marker("interrupted")),
+    outcome: "unknown",
+    reasons: ["interrupted"],
+  },
+  {
+    rule: "6. the runner's internal error",
+    change: (f) => void f.parsed.markers.push(marker("internal-error")),
+    outcome: "unknown",
+    reasons: ["internal-error"],
+  },
+  {
+    rule: "7. nothing ran (marker)",
+    change: (f) => void f.parsed.markers.push(marker("no-tests-ran")),
+    outcome: "unknown",
+    reasons: ["no-tests-ran"],
+  },
   {
     rule: "7. a summary that counts no pass",
     change: (f) => {
@@ -151,7 +217,12 @@ const ROWS: Row[] = [
     outcome: "passed",
     reasons: [],
   },
-  { rule: "8. a go result for a test that never ran", change: (f) => void f.parsed.forgeries.push({ kind: "result-without-run", line: 1, detail: "" }), outcome: "unknown", reasons: ["spoof-suspect"] },
+  {
+    rule: "8. a go result for a test that never ran",
+    change: (f) => void f.parsed.forgeries.push({ kind: "result-without-run", line: 1, detail: "" }),
+    outcome: "unknown",
+    reasons: ["spoof-suspect"],
+  },
   {
     rule: "8. a bare summary of the wrong shape",
     change: (f) => {
@@ -180,10 +251,30 @@ const ROWS: Row[] = [
     outcome: "unknown",
     reasons: ["masked-exit-no-summary"],
   },
-  { rule: "9. more than one summary", change: (f) => void (f.parsed.summaryCount = 2), outcome: "unknown", reasons: ["multiple-summaries"] },
-  { rule: "9. more passes than the summary counts", change: (f) => void f.parsed.forgeries.push({ kind: "ids-exceed-summary", line: 1, detail: "" }), outcome: "unknown", reasons: ["spoof-suspect"] },
-  { rule: "9. a report that forbids a pass", change: (f) => void f.reports.blockers.push("report-stale"), outcome: "unknown", reasons: ["report-stale"] },
-  { rule: "9. output that cannot be told apart from another run's", change: (f) => void (f.notAttributable = true), outcome: "unknown", reasons: ["output-not-attributable"] },
+  {
+    rule: "9. more than one summary",
+    change: (f) => void (f.parsed.summaryCount = 2),
+    outcome: "unknown",
+    reasons: ["multiple-summaries"],
+  },
+  {
+    rule: "9. more passes than the summary counts",
+    change: (f) => void f.parsed.forgeries.push({ kind: "ids-exceed-summary", line: 1, detail: "" }),
+    outcome: "unknown",
+    reasons: ["spoof-suspect"],
+  },
+  {
+    rule: "9. a report that forbids a pass",
+    change: (f) => void f.reports.blockers.push("report-stale"),
+    outcome: "unknown",
+    reasons: ["report-stale"],
+  },
+  {
+    rule: "9. output that cannot be told apart from another run's",
+    change: (f) => void (f.notAttributable = true),
+    outcome: "unknown",
+    reasons: ["output-not-attributable"],
+  },
   {
     rule: "10. two targets, one no passed id covers, the runner's exit unknown",
     line: `${LINE} tests/test_b.py`,
@@ -191,11 +282,32 @@ const ROWS: Row[] = [
     outcome: "unknown",
     reasons: ["target-not-proven"],
   },
-  { rule: "10. a target the line never spells out (`$f`)", line: "python -m pytest -q $f", change: () => undefined, outcome: "unknown", reasons: ["target-not-proven"] },
+  {
+    rule: "10. a target the line never spells out (`$f`)",
+    line: "python -m pytest -q $f",
+    change: () => undefined,
+    outcome: "unknown",
+    reasons: ["target-not-proven"],
+  },
   { rule: "10. every target covered", change: () => undefined, outcome: "passed", reasons: [] },
-  { rule: "doubt: a changed harness undoes a pass", change: (f) => void (f.invocation.harnessChanged = ["conftest.py"]), outcome: "unknown", reasons: ["harness-changed"] },
-  { rule: "doubt: a link outside the workspace undoes a pass", change: (f) => void (f.invocation.linksOutside = ["mod.py"]), outcome: "unknown", reasons: ["link-outside-workspace"] },
-  { rule: "doubt: an mtime reset undoes a pass", change: (f) => void (f.invocation.statResets = ["mod.py"]), outcome: "unknown", reasons: ["mtime-reset"] },
+  {
+    rule: "doubt: a changed harness undoes a pass",
+    change: (f) => void (f.invocation.harnessChanged = ["conftest.py"]),
+    outcome: "unknown",
+    reasons: ["harness-changed"],
+  },
+  {
+    rule: "doubt: a link outside the workspace undoes a pass",
+    change: (f) => void (f.invocation.linksOutside = ["mod.py"]),
+    outcome: "unknown",
+    reasons: ["link-outside-workspace"],
+  },
+  {
+    rule: "doubt: an mtime reset undoes a pass",
+    change: (f) => void (f.invocation.statResets = ["mod.py"]),
+    outcome: "unknown",
+    reasons: ["mtime-reset"],
+  },
   {
     rule: "doubt: a failure still counts through a changed harness",
     change: (f) => {
@@ -218,7 +330,10 @@ describe("decideRun: the first rule that applies decides", () => {
   it("several targets, one with no visible id, exit 0: passed, the uncovered target listed", () => {
     const facts = passingFacts(`${LINE} tests/test_b.py`);
     const decided = decideRun(facts);
-    expect({ outcome: decided.outcome, unprovenTargets: decided.unprovenTargets }).toEqual({ outcome: "passed", unprovenTargets: ["tests/test_b.py"] });
+    expect({ outcome: decided.outcome, unprovenTargets: decided.unprovenTargets }).toEqual({
+      outcome: "passed",
+      unprovenTargets: ["tests/test_b.py"],
+    });
   });
 });
 

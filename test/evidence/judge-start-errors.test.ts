@@ -1,6 +1,7 @@
 // A runner that never started (`command not found`, `No module named pytest`) is a usage error; the
 // same words in a test's own output, in a run that printed its summary, are not.
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import { pytestRule } from "../support/pytest-text.js";
 

@@ -1,6 +1,7 @@
 // A filtered run (-k, --deselect, go -run) proves only the ids it printed: never the whole file or
 // directory it was given, whose deselected tests may still fail. Real pytest and go on small projects.
 import { afterEach, describe, expect, it } from "vitest";
+
 import { makeProject, observedBash, type TempProject } from "./ledger-helpers.js";
 
 const cleanups: (() => void)[] = [];
@@ -11,7 +12,8 @@ afterEach(() => {
 function calcProject(): TempProject {
   const project = makeProject({
     "calc.py": "def add(a, b):\n    return a + b\n\n\ndef mean(xs):\n    return sum(xs)\n",
-    "tests/test_calc.py": "from calc import add, mean\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n",
+    "tests/test_calc.py":
+      "from calc import add, mean\n\n\ndef test_add():\n    assert add(2, 3) == 5\n\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n",
     "conftest.py": "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n",
   });
   cleanups.push(() => project.cleanup());
@@ -22,12 +24,21 @@ describe("a filtered pytest run", () => {
   it.each([
     ["-k under -q (no ids printed)", "python3 -m pytest -q -p no:cacheprovider -k add tests", []],
     ["-k with -rA", "python3 -m pytest -rA -p no:cacheprovider -k add tests", ["tests/test_calc.py::test_add"]],
-    ["--deselect with -rA", "python3 -m pytest -rA -p no:cacheprovider --deselect tests/test_calc.py::test_mean tests", ["tests/test_calc.py::test_add"]],
+    [
+      "--deselect with -rA",
+      "python3 -m pytest -rA -p no:cacheprovider --deselect tests/test_calc.py::test_mean tests",
+      ["tests/test_calc.py::test_add"],
+    ],
   ])("%s: the target is not verified, only the printed ids are", async (_name, command, ids) => {
     const bash = observedBash(calcProject());
     await bash.execute({ command });
     const [record] = bash.verificationRecords;
-    expect({ target: record?.target, filtered: record?.filtered, verified: record?.verified, outcome: record?.outcome }).toEqual({ target: "tests", filtered: true, verified: false, outcome: "passed" });
+    expect({ target: record?.target, filtered: record?.filtered, verified: record?.verified, outcome: record?.outcome }).toEqual({
+      target: "tests",
+      filtered: true,
+      verified: false,
+      outcome: "passed",
+    });
     expect(bash.verifiedTargets).toEqual(ids);
   });
 
@@ -53,7 +64,8 @@ describe("a filtered go run", () => {
   it("go test -run verifies the tests it printed, not the package", async () => {
     const project = makeProject({
       "go.mod": "module example.com/calc\n\ngo 1.19\n",
-      "calc_test.go": 'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {}\n\nfunc TestMean(t *testing.T) { t.Fatal("broken") }\n',
+      "calc_test.go":
+        'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {}\n\nfunc TestMean(t *testing.T) { t.Fatal("broken") }\n',
     });
     cleanups.push(() => project.cleanup());
     const bash = observedBash(project, { env: { GOFLAGS: "-count=1", GOCACHE: `${project.scratch}/gocache`, HOME: project.scratch } });

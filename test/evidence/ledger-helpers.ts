@@ -1,8 +1,9 @@
 // Shared helpers for the ledger tests: throwaway projects with real test suites and real bash tools.
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+
 import { BashEvidence, type BashEvidenceOptions } from "../../src/observation/bash-evidence.js";
-import { createBashTool, type BashToolOptions } from "../../src/tools/bash.js";
+import { type BashToolOptions, createBashTool } from "../../src/tools/bash.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
 /** A fresh project directory (realpath) holding `files`, plus a private temp dir for tool logs. */

@@ -1,9 +1,11 @@
 // The ledger through the real bash tool and real pytest: what creates evidence, what clears it.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { evidenceTools } from "../../src/observation/evidence-tools.js";
+
 import type { Tool } from "../../src/host/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { gitInit, makeProject, observedBash, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
 
 const PASS = "python -m pytest -rA t.py";
@@ -21,7 +23,11 @@ const summary = (records: { target: string; verified: boolean; applicability: st
   records.map((r) => `${r.target} ${r.verified ? "verified" : "unverified"} ${r.applicability}`);
 
 /** Calls a tool of an evidenceTools set by name. */
-async function call(tools: Tool<never, unknown>[], name: string, input: Record<string, unknown>): Promise<{ text: string; data?: unknown }> {
+async function call(
+  tools: Tool<never, unknown>[],
+  name: string,
+  input: Record<string, unknown>,
+): Promise<{ text: string; data?: unknown }> {
   const tool = tools.find((t) => t.name === name);
   if (tool === undefined) throw new Error(`no tool ${name}`);
   return (tool as unknown as Tool<Record<string, unknown>, unknown>).execute(input);
@@ -125,7 +131,10 @@ describe("targets", () => {
   });
 
   it("a failed rerun of the same file from another directory clears it; a same-named file elsewhere keeps its pass", async () => {
-    const p = project({ "sub/t.py": "import os\ndef test_a():\n    assert not os.environ.get('FAIL')\n", "other/t.py": "def test_b():\n    assert True\n" });
+    const p = project({
+      "sub/t.py": "import os\ndef test_a():\n    assert not os.environ.get('FAIL')\n",
+      "other/t.py": "def test_b():\n    assert True\n",
+    });
     const bash = observedBash(p);
     await bash.execute({ command: "python -m pytest -rA other/t.py" });
     await bash.execute({ command: "python -m pytest -rA sub/t.py" });
@@ -160,7 +169,11 @@ describe("output that is not what the runner printed", () => {
 
 describe("edits after a pass (evidenceTools)", () => {
   const passed = async (p: TempProject): Promise<ReturnType<typeof evidenceTools>> => {
-    const set = evidenceTools(["bash", "file_write", "file_read"], { cwd: p.dir, headless: false, limits: { bash: { tempDir: p.scratch, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" } } } });
+    const set = evidenceTools(["bash", "file_write", "file_read"], {
+      cwd: p.dir,
+      headless: false,
+      limits: { bash: { tempDir: p.scratch, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1" } } },
+    });
     await call(set.tools, "bash", { command: PASS });
     expect(set.evidence.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
     return set;
@@ -169,7 +182,12 @@ describe("edits after a pass (evidenceTools)", () => {
   it.each([
     ["a changing write makes the pass unknown", { path: "module.py", mode: "overwrite", content: "VALUE = 2\n" }, "unknown", ["module.py"]],
     ["an unchanged write keeps it current", { path: "module.py", mode: "overwrite", content: "VALUE = 1\n" }, "current", []],
-    ["a failed str_replace keeps it current", { path: "module.py", mode: "str_replace", oldString: "NOT THERE", newString: "x" }, "current", []],
+    [
+      "a failed str_replace keeps it current",
+      { path: "module.py", mode: "str_replace", oldString: "NOT THERE", newString: "x" },
+      "current",
+      [],
+    ],
   ])("%s", async (_name, input, applicability, edits) => {
     const { tools, evidence } = await passed(project());
     await call(tools, "file_write", input);
@@ -249,12 +267,18 @@ describe("mixed lines", () => {
 describe("parallel calls", () => {
   it("an edit completing while a test runs makes that run's record unknown", async () => {
     const p = project();
-    const { tools, evidence } = evidenceTools(["bash", "file_write"], { cwd: p.dir, headless: false, limits: { bash: { tempDir: p.scratch, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", SLOW: "3" } } } });
+    const { tools, evidence } = evidenceTools(["bash", "file_write"], {
+      cwd: p.dir,
+      headless: false,
+      limits: { bash: { tempDir: p.scratch, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1", SLOW: "3" } } },
+    });
     const run = call(tools, "bash", { command: PASS });
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await call(tools, "file_write", { path: "module.py", mode: "overwrite", content: "VALUE = 1  # edited\n" });
     await run;
-    expect(evidence.verificationRecords.map((r) => [r.verified, r.applicability, r.postTestEdits])).toEqual([[true, "unknown", ["module.py"]]]);
+    expect(evidence.verificationRecords.map((r) => [r.verified, r.applicability, r.postTestEdits])).toEqual([
+      [true, "unknown", ["module.py"]],
+    ]);
     expect(evidence.verifiedTargets).toEqual([]);
   });
 });

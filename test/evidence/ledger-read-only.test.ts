@@ -5,7 +5,9 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { gitInit, makeProject, PYTEST_FILES, realBash, type TempProject } from "./ledger-helpers.js";
 
@@ -14,7 +16,9 @@ afterEach(() => {
   for (const made of projects.splice(0)) made.cleanup();
 });
 
-async function passed(options: { git?: boolean; invalidation?: "conservative" | "snapshot"; setup?: (dir: string) => void } = {}): Promise<{ bash: BashEvidence; p: TempProject }> {
+async function passed(
+  options: { git?: boolean; invalidation?: "conservative" | "snapshot"; setup?: (dir: string) => void } = {},
+): Promise<{ bash: BashEvidence; p: TempProject }> {
   const p = makeProject(PYTEST_FILES);
   projects.push(p);
   if (options.git === true) {
@@ -33,7 +37,16 @@ async function passed(options: { git?: boolean; invalidation?: "conservative" | 
 describe("conservative mode, a per-call shell", () => {
   it("reads after the run keep the record current", async () => {
     const { bash } = await passed();
-    for (const command of ["ls", "cat t.py", "echo done", "pwd && head -2 t.py | wc -l", "grep -n def t.py", "sed -n 1,3p t.py", "cat t.py > /dev/null 2>&1"]) await bash.execute({ command });
+    for (const command of [
+      "ls",
+      "cat t.py",
+      "echo done",
+      "pwd && head -2 t.py | wc -l",
+      "grep -n def t.py",
+      "sed -n 1,3p t.py",
+      "cat t.py > /dev/null 2>&1",
+    ])
+      await bash.execute({ command });
     expect(bash.verificationRecords.map((r) => [r.applicability, r.postTestCommands])).toEqual([["current", []]]);
     expect(bash.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
     await bash.close();
@@ -64,18 +77,31 @@ describe("conservative mode, a per-call shell", () => {
     await bash.close();
   });
 
-  it.each(["conservative", "snapshot"] as const)("%s mode: the issue's sequence keeps the record current, then sed -i on a source makes it unknown", async (invalidation) => {
-    const { bash } = await passed({ git: true, invalidation });
-    for (const command of ["git status", "git diff", "ls", "cat t.py", "echo done", "python3 -m py_compile module.py", "git add -A && git commit -q -m x", "git log --oneline | head -3", "git checkout -q -b feature"]) {
-      await bash.execute({ command });
-      expect([command, bash.verificationRecords.map((r) => r.applicability)]).toEqual([command, ["current"]]);
-    }
-    expect(bash.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
-    await bash.execute({ command: "sed -i 's/1/2/' module.py" });
-    expect(bash.verificationRecords.map((r) => r.applicability)).toEqual(["unknown"]);
-    expect(bash.verifiedTargets).toEqual([]);
-    await bash.close();
-  });
+  it.each(["conservative", "snapshot"] as const)(
+    "%s mode: the issue's sequence keeps the record current, then sed -i on a source makes it unknown",
+    async (invalidation) => {
+      const { bash } = await passed({ git: true, invalidation });
+      for (const command of [
+        "git status",
+        "git diff",
+        "ls",
+        "cat t.py",
+        "echo done",
+        "python3 -m py_compile module.py",
+        "git add -A && git commit -q -m x",
+        "git log --oneline | head -3",
+        "git checkout -q -b feature",
+      ]) {
+        await bash.execute({ command });
+        expect([command, bash.verificationRecords.map((r) => r.applicability)]).toEqual([command, ["current"]]);
+      }
+      expect(bash.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
+      await bash.execute({ command: "sed -i 's/1/2/' module.py" });
+      expect(bash.verificationRecords.map((r) => r.applicability)).toEqual(["unknown"]);
+      expect(bash.verifiedTargets).toEqual([]);
+      await bash.close();
+    },
+  );
 
   it("git whose repository config runs a program that edits a source invalidates (core.fsmonitor)", async () => {
     const { bash } = await passed({

@@ -2,9 +2,11 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { evidenceTools } from "../../src/observation/evidence-tools.js";
+
 import type { Tool } from "../../src/host/tool.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, gitInit, makeProject, PYTEST_FILES, type TempProject } from "./ledger-helpers.js";
 
@@ -20,11 +22,19 @@ async function call(tools: Tool<never, unknown>[], name: string, input: Record<s
   return (tool as unknown as Tool<Record<string, unknown>, unknown>).execute(input);
 }
 
-async function passedToolset(git: boolean, extra: { invalidation?: "snapshot" | "conservative"; watch?: boolean }): Promise<{ p: TempProject } & ReturnType<typeof evidenceTools>> {
+async function passedToolset(
+  git: boolean,
+  extra: { invalidation?: "snapshot" | "conservative"; watch?: boolean },
+): Promise<{ p: TempProject } & ReturnType<typeof evidenceTools>> {
   const p = makeProject({ ...PYTEST_FILES, ".gitignore": "__pycache__/\n.pytest_cache/\n" });
   cleanups.push(() => p.cleanup());
   if (git) gitInit(p.dir);
-  const set = evidenceTools(["bash", "file_write"], { cwd: p.dir, headless: true, ...extra, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+  const set = evidenceTools(["bash", "file_write"], {
+    cwd: p.dir,
+    headless: true,
+    ...extra,
+    limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+  });
   cleanups.push(() => set.evidence.close());
   await set.evidence.ready();
   await call(set.tools, "bash", { command: PASS });
@@ -54,7 +64,9 @@ describe.each([
   ])("%s lists exactly the changed paths", async (_n, command, paths) => {
     const { tools, evidence } = await passedToolset(git, { invalidation: "snapshot" });
     await call(tools, "bash", { command });
-    expect(evidence.verificationRecords.map((r) => [r.applicability, r.postTestCommands, r.postTestEdits])).toEqual([["unknown", [command], paths]]);
+    expect(evidence.verificationRecords.map((r) => [r.applicability, r.postTestCommands, r.postTestEdits])).toEqual([
+      ["unknown", [command], paths],
+    ]);
     expect(evidence.verifiedTargets).toEqual([]);
   });
 });
@@ -97,13 +109,18 @@ describe("changes a snapshot must not miss", () => {
   const failsNow = (p: TempProject): boolean => {
     try {
       // A private bytecode cache: a stale .pyc whose source kept its size and mtime would hide the edit.
-      execFileSync("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "t.py"], { cwd: p.dir, stdio: "ignore", env: { ...process.env, ...FAST_PYTEST, PYTHONPYCACHEPREFIX: join(p.scratch, "truth-pycache") } });
+      execFileSync("python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider", "t.py"], {
+        cwd: p.dir,
+        stdio: "ignore",
+        env: { ...process.env, ...FAST_PYTEST, PYTHONPYCACHEPREFIX: join(p.scratch, "truth-pycache") },
+      });
       return false;
     } catch {
       return true;
     }
   };
-  const SESSIONFINISH = "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n\ndef pytest_sessionfinish(session):\n    open(os.path.join(os.path.dirname(__file__), 'module.py'), 'w').write('VALUE = 2\\n')\n";
+  const SESSIONFINISH =
+    "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n\ndef pytest_sessionfinish(session):\n    open(os.path.join(os.path.dirname(__file__), 'module.py'), 'w').write('VALUE = 2\\n')\n";
 
   it.each([
     ["snapshot mode in git", true, "snapshot"],
@@ -114,25 +131,55 @@ describe("changes a snapshot must not miss", () => {
     const p = makeProject({ ...PYTEST_FILES, "conftest.py": SESSIONFINISH, ".gitignore": "__pycache__/\n.pytest_cache/\n" });
     cleanups.push(() => p.cleanup());
     if (git) gitInit(p.dir);
-    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, invalidation, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    const set = evidenceTools(["bash"], {
+      cwd: p.dir,
+      headless: true,
+      invalidation,
+      limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+    });
     cleanups.push(() => set.evidence.close());
     await call(set.tools, "bash", { command: PASS });
     expect(failsNow(p)).toBe(true);
-    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.applicability, r.postTestEdits])).toEqual([[true, "unknown", ["module.py"]]]);
+    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.applicability, r.postTestEdits])).toEqual([
+      [true, "unknown", ["module.py"]],
+    ]);
     expect(set.evidence.verifiedTargets).toEqual([]);
   });
 
   const BAD_CONFTEST = "def pytest_collection_modifyitems(items):\n    raise SystemExit(3)\n";
   it.each([
-    ["an already-ignored conftest.py written after the pass", ".gitignore", "conftest.py\n__pycache__/\n", [`printf '${BAD_CONFTEST.replaceAll("\n", "\\n")}' > conftest.py`]],
-    ["conftest.py added to .git/info/exclude, then written", null, "", ["echo conftest.py >> .git/info/exclude", `printf '${BAD_CONFTEST.replaceAll("\n", "\\n")}' > conftest.py`]],
+    [
+      "an already-ignored conftest.py written after the pass",
+      ".gitignore",
+      "conftest.py\n__pycache__/\n",
+      [`printf '${BAD_CONFTEST.replaceAll("\n", "\\n")}' > conftest.py`],
+    ],
+    [
+      "conftest.py added to .git/info/exclude, then written",
+      null,
+      "",
+      ["echo conftest.py >> .git/info/exclude", `printf '${BAD_CONFTEST.replaceAll("\n", "\\n")}' > conftest.py`],
+    ],
     ["an ignored module the tests import, edited", ".gitignore", "module.py\n__pycache__/\n", ["printf 'VALUE = 2\\n' > module.py"]],
-    ["the stat cache told to trust less, then a same-size edit with the mtime put back", null, "", ["git config core.trustctime false && git config core.checkStat minimal", "cp -p module.py /tmp/m && printf 'VALUE = 2\\n' > module.py && touch -r /tmp/m module.py"]],
+    [
+      "the stat cache told to trust less, then a same-size edit with the mtime put back",
+      null,
+      "",
+      [
+        "git config core.trustctime false && git config core.checkStat minimal",
+        "cp -p module.py /tmp/m && printf 'VALUE = 2\\n' > module.py && touch -r /tmp/m module.py",
+      ],
+    ],
   ])("%s is a change (snapshot mode)", async (_n, file, text, commands) => {
     const p = makeProject({ ...PYTEST_FILES, ...(file === null ? {} : { [file]: text }) });
     cleanups.push(() => p.cleanup());
     gitInit(p.dir);
-    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, invalidation: "snapshot", limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    const set = evidenceTools(["bash"], {
+      cwd: p.dir,
+      headless: true,
+      invalidation: "snapshot",
+      limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+    });
     cleanups.push(() => set.evidence.close());
     await call(set.tools, "bash", { command: PASS });
     expect(set.evidence.verifiedTargets).toEqual(["t.py", "t.py::test_a"]);
@@ -152,21 +199,33 @@ describe("changes a snapshot must not miss", () => {
       const p = makeProject(PYTEST_FILES);
       cleanups.push(() => p.cleanup());
       gitInit(p.dir);
-      const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, invalidation, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+      const set = evidenceTools(["bash"], {
+        cwd: p.dir,
+        headless: true,
+        invalidation,
+        limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+      });
       cleanups.push(() => set.evidence.close());
       await call(set.tools, "bash", { command });
-      expect(set.evidence.verificationRecords.map((r) => [invalidation, r.applicability, r.postTestEdits, r.postTestCommands])).toEqual([[invalidation, "current", [], []]]);
+      expect(set.evidence.verificationRecords.map((r) => [invalidation, r.applicability, r.postTestEdits, r.postTestCommands])).toEqual([
+        [invalidation, "current", [], []],
+      ]);
     }
   });
 });
 
 describe("a test run measured inside a line that also edits", () => {
-  const SESSIONFINISH = "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n\ndef pytest_sessionfinish(session):\n    open(os.path.join(os.path.dirname(__file__), 'module.py'), 'w').write('VALUE = 2\\n')\n";
+  const SESSIONFINISH =
+    "import sys, os\nsys.path.insert(0, os.path.dirname(__file__))\n\ndef pytest_sessionfinish(session):\n    open(os.path.join(os.path.dirname(__file__), 'module.py'), 'w').write('VALUE = 2\\n')\n";
   const toolset = (files: Record<string, string>): ReturnType<typeof evidenceTools> => {
     const p = makeProject(files);
     cleanups.push(() => p.cleanup());
     gitInit(p.dir);
-    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    const set = evidenceTools(["bash"], {
+      cwd: p.dir,
+      headless: true,
+      limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+    });
     cleanups.push(() => set.evidence.close());
     return set;
   };
@@ -197,7 +256,11 @@ describe("a module next to `python -m pytest` stands in for the runner's own (ch
   ])("%s: the run is shadowed-runner, never verified", async (_n, files) => {
     const p = makeProject({ ...PYTEST_FILES, ...files });
     cleanups.push(() => p.cleanup());
-    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    const set = evidenceTools(["bash"], {
+      cwd: p.dir,
+      headless: true,
+      limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+    });
     cleanups.push(() => set.evidence.close());
     await call(set.tools, "bash", { command: "python -m pytest -rA t.py" });
     expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([[false, true]]);
@@ -207,7 +270,11 @@ describe("a module next to `python -m pytest` stands in for the runner's own (ch
   it("a pytest.py the same line writes before the run is seen too", async () => {
     const p = makeProject(PYTEST_FILES);
     cleanups.push(() => p.cleanup());
-    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    const set = evidenceTools(["bash"], {
+      cwd: p.dir,
+      headless: true,
+      limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+    });
     cleanups.push(() => set.evidence.close());
     await call(set.tools, "bash", { command: `printf "${FAKE.replaceAll("\n", "\\n")}" > pytest.py && python -m pytest -rA t.py` });
     expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([[false, true]]);
@@ -216,23 +283,37 @@ describe("a module next to `python -m pytest` stands in for the runner's own (ch
   it.each([
     ["a shell script", "#!/bin/sh\necho '1 passed in 0.01s'\n", false],
     ["a python script that is no console script", "#!/usr/bin/python3\nprint('1 passed in 0.01s')\n", false],
-    ["a console script of another module", "#!/usr/bin/python3\nimport sys\nfrom fake import main\nif __name__ == '__main__':\n    sys.exit(main())\n", false],
+    [
+      "a console script of another module",
+      "#!/usr/bin/python3\nimport sys\nfrom fake import main\nif __name__ == '__main__':\n    sys.exit(main())\n",
+      false,
+    ],
     ["pip's console script for pytest", readFileSync("/usr/bin/pytest-3", "utf8"), true],
   ])(".venv/bin/pytest as %s: verified %s", async (_n, script, verified) => {
     const p = makeProject(PYTEST_FILES);
     cleanups.push(() => p.cleanup());
     p.write(".venv/bin/pytest", script);
     chmodSync(join(p.dir, ".venv/bin/pytest"), 0o755);
-    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    const set = evidenceTools(["bash"], {
+      cwd: p.dir,
+      headless: true,
+      limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+    });
     cleanups.push(() => set.evidence.close());
     await call(set.tools, "bash", { command: ".venv/bin/pytest -rA t.py" });
-    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([[verified, !verified]]);
+    expect(set.evidence.verificationRecords.map((r) => [r.verified, r.reasons.includes("shadowed-runner")])).toEqual([
+      [verified, !verified],
+    ]);
   });
 
   it("a pytest.py next to the console script `pytest` shadows nothing (its first sys.path entry is its own bin dir)", async () => {
     const p = makeProject({ ...PYTEST_FILES, "pytest.py": "# unrelated helper\n" });
     cleanups.push(() => p.cleanup());
-    const set = evidenceTools(["bash"], { cwd: p.dir, headless: true, limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+    const set = evidenceTools(["bash"], {
+      cwd: p.dir,
+      headless: true,
+      limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+    });
     cleanups.push(() => set.evidence.close());
     await call(set.tools, "bash", { command: "pytest -rA t.py" });
     expect(set.evidence.verificationRecords.map((r) => r.verified)).toEqual([true]);

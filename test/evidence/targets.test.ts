@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+
 import { covers, normalizeGoTarget, normalizePathTarget, overlaps, splitSelector, type TargetKey } from "../../src/evidence/targets.js";
-import { DJANGO_FAMILY, GO_FAMILY, PYTHON_FAMILY } from "../../src/runners/target-families.js";
 import type { TargetFamily } from "../../src/runners/definition.js";
+import { DJANGO_FAMILY, GO_FAMILY, PYTHON_FAMILY } from "../../src/runners/target-families.js";
 
 const FAMILIES: Record<string, TargetFamily> = { python: PYTHON_FAMILY, go: GO_FAMILY, django: DJANGO_FAMILY };
 

@@ -5,10 +5,12 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { buildGrammarPack, GRAMMAR_ENTRIES } from "../../scripts/pack-grammar.mjs";
-import { GRAMMAR_ENV, GRAMMAR_SHA256, grammarPath, readGrammarPack } from "../../src/grammar/bash-grammar.js";
 import { isEvidenceError } from "../../src/errors.js";
+import { GRAMMAR_ENV, GRAMMAR_SHA256, grammarPath, readGrammarPack } from "../../src/grammar/bash-grammar.js";
 import { repoRoot } from "../support/import-graph.js";
 import { tempDirPath } from "../support/temp-dir.js";
 

@@ -2,11 +2,20 @@
 // never replace what is not a regular file. Each refusal is a NamedFileError with its code.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { EXIT_CANT_CREATE, EXIT_DATA, EXIT_IO, EXIT_USAGE, fileErrorExitStatus } from "../../src/cli/exit-codes.js";
-import { checkOutputFile, hashRegularFile, NamedFileError, openOutputFile, readRegularFile, writeFileReplacing } from "../../src/io/named-files.js";
+import {
+  checkOutputFile,
+  hashRegularFile,
+  NamedFileError,
+  openOutputFile,
+  readRegularFile,
+  writeFileReplacing,
+} from "../../src/io/named-files.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
 let dir = "";
@@ -45,21 +54,33 @@ describe("readRegularFile", () => {
     ["a FIFO with no writer (returns at once)", () => fifo("no-writer"), "ENOTREGULAR"],
     ["a directory", () => dir, "EISDIR"],
     ["a missing file", () => join(dir, "missing"), "ENOENT"],
-    ["a link to /dev/null", () => {
-      const link = join(dir, "null-link");
-      symlinkSync("/dev/null", link);
-      return link;
-    }, "ENOTREGULAR"],
+    [
+      "a link to /dev/null",
+      () => {
+        const link = join(dir, "null-link");
+        symlinkSync("/dev/null", link);
+        return link;
+      },
+      "ENOTREGULAR",
+    ],
   ])("refuses %s: %s", (_name, path, code) => {
     const target = path();
-    expect(refusal(() => readRegularFile(target, { cap: 1 << 20 }))).toEqual({ code, operation: "read", message: `cannot read ${target} (${code})` });
+    expect(refusal(() => readRegularFile(target, { cap: 1 << 20 }))).toEqual({
+      code,
+      operation: "read",
+      message: `cannot read ${target} (${code})`,
+    });
   });
 
   it("refuses a file over the cap by its size, without reading it (a sparse 2 GB file)", () => {
     const path = join(dir, "sparse");
     writeFileSync(path, "");
     truncateSync(path, 2 * 1024 ** 3);
-    expect(refusal(() => readRegularFile(path, { cap: 48 << 20, name: "--junit sparse" }))).toEqual({ code: "EFBIG", operation: "read", message: "--junit sparse is larger than 48 MiB; not read" });
+    expect(refusal(() => readRegularFile(path, { cap: 48 << 20, name: "--junit sparse" }))).toEqual({
+      code: "EFBIG",
+      operation: "read",
+      message: "--junit sparse is larger than 48 MiB; not read",
+    });
   });
 
   it("takes a file of exactly the cap", () => {
@@ -88,11 +109,15 @@ describe("outputs", () => {
     ["a missing directory", () => join(dir, "nope", "out.json"), "ENOENT"],
     ["a directory", () => dir, "EISDIR"],
     ["a FIFO with no reader", () => fifo("out-fifo"), "ENOTREGULAR"],
-    ["a file as the directory", () => {
-      const file = join(dir, "plain");
-      writeFileSync(file, "");
-      return join(file, "out.json");
-    }, "ENOTDIR"],
+    [
+      "a file as the directory",
+      () => {
+        const file = join(dir, "plain");
+        writeFileSync(file, "");
+        return join(file, "out.json");
+      },
+      "ENOTDIR",
+    ],
   ])("checkOutputFile refuses %s (%s)", (_name, path, code) => {
     const target = path();
     expect(refusal(() => checkOutputFile(target))).toEqual({ code, operation: "write", message: `cannot write ${target} (${code})` });

@@ -1,11 +1,12 @@
 // BashEvidence around the real bash tool: transparency, refused commands, copies, history bound,
 // isolation, and the go and Django runners.
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
+
 import type { Tool, ToolResult } from "../../src/host/tool.js";
+import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
 import { bashInputSchema } from "../../src/tools/bash.js";
-import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { copyFixture, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "../evidence/ledger-helpers.js";
+import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 
 const PASS = "python -m pytest -rA t.py";
 const projects: TempProject[] = [];
@@ -110,7 +111,10 @@ describe("BashEvidence with the real bash tool", () => {
     expect(bash.verifiedTargets.filter((t) => !t.includes("::"))).toEqual(["./calc"]);
     await bash.execute({ command: "go test -json ./..." });
     expect(bash.verifiedTargets).toEqual([]);
-    expect(bash.verificationRecords.map((r) => [r.target, r.verified])).toEqual([["./calc", true], ["./...", false]]);
+    expect(bash.verificationRecords.map((r) => [r.target, r.verified])).toEqual([
+      ["./calc", true],
+      ["./...", false],
+    ]);
   }, 300_000);
 
   it("Django: python tests/runtests.py -v 2 label verifies the label", async () => {

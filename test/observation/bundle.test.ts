@@ -2,11 +2,13 @@
 // exported with a manifest of hashes, and a tampered, missing or added file found by re-hashing.
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { verifyEvidenceBundle } from "../../src/observation/bundle.js";
+
 import { EvidenceError } from "../../src/errors.js";
-import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
+import { verifyEvidenceBundle } from "../../src/observation/bundle.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "../evidence/ledger-helpers.js";
 
 const projects: TempProject[] = [];
@@ -17,7 +19,12 @@ afterEach(() => {
 function toolset(options: { logsDir?: string; logRetention?: number } = {}) {
   const p = makeProject(PYTEST_FILES);
   projects.push(p);
-  const made = evidenceTools(["bash"], { cwd: p.dir, headless: false, ...(options.logsDir === undefined ? {} : { logsDir: options.logsDir }), limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, logRetention: options.logRetention ?? 16 } } });
+  const made = evidenceTools(["bash"], {
+    cwd: p.dir,
+    headless: false,
+    ...(options.logsDir === undefined ? {} : { logsDir: options.logsDir }),
+    limits: { bash: { tempDir: p.scratch, env: FAST_PYTEST, logRetention: options.logRetention ?? 16 } },
+  });
   const bash = made.tools[0] as unknown as Tool<{ command: string }, unknown>;
   return { p, bash, evidence: made.evidence };
 }
@@ -53,7 +60,11 @@ describe("exportBundle", () => {
     writeFileSync(join(dir, "logs", "forged.log"), "5 passed in 0.01s\n");
     expect(verifyEvidenceBundle(dir).problems).toEqual([`missing: ${manifest.logs[0]!.path}`, "not in the manifest: logs/forged.log"]);
     writeFileSync(join(dir, "manifest.json"), "{");
-    expect(verifyEvidenceBundle(dir)).toMatchObject({ ok: false, problems: [expect.stringMatching(/^manifest does not parse/)], manifest: null });
+    expect(verifyEvidenceBundle(dir)).toMatchObject({
+      ok: false,
+      problems: [expect.stringMatching(/^manifest does not parse/)],
+      manifest: null,
+    });
     await evidence.close();
   });
 

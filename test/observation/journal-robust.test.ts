@@ -3,14 +3,16 @@
 // tool and a stub judge, so thousands of transitions take no processes); then it is torn, cut at
 // every offset, corrupted at random, forged and reordered. Replay never throws, and whatever it
 // cannot trust leaves every record unknown and no verified target.
-import fc from "fast-check";
 import { appendFileSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/observation/bash-evidence.js";
-import { defaultSealPath, lineMac, openJournal, readJournal, replayJournal, type JournalState } from "../../src/observation/journal.js";
+
 import type { LineJudge } from "../../src/evidence/ledger.js";
 import type { Tool } from "../../src/host/tool.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
+import { defaultSealPath, type JournalState, lineMac, openJournal, readJournal, replayJournal } from "../../src/observation/journal.js";
 import type { RunEvidence } from "../../src/types.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -33,9 +35,20 @@ const stubTool: Tool<{ command: string }, unknown> = {
 
 /** Every recognised run passes with the ids of its targets. */
 const passingJudge: LineJudge = ({ analysis }) => ({
-  runs: analysis.invocations.map(
-    (inv): RunEvidence => ({ kind: inv.kind, runner: inv.runner, targets: inv.targets, workspace: inv.workspace, filtered: false, baseline: false, outcome: "passed", passed: inv.targets.map((t) => `${t}::test_a`), failed: [], skipped: [], reasons: [], gates: [] }),
-  ),
+  runs: analysis.invocations.map((inv): RunEvidence => ({
+    kind: inv.kind,
+    runner: inv.runner,
+    targets: inv.targets,
+    workspace: inv.workspace,
+    filtered: false,
+    baseline: false,
+    outcome: "passed",
+    passed: inv.targets.map((t) => `${t}::test_a`),
+    failed: [],
+    skipped: [],
+    reasons: [],
+    gates: [],
+  })),
 });
 
 const evidence = (paths: { journal: string; seal: string }, restore = false): BashEvidence =>
@@ -44,14 +57,18 @@ const evidence = (paths: { journal: string; seal: string }, restore = false): Ba
     : new BashEvidence(stubTool, { workspace, realpath: false, judge: passingJudge, journal: paths.journal, journalSeal: paths.seal });
 
 /** Runs `commands` through a fresh journaled BashEvidence; returns its live state. */
-async function journalOf(paths: { journal: string; seal: string }, commands: string[]): Promise<{ verified: string[]; records: unknown[] }> {
+async function journalOf(
+  paths: { journal: string; seal: string },
+  commands: string[],
+): Promise<{ verified: string[]; records: unknown[] }> {
   const bash = evidence(paths);
   for (const command of commands) await bash.execute({ command });
   await bash.close();
   return { verified: bash.verifiedTargets, records: bash.verificationRecords };
 }
 
-const distrusted = (state: JournalState): boolean => state.verified.length === 0 && state.records.every((r) => r.applicability === "unknown");
+const distrusted = (state: JournalState): boolean =>
+  state.verified.length === 0 && state.records.every((r) => r.applicability === "unknown");
 
 describe("a journal written by the ledger", () => {
   it("replays to the live state, in lines that grow with the transitions, not with the history", async () => {
@@ -59,15 +76,26 @@ describe("a journal written by the ledger", () => {
     const commands = Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? `python -m pytest t${i % 8}.py` : `perl -pi -e '' f${i}.txt`));
     const live = await journalOf(paths, commands);
     const state = readJournal(paths.journal, { seal: paths.seal });
-    expect({ verified: [...new Set(state.verified.map((v) => v.key))].sort(), records: state.records, warnings: state.warnings, skipped: state.skipped }).toEqual({ verified: live.verified, records: live.records, warnings: [], skipped: 0 });
+    expect({
+      verified: [...new Set(state.verified.map((v) => v.key))].sort(),
+      records: state.records,
+      warnings: state.warnings,
+      skipped: state.skipped,
+    }).toEqual({ verified: live.verified, records: live.records, warnings: [], skipped: 0 });
     // Deltas: the longest line is a record, however long the history (the old format's state lines held every record).
-    const longest = Math.max(...readFileSync(paths.journal, "utf8").split("\n").map((l) => l.length));
+    const longest = Math.max(
+      ...readFileSync(paths.journal, "utf8")
+        .split("\n")
+        .map((l) => l.length),
+    );
     expect(longest).toBeLessThan(1_200);
   });
 
   it("a journal longer than the reader's chunk replays the same (lines that span chunks)", async () => {
     const paths = fresh();
-    const commands = Array.from({ length: 3_000 }, (_, i) => (i % 3 === 0 ? `python -m pytest tests/test_${"x".repeat(200)}_${i}.py` : `perl -pi -e '' f${i}.txt`));
+    const commands = Array.from({ length: 3_000 }, (_, i) =>
+      i % 3 === 0 ? `python -m pytest tests/test_${"x".repeat(200)}_${i}.py` : `perl -pi -e '' f${i}.txt`,
+    );
     const live = await journalOf(paths, commands);
     expect(readFileSync(paths.journal).length).toBeGreaterThan(2 * 1024 * 1024);
     const state = readJournal(paths.journal, { seal: paths.seal });
@@ -89,8 +117,13 @@ describe("a journal written by the ledger", () => {
   });
 
   it("refuses a journal or a seal inside the workspace, where the agent's commands can write", () => {
-    for (const options of [{ journal: join(workspace, "ledger.jsonl") }, { journal: join(dir, "outside.jsonl"), journalSeal: join(workspace, "sub", "seal") }]) {
-      expect(() => new BashEvidence(stubTool, { workspace, realpath: false, judge: passingJudge, ...options })).toThrow(/inside the workspace/);
+    for (const options of [
+      { journal: join(workspace, "ledger.jsonl") },
+      { journal: join(dir, "outside.jsonl"), journalSeal: join(workspace, "sub", "seal") },
+    ]) {
+      expect(() => new BashEvidence(stubTool, { workspace, realpath: false, judge: passingJudge, ...options })).toThrow(
+        /inside the workspace/,
+      );
     }
   });
 
@@ -107,11 +140,18 @@ describe("a torn last line, then a restart", () => {
     // A crash in the middle of the next write (the line is a prefix of a real one).
     appendFileSync(paths.journal, `${"a".repeat(64)} {"type":"invalidate","comm`);
     const restored = evidence(paths, true);
-    expect([restored.verifiedTargets, restored.verificationRecords.map((r) => r.applicability), restored.restoreWarnings.length > 0]).toEqual([[], ["unknown"], true]);
+    expect([
+      restored.verifiedTargets,
+      restored.verificationRecords.map((r) => r.applicability),
+      restored.restoreWarnings.length > 0,
+    ]).toEqual([[], ["unknown"], true]);
     await restored.execute({ command: "perl -pi -e 's/1/2/' a.py" });
     await restored.close();
     const again = readJournal(paths.journal, { seal: paths.seal });
-    expect([again.verified, again.records.map((r) => [r.applicability, r.postTestCommands])]).toEqual([[], [["unknown", ["perl -pi -e 's/1/2/' a.py"]]]]);
+    expect([again.verified, again.records.map((r) => [r.applicability, r.postTestCommands])]).toEqual([
+      [],
+      [["unknown", ["perl -pi -e 's/1/2/' a.py"]]],
+    ]);
     expect(readFileSync(paths.journal, "utf8").includes("\n\n")).toBe(false);
   });
 
@@ -133,12 +173,21 @@ describe("a torn last line, then a restart", () => {
 
 describe("forgery", () => {
   it.each([
-    ["an unauthenticated line", (_key: Buffer, _prev: string) => `${JSON.stringify({ type: "verified", verified: [{ family: "python", key: "tests" }] })}`],
-    ["a line with a made-up hmac", () => `${"0".repeat(64)} ${JSON.stringify({ type: "verified", verified: [{ family: "python", key: "tests" }] })}`],
-    ["a line signed with another key", (_key: Buffer, prev: string) => {
-      const json = JSON.stringify({ type: "verified", verified: [{ family: "python", key: "tests" }] });
-      return `${lineMac(Buffer.alloc(32, 7), prev, json)} ${json}`;
-    }],
+    [
+      "an unauthenticated line",
+      (_key: Buffer, _prev: string) => `${JSON.stringify({ type: "verified", verified: [{ family: "python", key: "tests" }] })}`,
+    ],
+    [
+      "a line with a made-up hmac",
+      () => `${"0".repeat(64)} ${JSON.stringify({ type: "verified", verified: [{ family: "python", key: "tests" }] })}`,
+    ],
+    [
+      "a line signed with another key",
+      (_key: Buffer, prev: string) => {
+        const json = JSON.stringify({ type: "verified", verified: [{ family: "python", key: "tests" }] });
+        return `${lineMac(Buffer.alloc(32, 7), prev, json)} ${json}`;
+      },
+    ],
   ])("%s appended by the agent restores no target", async (_name, forge) => {
     const paths = fresh();
     await journalOf(paths, ["python -m pytest tests", "perl -pi -e 's/1/2/' module.py"]);
@@ -213,7 +262,13 @@ describe("damage at every offset and at random", () => {
   let original = "";
   let live: JournalState;
   it("builds the journal", async () => {
-    await journalOf(paths, ["python -m pytest a.py", "perl -pi -e 's/1/2/' module.py", "python -m pytest b.py", "echo hi", "python -m pytest c.py d.py"]);
+    await journalOf(paths, [
+      "python -m pytest a.py",
+      "perl -pi -e 's/1/2/' module.py",
+      "python -m pytest b.py",
+      "echo hi",
+      "python -m pytest c.py d.py",
+    ]);
     original = readFileSync(paths.journal, "utf8");
     live = readJournal(paths.journal, { seal: paths.seal });
     expect(live.verified.length).toBeGreaterThan(0);
@@ -300,7 +355,8 @@ for (;; i++) {
       const doneRuns = notes.filter((n) => n.startsWith("done ") && Number(n.split(" ")[1]) % 2 === 0).length;
       expect(ran.length, `round ${round}: the child made calls`).toBeGreaterThan(0);
       expect(state.records.length, `round ${round}: every returned test run has its record`).toBeGreaterThanOrEqual(doneRuns);
-      if (state.verified.length > 0) expect(ran.at(-1), `round ${round}: a target restored although an edit ran after the last run`).toMatch(/pytest/);
+      if (state.verified.length > 0)
+        expect(ran.at(-1), `round ${round}: a target restored although an edit ran after the last run`).toMatch(/pytest/);
       // A restart keeps appending, and what it restored stays consistent.
       const restored = evidence(paths, true);
       await restored.execute({ command: "perl -pi -e 's/1/2/' module.py" });

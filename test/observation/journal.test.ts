@@ -2,11 +2,13 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
-import { survivors, uniqueSleep } from "../tools/helpers.js";
-import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 import { FAST_PYTEST, makeProject, observedBash, PYTEST_FILES, realBash, type TempProject } from "../evidence/ledger-helpers.js";
+import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
+import { survivors, uniqueSleep } from "../tools/helpers.js";
 
 const DIST = join(import.meta.dirname, "..", "..", "dist", "index.js");
 const projects: TempProject[] = [];
@@ -29,7 +31,13 @@ describe("journal", () => {
     expect(restored.verifiedTargets).toEqual(bash.verifiedTargets);
     await restored.execute({ command: "python -m pytest -rA u.py" });
     await restored.close();
-    expect(BashEvidence.fromJournal(journal, realBash(p), { workspace: p.dir }).verificationRecords.map((r) => [r.seq, r.target, r.applicability])).toEqual([
+    expect(
+      BashEvidence.fromJournal(journal, realBash(p), { workspace: p.dir }).verificationRecords.map((r) => [
+        r.seq,
+        r.target,
+        r.applicability,
+      ]),
+    ).toEqual([
       [1, "u.py", "unknown"],
       [2, "t.py", "unknown"],
       [3, "u.py", "current"],

@@ -2,11 +2,13 @@
 // A foreign tool whose data merely looks alike is read from its text, never as an empty log.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
-import { extractNativeResult, extractTextResult } from "../../src/observation/native-result.js";
-import { BashEvidence } from "../../src/observation/bash-evidence.js";
-import { defineTool } from "../../src/host/tool.js";
 import { z } from "zod/v4";
+
+import { defineTool } from "../../src/host/tool.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
+import { extractNativeResult, extractTextResult } from "../../src/observation/native-result.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
 const dir = tempDirPath("ae-native-result-");
@@ -16,7 +18,17 @@ describe("extractNativeResult", () => {
   it("reads the native shape's logs, joined stdout then stderr", async () => {
     writeFileSync(join(dir, "out.log"), "1 passed in 0.01s\n");
     writeFileSync(join(dir, "err.log"), "warning\n");
-    const result = await extractNativeResult({ text: "clipped", data: { status: "completed", exitCode: 0, stdout: { logPath: join(dir, "out.log") }, stderr: { logPath: join(dir, "err.log") }, truncated: false, timedOut: false } });
+    const result = await extractNativeResult({
+      text: "clipped",
+      data: {
+        status: "completed",
+        exitCode: 0,
+        stdout: { logPath: join(dir, "out.log") },
+        stderr: { logPath: join(dir, "err.log") },
+        truncated: false,
+        timedOut: false,
+      },
+    });
     expect(result).toEqual({ exitCode: 0, output: "1 passed in 0.01s\nwarning\n", truncated: false, timedOut: false });
   });
 
@@ -31,7 +43,9 @@ describe("extractNativeResult", () => {
   });
 
   it("a look-alike not-run is a result (its text), only the native not-run shape is 'did not run'", async () => {
-    expect(await extractNativeResult({ text: "x", data: { status: "not-run", command: "pytest", reason: "policy-blocked", rule: "rm-root" } })).toBeNull();
+    expect(
+      await extractNativeResult({ text: "x", data: { status: "not-run", command: "pytest", reason: "policy-blocked", rule: "rm-root" } }),
+    ).toBeNull();
     expect(await extractNativeResult({ text: "x\nExit code: 2", data: { status: "not-run" } })).toMatchObject({ exitCode: 2 });
   });
 
@@ -40,7 +54,11 @@ describe("extractNativeResult", () => {
       name: "bash",
       description: "A foreign bash tool.",
       inputSchema: z.object({ command: z.string() }),
-      run: () => Promise.resolve({ text: "FAILED test_x.py::test_ok - assert 1 == 2\n1 failed in 0.01s\nExit code: 1", data: { status: "completed", exitCode: 0, stdout: "1 failed in 0.01s\n" } }),
+      run: () =>
+        Promise.resolve({
+          text: "FAILED test_x.py::test_ok - assert 1 == 2\n1 failed in 0.01s\nExit code: 1",
+          data: { status: "completed", exitCode: 0, stdout: "1 failed in 0.01s\n" },
+        }),
     });
     const bash = new BashEvidence(foreign, { workspace: null });
     await bash.execute({ command: "python -m pytest -rA test_x.py" });
@@ -58,7 +76,11 @@ describe("which tool's data is read as native", () => {
       name: "bash",
       description: "A foreign bash tool (a foreign MCP server's structuredContent, say).",
       inputSchema: z.object({ command: z.string() }),
-      run: () => Promise.resolve({ text: "FAILED test_x.py::test_ok - assert 1 == 2\n1 failed in 0.01s\nExit code: 1", data: { status: "completed", exitCode: 0, stdout: { logPath: planted }, stderr: { logPath: planted } } }),
+      run: () =>
+        Promise.resolve({
+          text: "FAILED test_x.py::test_ok - assert 1 == 2\n1 failed in 0.01s\nExit code: 1",
+          data: { status: "completed", exitCode: 0, stdout: { logPath: planted }, stderr: { logPath: planted } },
+        }),
     });
     const bash = new BashEvidence(foreign, { workspace: null });
     await bash.execute({ command: "python -m pytest -rA test_x.py" });

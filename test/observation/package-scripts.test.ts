@@ -4,9 +4,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BashEvidence } from "../../src/observation/bash-evidence.js";
+
 import { judge } from "../../src/evidence/judge.js";
+import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { resolvePackageScripts } from "../../src/observation/package-scripts.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
@@ -34,7 +36,12 @@ const CASES: NpmCase[] = [
   { name: "npm test --silent", command: "npm test --silent", verdict: "passed" },
   { name: "npm test -s", command: "npm test -s", verdict: "passed" },
   { name: "filter after --", command: "npm run unit -- --test-name-pattern=adds", verdict: "passed" },
-  { name: "an option after a file is a file to node", command: "npm run math -- --test-name-pattern=adds", verdict: "unknown", reasons: ["usage-error"] },
+  {
+    name: "an option after a file is a file to node",
+    command: "npm run math -- --test-name-pattern=adds",
+    verdict: "unknown",
+    reasons: ["usage-error"],
+  },
   { name: "failing test", command: "npm test", env: { NPM_FIXTURE_FAIL: "1" }, verdict: "failed", reasons: ["tests-failed"] },
   { name: "failing test through tail", command: "npm test 2>&1 | tail -n 15", env: { NPM_FIXTURE_FAIL: "1" }, verdict: "failed" },
   { name: "cd sub && npm test", command: "cd sub && npm test", verdict: "passed" },
@@ -77,7 +84,10 @@ beforeAll(async () => {
     if (cwd !== project) copies.push(cwd);
     // The package.json of each form is read before it runs, as BashEvidence does.
     const { scripts } = resolvePackageScripts(c.command, { cwd });
-    captured.set(c.name, { ...(await captureNpmAsync(c.command, cwd, c.env)), scripts, cwd } as NpmCapture & { scripts: unknown; cwd: string });
+    captured.set(c.name, { ...(await captureNpmAsync(c.command, cwd, c.env)), scripts, cwd } as NpmCapture & {
+      scripts: unknown;
+      cwd: string;
+    });
   });
   // Two at a time (the forms that share the project only read it): the machine's cores are shared.
   await inPool(jobs, 2);
@@ -89,7 +99,13 @@ afterAll(() => {
 
 function judged(c: NpmCase) {
   const capture = captured.get(c.name) as NpmCapture & { scripts: Parameters<typeof judge>[0]["packageScripts"]; cwd: string };
-  return judge({ command: c.command, output: capture.output, exitCode: capture.exitCode, cwd: capture.cwd, packageScripts: capture.scripts });
+  return judge({
+    command: c.command,
+    output: capture.output,
+    exitCode: capture.exitCode,
+    cwd: capture.cwd,
+    packageScripts: capture.scripts,
+  });
 }
 
 describe("package-manager scripts on real npm output", () => {
@@ -130,13 +146,21 @@ describe("package-manager scripts on real npm output", () => {
 
   it("without package.json data a script run proves nothing", () => {
     const capture = captured.get("npm test")!;
-    expect(judge({ command: "npm test", output: capture.output, exitCode: 0 })).toMatchObject({ verdict: "unknown", reasons: ["script-not-resolved"] });
+    expect(judge({ command: "npm test", output: capture.output, exitCode: 0 })).toMatchObject({
+      verdict: "unknown",
+      reasons: ["script-not-resolved"],
+    });
   });
 
   it("a banner that shows another command than the resolved script is script-changed", () => {
     const capture = captured.get("npm test")!;
-    const scripts = { ".": { dir: ".", name: "npm-scripts-project", version: "1.0.0", scripts: { test: "node --test test/math.test.js" } } };
-    expect(judge({ command: "npm test", output: capture.output, exitCode: 0, packageScripts: scripts })).toMatchObject({ verdict: "unknown", reasons: ["script-changed"] });
+    const scripts = {
+      ".": { dir: ".", name: "npm-scripts-project", version: "1.0.0", scripts: { test: "node --test test/math.test.js" } },
+    };
+    expect(judge({ command: "npm test", output: capture.output, exitCode: 0, packageScripts: scripts })).toMatchObject({
+      verdict: "unknown",
+      reasons: ["script-changed"],
+    });
   });
 });
 
@@ -153,7 +177,14 @@ describe("BashEvidence and the CLI on npm test", () => {
   it("a pretest that rewrites package.json makes the run script-changed", async () => {
     const dir = copyNpmScriptsProject();
     copies.push(dir);
-    const evil = { name: "npm-scripts-project", version: "1.0.0", scripts: { pretest: `node -e "const f=require('fs');const p=JSON.parse(f.readFileSync('package.json'));p.scripts.test='echo forged';f.writeFileSync('package.json',JSON.stringify(p))"`, test: "node --test test/" } };
+    const evil = {
+      name: "npm-scripts-project",
+      version: "1.0.0",
+      scripts: {
+        pretest: `node -e "const f=require('fs');const p=JSON.parse(f.readFileSync('package.json'));p.scripts.test='echo forged';f.writeFileSync('package.json',JSON.stringify(p))"`,
+        test: "node --test test/",
+      },
+    };
     writeFileSync(join(dir, "package.json"), JSON.stringify(evil));
     const bash = new BashEvidence(createBashTool({ cwd: dir, sandbox: false }), { workspace: dir });
     await bash.execute({ command: "npm test" });
@@ -176,8 +207,14 @@ describe("BashEvidence and the CLI on npm test", () => {
         return { status: failed.status, json: JSON.parse(failed.stdout) as CliJudgement };
       }
     };
-    expect(run(["--command", "npm test", "--cwd", project, "--exit-code", "0", "--output", log])).toMatchObject({ status: 0, json: { verdict: "passed" } });
-    expect(run(["--command", "npm test", "--cwd", "/no/such/dir", "--exit-code", "0", "--output", log])).toMatchObject({ status: 2, json: { reasons: ["script-not-resolved"] } });
+    expect(run(["--command", "npm test", "--cwd", project, "--exit-code", "0", "--output", log])).toMatchObject({
+      status: 0,
+      json: { verdict: "passed" },
+    });
+    expect(run(["--command", "npm test", "--cwd", "/no/such/dir", "--exit-code", "0", "--output", log])).toMatchObject({
+      status: 2,
+      json: { reasons: ["script-not-resolved"] },
+    });
     rmSync(log, { force: true });
   });
 });
@@ -191,16 +228,35 @@ for (const [name, bin] of Object.entries(MANAGERS)) {
   chmodSync(join(shims, name), 0o755);
 }
 const shimPath = `${shims}:${process.env.PATH ?? ""}`;
-const available = (name: string): boolean => spawnSync(name, ["--version"], { env: { ...process.env, PATH: shimPath }, timeout: 30_000 }).status === 0;
+const available = (name: string): boolean =>
+  spawnSync(name, ["--version"], { env: { ...process.env, PATH: shimPath }, timeout: 30_000 }).status === 0;
 
 const OTHER_MANAGERS: (NpmCase & { manager: "pnpm" | "yarn" })[] = [
   { manager: "pnpm", name: "pnpm test", command: "pnpm test", verdict: "passed" },
   { manager: "pnpm", name: "pnpm run test", command: "pnpm run test", verdict: "passed" },
   { manager: "pnpm", name: "pnpm test, failing", command: "pnpm test", env: { NPM_FIXTURE_FAIL: "1" }, verdict: "failed" },
-  { manager: "pnpm", name: "pnpm test -- filter (pnpm drops the --)", command: "pnpm test -- --test-name-pattern=adds", verdict: "unknown", reasons: ["usage-error"] },
-  { manager: "pnpm", name: "pnpm run unit -- filter (passed on with the --)", command: "pnpm run unit -- --test-name-pattern=adds", verdict: "unknown", reasons: ["usage-error"] },
+  {
+    manager: "pnpm",
+    name: "pnpm test -- filter (pnpm drops the --)",
+    command: "pnpm test -- --test-name-pattern=adds",
+    verdict: "unknown",
+    reasons: ["usage-error"],
+  },
+  {
+    manager: "pnpm",
+    name: "pnpm run unit -- filter (passed on with the --)",
+    command: "pnpm run unit -- --test-name-pattern=adds",
+    verdict: "unknown",
+    reasons: ["usage-error"],
+  },
   { manager: "pnpm", name: "pnpm run unit filter", command: "pnpm run unit --test-name-pattern=adds", verdict: "passed" },
-  { manager: "pnpm", name: "pnpm exec node --test", command: "pnpm exec node --test test/", verdict: "unknown", reasons: ["shadowed-runner"] },
+  {
+    manager: "pnpm",
+    name: "pnpm exec node --test",
+    command: "pnpm exec node --test test/",
+    verdict: "unknown",
+    reasons: ["shadowed-runner"],
+  },
   { manager: "pnpm", name: "pnpm -C sub test", command: "pnpm -C sub test", verdict: "passed" },
   { manager: "yarn", name: "yarn test", command: "yarn test", verdict: "passed" },
   { manager: "yarn", name: "yarn run test", command: "yarn run test", verdict: "passed" },
@@ -213,15 +269,26 @@ const OTHER_MANAGERS: (NpmCase & { manager: "pnpm" | "yarn" })[] = [
 describe.each(["pnpm", "yarn"] as const)("%s (the repository's devDependency) on the same project", (manager) => {
   const present = available(manager);
   const cases = OTHER_MANAGERS.filter((c) => c.manager === manager);
-  it.skipIf(!present).each(cases)("$name", (c) => {
-    const { scripts } = resolvePackageScripts(c.command, { cwd: project });
-    const capture = captureNpm(c.command, project, { ...c.env, PATH: shimPath });
-    const result = judge({ command: c.command, output: capture.output, exitCode: capture.exitCode, cwd: project, packageScripts: scripts });
-    expect({ verdict: result.verdict, output: capture.output.slice(-400) }).toMatchObject({ verdict: c.verdict });
-    if (c.reasons !== undefined) expect(result.reasons).toEqual(expect.arrayContaining(c.reasons));
-    // The manager's own lines never reach the runner: a passing run's ids are node's test names only.
-    if (result.verdict === "passed") expect(result.runs[0]!.passed.every((id) => ["adds", "subtracts", "joins", "sub works"].includes(id))).toBe(true);
-  }, 60_000);
+  it.skipIf(!present).each(cases)(
+    "$name",
+    (c) => {
+      const { scripts } = resolvePackageScripts(c.command, { cwd: project });
+      const capture = captureNpm(c.command, project, { ...c.env, PATH: shimPath });
+      const result = judge({
+        command: c.command,
+        output: capture.output,
+        exitCode: capture.exitCode,
+        cwd: project,
+        packageScripts: scripts,
+      });
+      expect({ verdict: result.verdict, output: capture.output.slice(-400) }).toMatchObject({ verdict: c.verdict });
+      if (c.reasons !== undefined) expect(result.reasons).toEqual(expect.arrayContaining(c.reasons));
+      // The manager's own lines never reach the runner: a passing run's ids are node's test names only.
+      if (result.verdict === "passed")
+        expect(result.runs[0]!.passed.every((id) => ["adds", "subtracts", "joins", "sub works"].includes(id))).toBe(true);
+    },
+    60_000,
+  );
 });
 
 afterAll(() => rmSync(shims, { recursive: true, force: true }));
@@ -235,13 +302,26 @@ describe("other runners and the other consumers behind a script", () => {
     const bin = join(repoRoot, "test", "fixtures", "own-runner", "bin");
     const { scripts } = resolvePackageScripts("npm test", { cwd: dir, runners: tallyRunners });
     const capture = captureNpm("npm test", dir, { PATH: `${bin}:${process.env.PATH ?? ""}` });
-    const result = judge({ command: "npm test", output: capture.output, exitCode: capture.exitCode, cwd: dir, packageScripts: scripts, runners: tallyRunners });
+    const result = judge({
+      command: "npm test",
+      output: capture.output,
+      exitCode: capture.exitCode,
+      cwd: dir,
+      packageScripts: scripts,
+      runners: tallyRunners,
+    });
     expect(result.runs.map((r) => [r.kind, r.outcome])).toEqual([["tally", capture.exitCode === 0 ? "passed" : "failed"]]);
     // Without the definition tally is a program of unknown effect in the script.
-    expect(judge({ command: "npm test", output: capture.output, exitCode: capture.exitCode, cwd: dir, packageScripts: scripts })).toMatchObject({ verdict: "unknown", reasons: ["script-unknown-program"] });
+    expect(
+      judge({ command: "npm test", output: capture.output, exitCode: capture.exitCode, cwd: dir, packageScripts: scripts }),
+    ).toMatchObject({ verdict: "unknown", reasons: ["script-unknown-program"] });
     // npx finds tally on PATH (no package provides it here): an exec form in front of the runner.
     const npx = captureNpm("npx --no-install tally", dir, { PATH: `${bin}:${process.env.PATH ?? ""}` });
-    expect(judge({ command: "npx --no-install tally", output: npx.output, exitCode: npx.exitCode, cwd: dir, runners: tallyRunners }).runs.map((r) => [r.kind, r.outcome])).toEqual([["tally", npx.exitCode === 0 ? "passed" : "failed"]]);
+    expect(
+      judge({ command: "npx --no-install tally", output: npx.output, exitCode: npx.exitCode, cwd: dir, runners: tallyRunners }).runs.map(
+        (r) => [r.kind, r.outcome],
+      ),
+    ).toEqual([["tally", npx.exitCode === 0 ? "passed" : "failed"]]);
   }, 60_000);
 
   it("agent-evidence run follows npm test into its script and does not instrument it", async () => {
@@ -249,7 +329,11 @@ describe("other runners and the other consumers behind a script", () => {
     copies.push(dir);
     const verdict = await runVerdict({ command: "npm test", cwd: dir, outDir: join(dir, "..", `ae-npm-run-${process.pid}`) });
     copies.push(join(dir, "..", `ae-npm-run-${process.pid}`));
-    expect({ status: verdict.status, instrumented: verdict.instrumentedCommand, kinds: verdict.runs.map((r) => r.kind) }).toEqual({ status: "passed", instrumented: null, kinds: ["node-test"] });
+    expect({ status: verdict.status, instrumented: verdict.instrumentedCommand, kinds: verdict.runs.map((r) => r.kind) }).toEqual({
+      status: "passed",
+      instrumented: null,
+      kinds: ["node-test"],
+    });
   }, 60_000);
 
   it("cutting a passing capture's end never leaves a pass, nor does a clipped flag", () => {

@@ -5,11 +5,13 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { parseGitIndex } from "../../src/observation/git-index.js";
-import { createGitSnapshotter, parseIndexListing, parseStatus } from "../../src/observation/snapshot-git.js";
-import { mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "../../src/observation/snapshot.js";
+
 import { RUNNER_BYPRODUCT_EXCLUDES } from "../../src/evidence/byproducts.js";
+import { parseGitIndex } from "../../src/observation/git-index.js";
+import { mtimeResets, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "../../src/observation/snapshot.js";
+import { createGitSnapshotter, parseIndexListing, parseStatus } from "../../src/observation/snapshot-git.js";
 import { createShadowRepository } from "../../src/tools/host-git.js";
 import { makeProject, type TempProject } from "../evidence/ledger-helpers.js";
 import { git, GIT_ENV } from "../support/git.js";
@@ -55,59 +57,84 @@ const past = new Date("2001-02-03T04:05:06Z");
 const CHANGES: [string, (w: string) => void][] = [
   ["nothing", () => undefined],
   ["an edit of a tracked file", (w) => writeFileSync(join(w, "mod.py"), "VALUE = 22\n")],
-  ["a same-size edit with the mtime put back to the nanosecond", (w) => {
-    execFileSync("cp", ["-p", join(w, "pkg/a.py"), join(w, "..", "ref")]);
-    writeFileSync(join(w, "pkg/a.py"), "A = 2\n");
-    execFileSync("touch", ["-r", join(w, "..", "ref"), join(w, "pkg/a.py")]);
-  }],
-  ["a same-size edit dated into the past", (w) => {
-    writeFileSync(join(w, "pkg/a.py"), "A = 3\n");
-    utimesSync(join(w, "pkg/a.py"), past, past);
-  }],
+  [
+    "a same-size edit with the mtime put back to the nanosecond",
+    (w) => {
+      execFileSync("cp", ["-p", join(w, "pkg/a.py"), join(w, "..", "ref")]);
+      writeFileSync(join(w, "pkg/a.py"), "A = 2\n");
+      execFileSync("touch", ["-r", join(w, "..", "ref"), join(w, "pkg/a.py")]);
+    },
+  ],
+  [
+    "a same-size edit dated into the past",
+    (w) => {
+      writeFileSync(join(w, "pkg/a.py"), "A = 3\n");
+      utimesSync(join(w, "pkg/a.py"), past, past);
+    },
+  ],
   ["a touch that changes no content", (w) => utimesSync(join(w, "pkg/b.py"), new Date(), new Date())],
   ["a chmod +x", (w) => chmodSync(join(w, "pkg/b.py"), 0o755)],
-  ["a new untracked file in a new directory", (w) => {
-    mkdirSync(join(w, "new/deep"), { recursive: true });
-    writeFileSync(join(w, "new/deep/n.py"), "N = 1\n");
-  }],
+  [
+    "a new untracked file in a new directory",
+    (w) => {
+      mkdirSync(join(w, "new/deep"), { recursive: true });
+      writeFileSync(join(w, "new/deep/n.py"), "N = 1\n");
+    },
+  ],
   ["a name with pattern characters and a space", (w) => writeFileSync(join(w, "[ab] *.py"), "X = 1\n")],
   ["a new ignored file", (w) => writeFileSync(join(w, "build/conftest.py"), "import sys\n")],
   ["an edit of an ignored file", (w) => writeFileSync(join(w, "run.log"), "ignored, longer\n")],
-  ["a new by-product", (w) => {
-    mkdirSync(join(w, "__pycache__"), { recursive: true });
-    writeFileSync(join(w, "__pycache__/mod.cpython-311.pyc"), "bytes");
-  }],
+  [
+    "a new by-product",
+    (w) => {
+      mkdirSync(join(w, "__pycache__"), { recursive: true });
+      writeFileSync(join(w, "__pycache__/mod.cpython-311.pyc"), "bytes");
+    },
+  ],
   [".gitignore un-ignores a file", (w) => writeFileSync(join(w, ".gitignore"), "build/\n*.log\n!keep.log\n!run.log\n")],
   ["an ignored secret appears", (w) => writeFileSync(join(w, "secret.py"), "KEY = 1\n")],
   ["a deleted tracked file", (w) => unlinkSync(join(w, "pkg/b.py"))],
-  ["a file replaced by a symlink", (w) => {
-    unlinkSync(join(w, "pkg/a.py"));
-    symlinkSync("../mod.py", join(w, "pkg/a.py"));
-  }],
+  [
+    "a file replaced by a symlink",
+    (w) => {
+      unlinkSync(join(w, "pkg/a.py"));
+      symlinkSync("../mod.py", join(w, "pkg/a.py"));
+    },
+  ],
   ["a rename", (w) => renameSync(join(w, "tests/test_mod.py"), join(w, "tests/test_mod2.py"))],
-  ["an embedded repository", (w) => {
-    mkdirSync(join(w, "vendor/lib"), { recursive: true });
-    writeFileSync(join(w, "vendor/lib/l.py"), "L = 1\n");
-    git(join(w, "vendor/lib"), "init", "-q");
-    git(join(w, "vendor/lib"), "add", "-A");
-    git(join(w, "vendor/lib"), "commit", "-qm", "l");
-  }],
-  ["a commit in the embedded repository", (w) => {
-    writeFileSync(join(w, "vendor/lib/l.py"), "L = 2\n");
-    git(join(w, "vendor/lib"), "commit", "-qam", "l2");
-  }],
+  [
+    "an embedded repository",
+    (w) => {
+      mkdirSync(join(w, "vendor/lib"), { recursive: true });
+      writeFileSync(join(w, "vendor/lib/l.py"), "L = 1\n");
+      git(join(w, "vendor/lib"), "init", "-q");
+      git(join(w, "vendor/lib"), "add", "-A");
+      git(join(w, "vendor/lib"), "commit", "-qm", "l");
+    },
+  ],
+  [
+    "a commit in the embedded repository",
+    (w) => {
+      writeFileSync(join(w, "vendor/lib/l.py"), "L = 2\n");
+      git(join(w, "vendor/lib"), "commit", "-qam", "l2");
+    },
+  ],
   ["an edit inside the embedded repository, not committed", (w) => writeFileSync(join(w, "vendor/lib/l.py"), "L = 3\n")],
   ["a directory removed", (w) => rmSync(join(w, "new"), { recursive: true })],
   ["a deleted file comes back with its old content", (w) => writeFileSync(join(w, "pkg/b.py"), "B = 1\n")],
-  ["a commit by the agent", (w) => {
-    git(w, "add", "-A");
-    git(w, "commit", "-qm", "agent");
-  }],
+  [
+    "a commit by the agent",
+    (w) => {
+      git(w, "add", "-A");
+      git(w, "commit", "-qm", "agent");
+    },
+  ],
   ["an edit after the commit", (w) => writeFileSync(join(w, "mod.py"), "VALUE = 333\n")],
 ];
 
 // What a snapshot says, for comparison: the tree, the ignored fingerprints and the stats.
-const view = (s: WorkspaceSnapshot): Record<string, unknown> => (s.kind === "git" ? { tree: s.tree, ignored: [...s.ignored].sort(), stats: [...s.stats].sort() } : s);
+const view = (s: WorkspaceSnapshot): Record<string, unknown> =>
+  s.kind === "git" ? { tree: s.tree, ignored: [...s.ignored].sort(), stats: [...s.stats].sort() } : s;
 
 describe.each([
   ["the work tree's top", false],
@@ -123,8 +150,16 @@ describe.each([
       for (const [name, change] of CHANGES) {
         change(workspace);
         const now = { status: await byStatus.take(), addAll: await byAddAll.take() };
-        const changed = { status: await byStatus.changedPaths(previous.status, now.status), addAll: await byAddAll.changedPaths(previous.addAll, now.addAll) };
-        expect({ name, ...view(now.status), changed: changed.status, resets: mtimeResets(previous.status, now.status, changed.status) }).toEqual({
+        const changed = {
+          status: await byStatus.changedPaths(previous.status, now.status),
+          addAll: await byAddAll.changedPaths(previous.addAll, now.addAll),
+        };
+        expect({
+          name,
+          ...view(now.status),
+          changed: changed.status,
+          resets: mtimeResets(previous.status, now.status, changed.status),
+        }).toEqual({
           name,
           ...view(now.addAll),
           changed: changed.addAll,
@@ -141,7 +176,12 @@ describe.each([
 
 describe("parseStatus", () => {
   it.each([
-    ["a modified, a deleted, an untracked and an ignored file", " M app/a.py\0 D app/b.py\0?? app/c.py\0!! app/d.log\0", "app", { changed: ["a.py", "b.py", "c.py"], ignored: ["d.log"] }],
+    [
+      "a modified, a deleted, an untracked and an ignored file",
+      " M app/a.py\0 D app/b.py\0?? app/c.py\0!! app/d.log\0",
+      "app",
+      { changed: ["a.py", "b.py", "c.py"], ignored: ["d.log"] },
+    ],
     ["staged-only changes are not the work tree's", "M  a.py\0A  b.py\0MM c.py\0", "", { changed: ["c.py"], ignored: [] }],
     ["unmerged entries", "UU a.py\0AA b.py\0DD c.py\0", "", { changed: ["a.py", "b.py", "c.py"], ignored: [] }],
     ["a rename names its source next", "RM new.py\0old.py\0", "", { changed: ["new.py", "old.py"], ignored: [] }],
@@ -152,7 +192,8 @@ describe("parseStatus", () => {
 });
 
 describe("parseGitIndex against git ls-files --debug", () => {
-  const listing = (dir: string, cwd = dir): unknown => [...parseIndexListing(execFileSync("git", ["ls-files", "-z", "--debug", "--", "."], { cwd, env, encoding: "utf8" }))].sort();
+  const listing = (dir: string, cwd = dir): unknown =>
+    [...parseIndexListing(execFileSync("git", ["ls-files", "-z", "--debug", "--", "."], { cwd, env, encoding: "utf8" }))].sort();
   const parsed = (dir: string, hashBytes: 20 | 32, prefix = ""): unknown => {
     const result = parseGitIndex(readFileSync(join(dir, ".git/index")), hashBytes, prefix);
     return result === null ? null : [...result.entries].map(([path, { blob: _blob, ...stat }]) => [path, stat]).sort();
@@ -160,7 +201,9 @@ describe("parseGitIndex against git ls-files --debug", () => {
   // What a tree written from the index holds per path (`git ls-files -s`), an intent-to-add entry none.
   const blobs = (dir: string, hashBytes: 20 | 32, intentToAdd: string[]): unknown => {
     const result = parseGitIndex(readFileSync(join(dir, ".git/index")), hashBytes, "");
-    const listed = execFileSync("git", ["ls-files", "-s", "-z"], { cwd: dir, env, encoding: "utf8" }).split("\0").filter((line) => line !== "");
+    const listed = execFileSync("git", ["ls-files", "-s", "-z"], { cwd: dir, env, encoding: "utf8" })
+      .split("\0")
+      .filter((line) => line !== "");
     const expected = listed.map((line) => {
       const [mode, oid] = line.split(" ");
       const path = line.slice(line.indexOf("\t") + 1);
@@ -169,7 +212,13 @@ describe("parseGitIndex against git ls-files --debug", () => {
     return [[...(result?.entries ?? [])].map(([path, entry]) => [path, entry.blob]).sort(), expected.sort()];
   };
   const project = (init: string[] = []): string => {
-    const p = makeProject({ "a.py": "A\n", "dir/b.py": "B\n", "dir/sub/c.py": "C\n", [`${"long/".repeat(30)}d.py`]: "D\n", "é name.py": "E\n" });
+    const p = makeProject({
+      "a.py": "A\n",
+      "dir/b.py": "B\n",
+      "dir/sub/c.py": "C\n",
+      [`${"long/".repeat(30)}d.py`]: "D\n",
+      "é name.py": "E\n",
+    });
     projects.push(p);
     git(p.dir, "init", "-q", ...init);
     git(p.dir, "add", "-A");

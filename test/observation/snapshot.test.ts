@@ -3,7 +3,9 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { createWorkspaceSnapshotter, mtimeResets } from "../../src/observation/snapshot.js";
 import { makeProject, type TempProject } from "../evidence/ledger-helpers.js";
 import { gitInit } from "../support/git.js";
@@ -46,11 +48,15 @@ function sameSizeEdit(p: TempProject, text: string): void {
 describe.each([
   ["git", gitProject, 8],
   ["git, the workspace below the top of the work tree", gitSubdirectoryProject, 8],
-  ["outside git", () => {
-    const p = makeProject({ "mod.py": "VALUE = 1\n" });
-    projects.push(p);
-    return p;
-  }, 1],
+  [
+    "outside git",
+    () => {
+      const p = makeProject({ "mod.py": "VALUE = 1\n" });
+      projects.push(p);
+      return p;
+    },
+    1,
+  ],
 ] as const)("a same-size edit with its mtime put back (%s)", (_name, make, tries) => {
   // git alone misses such a change in about one try of three (it compares ctime to the second):
   // eight tries, each must see it (content hashes outside git have no such blind spot: one try).

@@ -4,12 +4,14 @@
 // editor or a background job would make it.
 import { rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { isRunnerByproduct } from "../../src/evidence/byproducts.js";
-import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import type { Tool } from "../../src/host/tool.js";
-import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
+import { evidenceTools } from "../../src/observation/evidence-tools.js";
 import { FAST_PYTEST, makeProject, PYTEST_FILES, type TempProject } from "../evidence/ledger-helpers.js";
+import { TOOLCHAIN_PATHS } from "../support/toolchain.js";
 
 const PASS = "python -m pytest -rA t.py";
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -28,7 +30,11 @@ async function call(tools: Tool<never, unknown>[], name: string, input: Record<s
 async function watched(p?: TempProject): Promise<{ p: TempProject } & ReturnType<typeof evidenceTools>> {
   const project = p ?? makeProject({ ...PYTEST_FILES });
   if (p === undefined) cleanups.push(() => project.cleanup());
-  const set = evidenceTools(["bash", "file_write"], { cwd: project.dir, watch: true, limits: { bash: { tempDir: project.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } } });
+  const set = evidenceTools(["bash", "file_write"], {
+    cwd: project.dir,
+    watch: true,
+    limits: { bash: { tempDir: project.scratch, env: FAST_PYTEST, readablePaths: TOOLCHAIN_PATHS } },
+  });
   cleanups.push(() => set.evidence.close());
   await set.evidence.ready();
   return { p: project, ...set };

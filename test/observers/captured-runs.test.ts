@@ -1,8 +1,21 @@
 // The parsers against what the real runners printed on the fixture projects, each case checked
 // against the independent truth (pytest hook records, go JSON events, the unittest result hook).
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseCargo, parseDjango, parseGoTest, parseJest, parseMocha, parseNodeTest, parsePytest, parseVitest, type ForgeryKind, type MarkerKind, type ParsedRunOutput } from "../../src/observers/index.js";
-import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
+
+import {
+  type ForgeryKind,
+  type MarkerKind,
+  parseCargo,
+  parseDjango,
+  type ParsedRunOutput,
+  parseGoTest,
+  parseJest,
+  parseMocha,
+  parseNodeTest,
+  parsePytest,
+  parseVitest,
+} from "../../src/observers/index.js";
+import { type CapturedRun, ensureCaptured, loadCapture } from "../support/capture.js";
 import type { Truth } from "../support/truth.js";
 
 beforeAll(async () => {

@@ -1,9 +1,29 @@
 // Clipped copies of real outputs never gain a pass the truth lacks, and chunked input parses the same
 // as whole input (the parsers are incremental).
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCargoParser, createDjangoParser, createGoTestParser, createJestParser, createMochaParser, createNodeTestParser, createPytestParser, createVitestParser, parseCargo, parseDjango, parseGoTest, parseJest, parseMocha, parseNodeTest, parsePytest, parseVitest, type OutputParser, type ParsedRunOutput } from "../../src/observers/index.js";
+
+import {
+  createCargoParser,
+  createDjangoParser,
+  createGoTestParser,
+  createJestParser,
+  createMochaParser,
+  createNodeTestParser,
+  createPytestParser,
+  createVitestParser,
+  type OutputParser,
+  parseCargo,
+  parseDjango,
+  type ParsedRunOutput,
+  parseGoTest,
+  parseJest,
+  parseMocha,
+  parseNodeTest,
+  parsePytest,
+  parseVitest,
+} from "../../src/observers/index.js";
+import { type CapturedRun, ensureCaptured, loadCapture } from "../support/capture.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
-import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 
 beforeAll(async () => {
   await ensureCaptured();
@@ -14,7 +34,9 @@ beforeAll(async () => {
 // output of jest's own before jest prints anything, and a copy clipped right after it is exactly that
 // (docs/runners.md, jest: the judge still catches a whole output whose summary counts more passes than it shows).
 const WHOLE_FORGERIES = new Set(["jt-forged-raw", "jt-forged-two-files", "jt-forged-exit"]);
-const WITH_TRUTH = CAPTURE_CASES.filter((c) => c.truth !== "none" && !c.line.startsWith("cd ") && c.cwd === "" && !WHOLE_FORGERIES.has(c.name)).map((c) => c.name);
+const WITH_TRUTH = CAPTURE_CASES.filter(
+  (c) => c.truth !== "none" && !c.line.startsWith("cd ") && c.cwd === "" && !WHOLE_FORGERIES.has(c.name),
+).map((c) => c.name);
 const FRACTIONS = [0.1, 0.35, 0.5, 0.8, 0.97];
 
 function parserFor(run: CapturedRun): OutputParser {

@@ -2,7 +2,9 @@
 // to the documented test2json schema (Go 1.19 here cannot print them); see test/fixtures/go-streams.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { parseGoTest } from "../../src/observers/index.js";
 
 const DIR = join(import.meta.dirname, "../fixtures/go-streams");
@@ -59,12 +61,21 @@ describe("go test -json shapes from public reports", () => {
   it.each([
     [
       "a non-JSON line inside the stream is skipped",
-      ['{"Action":"run","Package":"p","Test":"TestA"}', "|||This line is not valid test2json output.|||", '{"Action":"pass","Package":"p","Test":"TestA"}', '{"Action":"pass","Package":"p"}'],
+      [
+        '{"Action":"run","Package":"p","Test":"TestA"}',
+        "|||This line is not valid test2json output.|||",
+        '{"Action":"pass","Package":"p","Test":"TestA"}',
+        '{"Action":"pass","Package":"p"}',
+      ],
       { passed: ["p::TestA"], failed: [], markers: [] },
     ],
     [
       "a test with run and a panic but no fail event fails with its package",
-      ['{"Action":"run","Package":"p","Test":"TestWait"}', '{"Action":"output","Package":"p","Test":"TestWait","Output":"panic: boom\\n"}', '{"Action":"fail","Package":"p"}'],
+      [
+        '{"Action":"run","Package":"p","Test":"TestWait"}',
+        '{"Action":"output","Package":"p","Test":"TestWait","Output":"panic: boom\\n"}',
+        '{"Action":"fail","Package":"p"}',
+      ],
       { passed: [], failed: ["p::TestWait"], markers: [] },
     ],
     [

@@ -2,6 +2,7 @@
 // id once, first-seen order. Sizes go past the Bloom filter's growth and the compaction thresholds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { hashRange, IdTable, mergeOutcomeIds, NameIndex } from "../../src/observers/id-table.js";
 import { classifyIds, FAIL, PASS, SKIP } from "../../src/observers/lines.js";
 
@@ -38,9 +39,13 @@ describe("IdTable", () => {
   it("merges like a Map for any sequence of ids and flags", () => {
     const idArb = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("t::a", "t::b", "t::a[x y]", "t::caf\\xe9", "t::é", "中::文", ""));
     fc.assert(
-      fc.property(fc.array(fc.record({ id: idArb, bits: bitsArb }), { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (ops, perChunk) => {
-        expect(viaTable(ops, perChunk)).toEqual(reference(ops));
-      }),
+      fc.property(
+        fc.array(fc.record({ id: idArb, bits: bitsArb }), { maxLength: 300 }),
+        fc.integer({ min: 1, max: 40 }),
+        (ops, perChunk) => {
+          expect(viaTable(ops, perChunk)).toEqual(reference(ops));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -2,7 +2,9 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { parseJestJsonReport } from "../../src/observers/jest-json.js";
 import { repoRoot } from "../support/import-graph.js";
 import { tempDirPath } from "../support/temp-dir.js";
@@ -12,7 +14,11 @@ let passing: string;
 let failing: string;
 function jest(env: Record<string, string>, out: string): string {
   try {
-    execFileSync(join(repoRoot, "node_modules/.bin/jest"), ["--json", `--outputFile=${out}`], { cwd: dir, env: { ...process.env, ...env }, stdio: "ignore" });
+    execFileSync(join(repoRoot, "node_modules/.bin/jest"), ["--json", `--outputFile=${out}`], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: "ignore",
+    });
   } catch {
     // A failing run exits 1; its results are in the file.
   }
@@ -32,7 +38,11 @@ describe("parseJestJsonReport on jest's own results", () => {
   it("a passing run: cases by file and describe path, jest's counts agree", () => {
     const report = parseJestJsonReport(passing, dir);
     if (report.status !== "ok") throw new Error(report.reason);
-    expect({ failed: report.failed, countMismatch: report.countMismatch, someId: report.passed.includes("test/math.test.js::multiplication > by zero > gives zero") }).toEqual({ failed: [], countMismatch: false, someId: true });
+    expect({
+      failed: report.failed,
+      countMismatch: report.countMismatch,
+      someId: report.passed.includes("test/math.test.js::multiplication > by zero > gives zero"),
+    }).toEqual({ failed: [], countMismatch: false, someId: true });
     expect(report.passed.length).toBeGreaterThan(5);
   });
 

@@ -1,7 +1,8 @@
 // JUnit XML: pytest's own reports from the captured runs against the hook truth, plus the ways a
 // report can lie (truncated, empty, garbage, attribute counts that disagree, stale).
 import { beforeAll, describe, expect, it } from "vitest";
-import { junitCaseId, parseJunit, type JunitReport } from "../../src/observers/index.js";
+
+import { junitCaseId, type JunitReport, parseJunit } from "../../src/observers/index.js";
 import { ensureCaptured, loadCapture } from "../support/capture.js";
 
 beforeAll(async () => {
@@ -14,18 +15,21 @@ function okReport(report: JunitReport) {
 }
 
 describe("pytest's own JUnit reports", () => {
-  it.each(["py9-rA-all", "py7-xdist-rA", "py9-node-ids", "py7-cov-gate", "py9-collect-error-rA"])("%s: failed and skipped ids equal the hook truth", (name) => {
-    const run = loadCapture(name);
-    const report = okReport(parseJunit(run.junitXml ?? ""));
-    const truth = run.truth!;
-    // JUnit writes a non-strict XPASS as a plain pass, so those ids move from skipped to passed there.
-    const xpassed = truth.skipped.filter((id) => !report.skipped.includes(id));
-    expect({ passed: [...report.passed].sort(), failed: [...report.failed].sort(), skipped: [...report.skipped].sort() }).toEqual({
-      passed: [...truth.passed, ...xpassed].sort(),
-      failed: truth.failed,
-      skipped: truth.skipped.filter((id) => !xpassed.includes(id)),
-    });
-  });
+  it.each(["py9-rA-all", "py7-xdist-rA", "py9-node-ids", "py7-cov-gate", "py9-collect-error-rA"])(
+    "%s: failed and skipped ids equal the hook truth",
+    (name) => {
+      const run = loadCapture(name);
+      const report = okReport(parseJunit(run.junitXml ?? ""));
+      const truth = run.truth!;
+      // JUnit writes a non-strict XPASS as a plain pass, so those ids move from skipped to passed there.
+      const xpassed = truth.skipped.filter((id) => !report.skipped.includes(id));
+      expect({ passed: [...report.passed].sort(), failed: [...report.failed].sort(), skipped: [...report.skipped].sort() }).toEqual({
+        passed: [...truth.passed, ...xpassed].sort(),
+        failed: truth.failed,
+        skipped: truth.skipped.filter((id) => !xpassed.includes(id)),
+      });
+    },
+  );
 
   it.each([0.2, 0.5, 0.9, 0.999])("a report cut at %s of its length is invalid", (fraction) => {
     const xml = loadCapture("py9-rA-all").junitXml ?? "";
@@ -46,7 +50,11 @@ describe("reports that must not be trusted", () => {
   });
 
   it("children win over attribute counts, and the mismatch is flagged", () => {
-    const report = okReport(parseJunit('<testsuites><testsuite tests="0" failures="0" errors="0"><testcase classname="example.com/p" name="TestMain"><failure message="exit 1"/></testcase></testsuite></testsuites>'));
+    const report = okReport(
+      parseJunit(
+        '<testsuites><testsuite tests="0" failures="0" errors="0"><testcase classname="example.com/p" name="TestMain"><failure message="exit 1"/></testcase></testsuite></testsuites>',
+      ),
+    );
     expect({ failed: report.failed, passed: report.passed, countMismatch: report.countMismatch }).toEqual({
       failed: ["example.com/p::TestMain"],
       passed: [],

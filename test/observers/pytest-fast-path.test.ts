@@ -3,6 +3,7 @@
 // text parsed once plain and once with an escape code in the chunk gives the same result.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { createPytestParser } from "../../src/observers/index.js";
 import type { ParsedRunOutput } from "../../src/observers/types.js";
 
@@ -98,21 +99,25 @@ function parse(lines: readonly string[], chunkSize: number, ansi: boolean): Pars
 describe("pytest parser: in-place reading agrees with the regexes", () => {
   it("on random sequences of -rA, -v and progress lines", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 60 }), fc.integer({ min: 1, max: 4096 }), (lines, chunkSize) => {
-        const plain = parse(lines, chunkSize, false);
-        // One chunk holding an escape code anywhere makes the whole chunk take the regex path.
-        const slow = parse(lines, Number.MAX_SAFE_INTEGER, true);
-        expect(plain.passed).toEqual(slow.passed);
-        expect(plain.failed).toEqual(slow.failed);
-        expect(plain.skipped).toEqual(slow.skipped);
-        expect(plain.summary).toEqual(slow.summary);
-        expect(plain.summaryCount).toEqual(slow.summaryCount);
-        expect(plain.markers).toEqual(slow.markers);
-        expect(plain.forgeries).toEqual(slow.forgeries);
-        expect(plain.lines).toEqual(slow.lines);
-        expect(plain.shownResults).toEqual(slow.shownResults);
-        expect(plain.start).toEqual(slow.start);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...LINES), { minLength: 1, maxLength: 60 }),
+        fc.integer({ min: 1, max: 4096 }),
+        (lines, chunkSize) => {
+          const plain = parse(lines, chunkSize, false);
+          // One chunk holding an escape code anywhere makes the whole chunk take the regex path.
+          const slow = parse(lines, Number.MAX_SAFE_INTEGER, true);
+          expect(plain.passed).toEqual(slow.passed);
+          expect(plain.failed).toEqual(slow.failed);
+          expect(plain.skipped).toEqual(slow.skipped);
+          expect(plain.summary).toEqual(slow.summary);
+          expect(plain.summaryCount).toEqual(slow.summaryCount);
+          expect(plain.markers).toEqual(slow.markers);
+          expect(plain.forgeries).toEqual(slow.forgeries);
+          expect(plain.lines).toEqual(slow.lines);
+          expect(plain.shownResults).toEqual(slow.shownResults);
+          expect(plain.start).toEqual(slow.start);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -135,7 +140,14 @@ describe("pytest parser: in-place reading agrees with the regexes", () => {
   });
 
   it("takes -v result ids whatever the spacing before the percentage", () => {
-    const lines = ["collected 3 items", "", "t.py::a PASSED\t [ 33%]", "t.py::b FAILED [66%]", "t.py::c SKIPPED (why)       [100%]", "t.py .F.    [100%]"];
+    const lines = [
+      "collected 3 items",
+      "",
+      "t.py::a PASSED\t [ 33%]",
+      "t.py::b FAILED [66%]",
+      "t.py::c SKIPPED (why)       [100%]",
+      "t.py .F.    [100%]",
+    ];
     const parsed = parse(lines, 7, false);
     expect(parsed.passed).toEqual(["t.py::a"]);
     expect(parsed.failed).toEqual(["t.py::b"]);

@@ -1,5 +1,6 @@
 // pytest line shapes from public reports (tricky-cases.md) that the fixture runs cannot all print.
 import { describe, expect, it } from "vitest";
+
 import { parsePytest, parsePytestSummaryBody, splitPytestIdMessage } from "../../src/observers/index.js";
 
 describe("final summary bodies", () => {
@@ -23,7 +24,10 @@ describe("ids in -rA lines", () => {
   it.each([
     ["tests/x.py::test_y - AssertionError: expected 1 - got 2", "tests/x.py::test_y"],
     ["tests/x.py::test_z[a - b] - assert 0", "tests/x.py::test_z[a - b]"],
-    ["sklearn/t.py::test_cb[file-AttributeError-'str' object has no attribute 'read'-CountVectorizer]", "sklearn/t.py::test_cb[file-AttributeError-'str' object has no attribute 'read'-CountVectorizer]"],
+    [
+      "sklearn/t.py::test_cb[file-AttributeError-'str' object has no attribute 'read'-CountVectorizer]",
+      "sklearn/t.py::test_cb[file-AttributeError-'str' object has no attribute 'read'-CountVectorizer]",
+    ],
   ])("%s -> %s", (text, id) => {
     expect(splitPytestIdMessage(text)).toEqual(id);
   });
@@ -58,6 +62,11 @@ describe("whole outputs", () => {
     ],
   ])("%s", (_name, text, expected) => {
     const parsed = parsePytest(text);
-    expect({ summary: parsed.summary?.counts ?? null, summaries: parsed.summaryCount, passed: parsed.passed, failed: parsed.failed }).toEqual(expected);
+    expect({
+      summary: parsed.summary?.counts ?? null,
+      summaries: parsed.summaryCount,
+      passed: parsed.passed,
+      failed: parsed.failed,
+    }).toEqual(expected);
   });
 });

@@ -1,5 +1,6 @@
 // Target coverage: which printed ids lie inside a requested target, per runner.
 import { describe, expect, it } from "vitest";
+
 import { goTargetCovers, pytestTargetCovers, unittestLabel, unittestTargetCovers } from "../../src/observers/index.js";
 
 describe("pytest targets", () => {

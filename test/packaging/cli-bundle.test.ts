@@ -5,7 +5,9 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { tempDirPath } from "../support/temp-dir.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -14,7 +16,12 @@ const scratch = tempDirPath("ae-cli-bundle-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function run(args: string[], input = "", env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [cli, ...args], { input, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 1 << 26 });
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    input,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 26,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -32,8 +39,14 @@ describe("the bundled CLI (dist/cli/main.js)", () => {
 
   it("finds the package's grammar for a line that is not plain words, and says where it looked when it is missing", () => {
     const output = `${".....".padEnd(73)}[100%]\n5 passed in 0.10s\n`;
-    const judged = run(["judge", "--command", "cd . && pytest -q 2>&1 | tail -3", "--exit-code", "0"], output, { AGENT_EVIDENCE_GRAMMAR: "" });
-    expect({ status: judged.status, verdict: (JSON.parse(judged.stdout) as { verdict: string }).verdict, stderr: judged.stderr }).toEqual({ status: 0, verdict: "passed", stderr: "" });
+    const judged = run(["judge", "--command", "cd . && pytest -q 2>&1 | tail -3", "--exit-code", "0"], output, {
+      AGENT_EVIDENCE_GRAMMAR: "",
+    });
+    expect({ status: judged.status, verdict: (JSON.parse(judged.stdout) as { verdict: string }).verdict, stderr: judged.stderr }).toEqual({
+      status: 0,
+      verdict: "passed",
+      stderr: "",
+    });
     const missing = run(["judge", "--command", "cd . && pytest -q"], output, { AGENT_EVIDENCE_GRAMMAR: join(scratch, "none.grammar") });
     expect(missing.status).toBe(70);
     expect(missing.stderr).toContain(`the bash grammar is not at ${join(scratch, "none.grammar")}`);
@@ -42,7 +55,9 @@ describe("the bundled CLI (dist/cli/main.js)", () => {
   it("audits with its worker threads and reports what one thread reports", () => {
     const transcripts = join(scratch, "transcripts");
     const fixtures = join(root, "test", "fixtures", "transcripts", "claude-code");
-    const files = readdirSync(fixtures, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".jsonl")).slice(0, 17);
+    const files = readdirSync(fixtures, { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".jsonl"))
+      .slice(0, 17);
     expect(files.length).toBeGreaterThan(8); // more than one worker's batch
     mkdirSync(transcripts);
     files.forEach((name, index) => copyFileSync(join(fixtures, name), join(transcripts, `t${String(index).padStart(2, "0")}.jsonl`)));

@@ -10,9 +10,11 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { repoRoot } from "../support/import-graph.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -22,7 +24,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function run(command: string, args: string[], cwd = app, env: NodeJS.ProcessEnv = {}): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env }, timeout: 240_000 });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+      timeout: 240_000,
+    });
   } catch (error) {
     // What the command printed is the diagnosis (tsc's errors are on stdout).
     const failed = error as Error & { stdout?: string; stderr?: string };
@@ -63,7 +71,10 @@ function makeApp(name: string, install: string[]): string {
 
 beforeAll(() => {
   run("npm", ["pack", "--ignore-scripts", "--pack-destination", scratch], repoRoot);
-  tarball = join(scratch, readdirSync(scratch).find((name) => name.endsWith(".tgz"))!);
+  tarball = join(
+    scratch,
+    readdirSync(scratch).find((name) => name.endsWith(".tgz"))!,
+  );
   makeApp("app", [tarball, "@types/node@20", "typescript@5.9"]);
   writeFileSync(join(app, "cjs.cjs"), USE('const { analyzeCommand, judge } = require("agent-evidence");'));
 });
@@ -82,7 +93,14 @@ describe("the packed tarball in a fresh app", () => {
     ["cjs", "cjs.cjs", "app.cjs"],
   ])("survives an esbuild bundle (%s) with bash.grammar copied beside it, and says what is missing without it", (format, entry, out) => {
     const dir = join(scratch, `bundle-${format}`);
-    run(join(repoRoot, "node_modules", ".bin", "esbuild"), [entry, "--bundle", "--platform=node", `--format=${format}`, `--outfile=${join(dir, out)}`, "--log-level=error"]);
+    run(join(repoRoot, "node_modules", ".bin", "esbuild"), [
+      entry,
+      "--bundle",
+      "--platform=node",
+      `--format=${format}`,
+      `--outfile=${join(dir, out)}`,
+      "--log-level=error",
+    ]);
     let missing = "";
     try {
       run(process.execPath, [join(dir, out)], dir);
@@ -99,19 +117,38 @@ describe("the packed tarball in a fresh app", () => {
     const module = resolution === "nodenext" ? "nodenext" : "esnext";
     // Every entry that needs no framework package (the adapters need theirs installed).
     const subpaths = ["shell", "runners", "patches", "evidence", "tools", "verdict", "audit", "candidates", "testing"];
-    writeFileSync(join(app, "check.ts"), [
-      'import { judge, analyzeCommand, ready, type JudgeResult } from "agent-evidence";',
-      ...subpaths.map((name) => `import * as ${name} from "agent-evidence/${name}";`),
-      "await ready();",
-      'const result: JudgeResult = judge({ command: analyzeCommand("pytest").invocations[0]!.runner, output: "", exitCode: 0 });',
-      "export const outcome: string = result.verdict;",
-      'export const paths: string[] = patches.patchPaths("");',
-      'export const replay = testing.createReplayBashTool([{ command: "pytest", output: "", exitCode: 0 }]);',
-      `export const entries = [${subpaths.join(", ")}];`,
-      "",
-    ].join("\n"));
+    writeFileSync(
+      join(app, "check.ts"),
+      [
+        'import { judge, analyzeCommand, ready, type JudgeResult } from "agent-evidence";',
+        ...subpaths.map((name) => `import * as ${name} from "agent-evidence/${name}";`),
+        "await ready();",
+        'const result: JudgeResult = judge({ command: analyzeCommand("pytest").invocations[0]!.runner, output: "", exitCode: 0 });',
+        "export const outcome: string = result.verdict;",
+        'export const paths: string[] = patches.patchPaths("");',
+        'export const replay = testing.createReplayBashTool([{ command: "pytest", output: "", exitCode: 0 }]);',
+        `export const entries = [${subpaths.join(", ")}];`,
+        "",
+      ].join("\n"),
+    );
     const tsc = join(app, "node_modules", ".bin", "tsc");
-    expect(() => run(tsc, ["--noEmit", "--strict", "--skipLibCheck", "false", "--target", "es2022", "--module", module, "--moduleResolution", resolution, "--types", "node", "check.ts"])).not.toThrow();
+    expect(() =>
+      run(tsc, [
+        "--noEmit",
+        "--strict",
+        "--skipLibCheck",
+        "false",
+        "--target",
+        "es2022",
+        "--module",
+        module,
+        "--moduleResolution",
+        resolution,
+        "--types",
+        "node",
+        "check.ts",
+      ]),
+    ).not.toThrow();
   });
 });
 
@@ -123,18 +160,44 @@ describe("the packed tarball in other installs", () => {
 
   it("installs into an app on zod 3.25, shares its zod, and its tool schemas validate", () => {
     const dir = makeApp("zod3", [tarball, "zod@3.25.76", "@types/node@20", "typescript@5.9"]);
-    expect((JSON.parse(readFileSync(join(dir, "node_modules", "zod", "package.json"), "utf8")) as { version: string }).version).toBe("3.25.76");
+    expect((JSON.parse(readFileSync(join(dir, "node_modules", "zod", "package.json"), "utf8")) as { version: string }).version).toBe(
+      "3.25.76",
+    );
     expect(existsSync(join(dir, "node_modules", "agent-evidence", "node_modules", "zod"))).toBe(false);
-    writeFileSync(join(dir, "tools.mjs"), `import { evidenceTools } from "agent-evidence";
+    writeFileSync(
+      join(dir, "tools.mjs"),
+      `import { evidenceTools } from "agent-evidence";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 const { tools } = evidenceTools(["bash"], { cwd: mkdtempSync(join(tmpdir(), "ae-zod3-")), sandbox: false });
 const bash = tools.find((tool) => tool.name === "bash");
-console.log(JSON.stringify([bash.inputSchema.safeParse({ command: "ls" }).success, bash.inputSchema.safeParse({ command: 7 }).success]));`);
+console.log(JSON.stringify([bash.inputSchema.safeParse({ command: "ls" }).success, bash.inputSchema.safeParse({ command: 7 }).success]));`,
+    );
     expect(run(process.execPath, ["tools.mjs"], dir).trim()).toBe("[true,false]");
-    writeFileSync(join(dir, "check.ts"), 'import { judge, type JudgeResult } from "agent-evidence";\nconst result: JudgeResult = judge({ command: "pytest", output: "", exitCode: 0 });\nexport const verdict: string = result.verdict;\n');
-    expect(() => run(join(dir, "node_modules", ".bin", "tsc"), ["--noEmit", "--strict", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--types", "node", "check.ts"], dir)).not.toThrow();
+    writeFileSync(
+      join(dir, "check.ts"),
+      'import { judge, type JudgeResult } from "agent-evidence";\nconst result: JudgeResult = judge({ command: "pytest", output: "", exitCode: 0 });\nexport const verdict: string = result.verdict;\n',
+    );
+    expect(() =>
+      run(
+        join(dir, "node_modules", ".bin", "tsc"),
+        [
+          "--noEmit",
+          "--strict",
+          "--target",
+          "es2022",
+          "--module",
+          "nodenext",
+          "--moduleResolution",
+          "nodenext",
+          "--types",
+          "node",
+          "check.ts",
+        ],
+        dir,
+      ),
+    ).not.toThrow();
   });
 
   // `npx -y agent-evidence mcp` as a client config names it; a tarball is named with --package.
@@ -145,7 +208,20 @@ console.log(JSON.stringify([bash.inputSchema.safeParse({ command: "ls" }).succes
     mkdirSync(workspace);
     const transport = new StdioClientTransport({
       command: "npx",
-      args: ["-y", "--prefer-offline", "--no-audit", "--no-fund", "--package", tarball, "agent-evidence", "mcp", "--cwd", workspace, "--sandbox", "none"],
+      args: [
+        "-y",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--package",
+        tarball,
+        "agent-evidence",
+        "mcp",
+        "--cwd",
+        workspace,
+        "--sandbox",
+        "none",
+      ],
       cwd: empty,
       env: { ...getDefaultEnvironment(), npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? "/root", ".npm") },
       stderr: "pipe",

@@ -7,14 +7,18 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CAPTURE_CASES } from "../support/capture-cases.js";
+
 import { ensureCaptured, loadCapture } from "../support/capture.js";
+import { CAPTURE_CASES } from "../support/capture-cases.js";
 import { repoRoot } from "../support/import-graph.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
 const dist = join(repoRoot, "dist");
-const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, string | { import: string }> };
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  exports: Record<string, string | { import: string }>;
+};
 const entryFiles = Object.values(manifest.exports)
   .map((target) => (typeof target === "string" ? target : target.import))
   .filter((file) => file.endsWith(".js"))
@@ -27,7 +31,12 @@ let scripts = 0;
 function inNode(script: string, env: NodeJS.ProcessEnv = {}): unknown {
   const file = join(scratch, `script-${(scripts += 1)}.mjs`);
   writeFileSync(file, script);
-  const result = spawnSync(process.execPath, [file], { cwd: scratch, encoding: "utf8", env: { ...process.env, ...env }, maxBuffer: 1 << 28 });
+  const result = spawnSync(process.execPath, [file], {
+    cwd: scratch,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 28,
+  });
   if (result.status !== 0) throw new Error(result.stderr);
   return JSON.parse(result.stdout);
 }
@@ -56,7 +65,13 @@ describe("the bundled library entries (dist/index.js, dist/entries/*.js, dist/ad
     });
 
     it("judge and analyzeCommand give the same fields", () => {
-      const cases = CAPTURE_CASES.map((spec) => loadCapture(spec.name)).map((run) => ({ name: run.name, line: run.line, cwd: run.cwd, output: run.output, exitCode: run.exitCode }));
+      const cases = CAPTURE_CASES.map((spec) => loadCapture(spec.name)).map((run) => ({
+        name: run.name,
+        line: run.line,
+        cwd: run.cwd,
+        output: run.output,
+        exitCode: run.exitCode,
+      }));
       expect(cases.length).toBeGreaterThan(50);
       const input = join(scratch, "cases.json");
       writeFileSync(input, JSON.stringify(cases));
@@ -82,18 +97,23 @@ describe("the bundled library entries (dist/index.js, dist/entries/*.js, dist/ad
   });
 
   it("finds the package's grammar from its chunks, and loads no node module only the grammar's load needs until it parses", () => {
-    const loaded = inNode(`
+    const loaded = inNode(
+      `
       const shell = await import(${url("entries/shell.js")});
       const builtins = () => process.moduleLoadList.filter((m) => /^NativeModule (crypto|v8|vm)$/.test(m)).length;
       const atImport = builtins();
       const runs = shell.analyzeCommand("cd pkg && pytest -q 2>&1 | tail -3").invocations.length;
-      console.log(JSON.stringify({ atImport, runs, afterParse: builtins() }));`, { AGENT_EVIDENCE_GRAMMAR: "" });
+      console.log(JSON.stringify({ atImport, runs, afterParse: builtins() }));`,
+      { AGENT_EVIDENCE_GRAMMAR: "" },
+    );
     expect(loaded).toEqual({ atImport: 0, runs: 1, afterParse: 3 });
   });
 
   it("audits with worker threads from its chunks and reports what one thread reports", () => {
     const fixtures = join(repoRoot, "test", "fixtures", "transcripts", "claude-code");
-    const files = readdirSync(fixtures, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".jsonl")).slice(0, 17);
+    const files = readdirSync(fixtures, { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".jsonl"))
+      .slice(0, 17);
     expect(files.length).toBeGreaterThan(8); // more than one worker's batch
     const transcripts = join(scratch, "transcripts");
     mkdirSync(transcripts);
@@ -106,7 +126,11 @@ describe("the bundled library entries (dist/index.js, dist/entries/*.js, dist/ad
       const { auditFiles } = await import(${url("entries/audit.js")});
       const audit = async (jobs) => { const out = []; await auditFiles(${JSON.stringify(paths)}, { jobs, onResult: (r) => out.push(r) }); return out; };
       const [threads, single] = [await audit(2), await audit(1)];
-      console.log(JSON.stringify({ same: JSON.stringify(threads) === JSON.stringify(single), errors: threads.filter((r) => r.kind === "error").length, count: threads.length }));`) as { same: boolean; errors: number; count: number };
+      console.log(JSON.stringify({ same: JSON.stringify(threads) === JSON.stringify(single), errors: threads.filter((r) => r.kind === "error").length, count: threads.length }));`) as {
+      same: boolean;
+      errors: number;
+      count: number;
+    };
     expect(audited).toEqual({ same: true, errors: 0, count: files.length });
   });
 });

@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../..");
@@ -18,7 +19,11 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 };
 
 function packedFiles(): string[] {
-  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const [pack] = JSON.parse(out) as { files: { path: string }[] }[];
   return pack!.files.map((file) => file.path);
 }
@@ -49,7 +54,10 @@ describe("the npm tarball", () => {
     for (const path of maps) {
       const map = JSON.parse(readFileSync(join(root, path), "utf8")) as { sources: string[]; sourcesContent?: (string | null)[] };
       expect(map.sourcesContent?.length, path).toBe(map.sources.length);
-      expect(map.sourcesContent!.every((content) => typeof content === "string" && content.length > 0), path).toBe(true);
+      expect(
+        map.sourcesContent!.every((content) => typeof content === "string" && content.length > 0),
+        path,
+      ).toBe(true);
       // The map's sources name files that are not in the tarball: readers use the embedded text.
       for (const source of map.sources) expect(files).not.toContain(join(path, "..", source));
     }

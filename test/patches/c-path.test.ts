@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { decodeGitBytes, decodeGitCPath, encodeGitBytes, encodeGitCPath } from "../../src/patches/index.js";
 
 describe("decodeGitCPath", () => {

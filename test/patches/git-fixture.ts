@@ -2,6 +2,7 @@
 // every awkward name in each, and git's own NUL-separated answers for the same diff.
 import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { gitBytes } from "../support/git.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -30,7 +31,9 @@ export const NAMES: readonly Buffer[] = [
   "b/in-dir-b.txt",
   "a b/c",
   "x b/y b/z",
-].map((name) => Buffer.from(name, "utf8")).concat([Buffer.from([0x6e, 0x6f, 0x74, 0x2d, 0xff, 0x2d, 0x75, 0x74, 0x66, 0x38])]);
+]
+  .map((name) => Buffer.from(name, "utf8"))
+  .concat([Buffer.from([0x6e, 0x6f, 0x74, 0x2d, 0xff, 0x2d, 0x75, 0x74, 0x66, 0x38])]);
 
 /** How one change kind builds its base commit and its staged change. */
 export interface ChangeKind {
@@ -63,8 +66,18 @@ const suffixed = (name: Buffer, suffix: string): Buffer => Buffer.concat([name, 
 /** Every kind the acceptance list names. */
 export const KINDS: readonly ChangeKind[] = [
   { name: "text change", base: (r, n, i) => r.write(n, text(n, i)), change: (r, n, i) => r.write(n, text(n, i, "more\n")) },
-  { name: "text change (worktree vs index)", against: "worktree", base: (r, n, i) => r.write(n, text(n, i)), change: (r, n, i) => r.write(n, text(n, i, "w\n")) },
-  { name: "text change (worktree vs HEAD)", against: "head", base: (r, n, i) => r.write(n, text(n, i)), change: (r, n, i) => r.write(n, text(n, i, "h\n")) },
+  {
+    name: "text change (worktree vs index)",
+    against: "worktree",
+    base: (r, n, i) => r.write(n, text(n, i)),
+    change: (r, n, i) => r.write(n, text(n, i, "w\n")),
+  },
+  {
+    name: "text change (worktree vs HEAD)",
+    against: "head",
+    base: (r, n, i) => r.write(n, text(n, i)),
+    change: (r, n, i) => r.write(n, text(n, i, "h\n")),
+  },
   { name: "binary change", base: (r, n, i) => r.write(n, binary(i, 1)), change: (r, n, i) => r.write(n, binary(i, 2)) },
   {
     name: "rename",
@@ -88,7 +101,11 @@ export const KINDS: readonly ChangeKind[] = [
     change: (r, n, i) => r.write(suffixed(n, " copy"), text(n, i)),
   },
   { name: "mode change", base: (r, n, i) => r.write(n, text(n, i)), change: (r, n) => chmodSync(r.path(n), 0o755) },
-  { name: "mode and content change", base: (r, n, i) => r.write(n, text(n, i)), change: (r, n, i) => (r.write(n, text(n, i, "x\n")), chmodSync(r.path(n), 0o755)) },
+  {
+    name: "mode and content change",
+    base: (r, n, i) => r.write(n, text(n, i)),
+    change: (r, n, i) => (r.write(n, text(n, i, "x\n")), chmodSync(r.path(n), 0o755)),
+  },
   { name: "addition", base: () => undefined, change: (r, n, i) => r.write(n, text(n, i)) },
   { name: "deletion", base: (r, n, i) => r.write(n, text(n, i)), change: (r, n) => unlinkSync(r.path(n)) },
   { name: "empty-file addition", base: () => undefined, change: (r, n) => r.write(n, "") },
@@ -96,12 +113,30 @@ export const KINDS: readonly ChangeKind[] = [
   { name: "binary addition", base: () => undefined, change: (r, n, i) => r.write(n, binary(i, 1)) },
   { name: "binary deletion", base: (r, n, i) => r.write(n, binary(i, 1)), change: (r, n) => unlinkSync(r.path(n)) },
   { name: "symlink addition", base: () => undefined, change: (r, n, i) => r.link(n, `target-${i}`) },
-  { name: "symlink change", base: (r, n, i) => r.link(n, `target-${i}`), change: (r, n, i) => (unlinkSync(r.path(n)), r.link(n, `other-${i}`)) },
+  {
+    name: "symlink change",
+    base: (r, n, i) => r.link(n, `target-${i}`),
+    change: (r, n, i) => (unlinkSync(r.path(n)), r.link(n, `other-${i}`)),
+  },
   { name: "symlink deletion", base: (r, n, i) => r.link(n, `target-${i}`), change: (r, n) => unlinkSync(r.path(n)) },
-  { name: "type change file to symlink", base: (r, n, i) => r.write(n, text(n, i)), change: (r, n, i) => (unlinkSync(r.path(n)), r.link(n, `target-${i}`)) },
+  {
+    name: "type change file to symlink",
+    base: (r, n, i) => r.write(n, text(n, i)),
+    change: (r, n, i) => (unlinkSync(r.path(n)), r.link(n, `target-${i}`)),
+  },
   { name: "submodule addition", indexOnly: true, base: () => undefined, change: (r, n, i) => gitlink(r, n, commitId(i, 1)) },
-  { name: "submodule change", indexOnly: true, base: (r, n, i) => gitlink(r, n, commitId(i, 1)), change: (r, n, i) => gitlink(r, n, commitId(i, 2)) },
-  { name: "submodule deletion", indexOnly: true, base: (r, n, i) => gitlink(r, n, commitId(i, 1)), change: (r, n) => removeFromIndex(r, n) },
+  {
+    name: "submodule change",
+    indexOnly: true,
+    base: (r, n, i) => gitlink(r, n, commitId(i, 1)),
+    change: (r, n, i) => gitlink(r, n, commitId(i, 2)),
+  },
+  {
+    name: "submodule deletion",
+    indexOnly: true,
+    base: (r, n, i) => gitlink(r, n, commitId(i, 1)),
+    change: (r, n) => removeFromIndex(r, n),
+  },
 ];
 
 function commitId(index: number, variant: number): string {

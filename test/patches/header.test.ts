@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { diffTargetPath, gitDiffEndpoint, gitHeaderTokens, normalizePatchPath } from "../../src/patches/index.js";
 
 describe("gitHeaderTokens", () => {
@@ -23,10 +24,22 @@ describe("gitHeaderTokens", () => {
   });
 
   it.each([
-    [["diff --git a/x b/y b/z\n", "similarity index 100%\n", "rename from x b/y\n", "rename to z\n"], ["a/x b/y", "b/z"]],
-    [["diff --git a/x b/y b/z\n", "similarity index 100%\n", "rename from x\n", "rename to y b/z\n"], ["a/x", "b/y b/z"]],
-    [["diff --git L/x b/y R/x b/y\n", "--- L/x b/y\t\n", "+++ R/x b/y\t\n"], ["L/x b/y", "R/x b/y"]],
-    [["diff --git L/x b/y R/x b/y\n", "new file mode 100644\n", "--- /dev/null\n", "+++ R/x b/y\t\n"], ["L/x b/y", "R/x b/y"]],
+    [
+      ["diff --git a/x b/y b/z\n", "similarity index 100%\n", "rename from x b/y\n", "rename to z\n"],
+      ["a/x b/y", "b/z"],
+    ],
+    [
+      ["diff --git a/x b/y b/z\n", "similarity index 100%\n", "rename from x\n", "rename to y b/z\n"],
+      ["a/x", "b/y b/z"],
+    ],
+    [
+      ["diff --git L/x b/y R/x b/y\n", "--- L/x b/y\t\n", "+++ R/x b/y\t\n"],
+      ["L/x b/y", "R/x b/y"],
+    ],
+    [
+      ["diff --git L/x b/y R/x b/y\n", "new file mode 100644\n", "--- /dev/null\n", "+++ R/x b/y\t\n"],
+      ["L/x b/y", "R/x b/y"],
+    ],
   ])("resolved from the block %j", (block, expected) => {
     expect(gitHeaderTokens(block[0]!, block)).toEqual(expected);
   });

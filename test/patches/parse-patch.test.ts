@@ -2,10 +2,12 @@
 // merges (combined diffs), hunk lines that look like headers, CRLF, mails, rewrites, binary data.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPatchParser, decodeGitBytes, parsePatch, patchEntries, type FilePatch } from "../../src/patches/index.js";
-import { KINDS, createKindRepo, git, removeRepo } from "./git-fixture.js";
+
+import { createPatchParser, decodeGitBytes, type FilePatch, parsePatch, patchEntries } from "../../src/patches/index.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { createKindRepo, git, KINDS, removeRepo } from "./git-fixture.js";
 
 const summary = (files: readonly FilePatch[]) => files.map((f) => [f.status, f.oldPath, f.newPath, f.ambiguous]);
 
@@ -60,7 +62,14 @@ describe("combined diffs of a merge", () => {
   it.each([["--cc"], ["-c"]])("git show %s: one combined file per path with parent ranges", (flag) => {
     const patch = decodeGitBytes(git(dir, ["show", "--format=", flag, "HEAD"]));
     const files = parsePatch(patch);
-    expect(files.map((f) => ({ path: f.newPath, combined: f.combined, parents: f.hunks[0]?.parentRanges?.length, added: f.hunks.reduce((n, h) => n + h.added, 0) }))).toEqual([
+    expect(
+      files.map((f) => ({
+        path: f.newPath,
+        combined: f.combined,
+        parents: f.hunks[0]?.parentRanges?.length,
+        added: f.hunks.reduce((n, h) => n + h.added, 0),
+      })),
+    ).toEqual([
       { path: "both changed.txt", combined: true, parents: 2, added: 2 },
       { path: "café.txt", combined: true, parents: 2, added: 1 },
     ]);
@@ -97,7 +106,13 @@ describe("single-repository edge cases", () => {
   it("--numstat agrees on every file, CRLF and missing final newline included", () => {
     const files = parsePatch(decodeGitBytes(git(dir, ["diff", "HEAD~", "HEAD"])));
     const numstat = git(dir, ["diff", "--numstat", "HEAD~", "HEAD"]).toString().trim().split("\n");
-    expect(files.map((f) => (f.binary ? `-\t-\t${f.newPath}` : `${f.hunks.reduce((n, h) => n + h.added, 0)}\t${f.hunks.reduce((n, h) => n + h.removed, 0)}\t${f.newPath}`))).toEqual(numstat);
+    expect(
+      files.map((f) =>
+        f.binary
+          ? `-\t-\t${f.newPath}`
+          : `${f.hunks.reduce((n, h) => n + h.added, 0)}\t${f.hunks.reduce((n, h) => n + h.removed, 0)}\t${f.newPath}`,
+      ),
+    ).toEqual(numstat);
   });
 
   it("-B reports the dissimilarity of a rewrite", () => {
@@ -144,12 +159,24 @@ describe("hand-written blocks Git would not print", () => {
   it.each([
     ["explicit type change", "diff --git a/l b/l\nold mode 100644\nnew mode 120000\n", [["type-changed", "l", "l", false]]],
     ["mode only", "diff --git a/m b/m\nold mode 100644\nnew mode 100755\n", [["mode-changed", "m", "m", false]]],
-    ["binary addition told by the Binary line alone", "diff --git a/x b/x\nBinary files /dev/null and b/x differ\n", [["added", "", "x", false]]],
-    ["binary deletion told by the Binary line alone", "diff --git a/x b/x\nBinary files a/x and /dev/null differ\n", [["deleted", "x", "", false]]],
+    [
+      "binary addition told by the Binary line alone",
+      "diff --git a/x b/x\nBinary files /dev/null and b/x differ\n",
+      [["added", "", "x", false]],
+    ],
+    [
+      "binary deletion told by the Binary line alone",
+      "diff --git a/x b/x\nBinary files a/x and /dev/null differ\n",
+      [["deleted", "x", "", false]],
+    ],
     ["custom prefixes, header only", "diff --git L/d/x R/d/x\nnew file mode 100644\n", [["added", "", "d/x", true]]],
     ["a header with one token", "diff --git a/noseparator\n", [["modified", "a/noseparator", "a/noseparator", true]]],
     ["truncated hunk", "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,5 +1,5 @@\n-a\n", [["modified", "x", "x", false]]],
-    ["CRLF line endings", "diff --git a/x y b/x y\r\n--- a/x y\t\r\n+++ b/x y\t\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n", [["modified", "x y", "x y", false]]],
+    [
+      "CRLF line endings",
+      "diff --git a/x y b/x y\r\n--- a/x y\t\r\n+++ b/x y\t\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n",
+      [["modified", "x y", "x y", false]],
+    ],
   ])("%s", (_label, patch, expected) => {
     expect(summary(parsePatch(patch))).toEqual(expected);
   });

@@ -1,16 +1,56 @@
 // fast-check: no function throws on any input, splitting is lossless, streaming equals one pass.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import * as patches from "../../src/patches/index.js";
 
 // Inputs biased towards patch syntax so the properties reach the interesting states.
 const fragment = fc.constantFrom(
-  "diff --git ", "diff --cc ", "a/", "b/", " ", "\t", "\n", "\r\n", "\u2028", "\u0085", '"', "\\", "\\303", "\\377", "\\400", "/dev/null",
-  "--- ", "+++ ", "@@ -1,2 +1,3 @@", "@@@ -1 -1 +1 @@@", "\n-", "\n+", "\n ", "\n\\ No newline", "rename from ", "rename to ", "copy from ",
-  "new file mode 100644", "deleted file mode 160000", "old mode 100644", "new mode 120000", "index 1..2 100644", "Binary files ", " and ", " differ",
-  "GIT binary patch", "similarity index 90%", "x", "é", "中",
+  "diff --git ",
+  "diff --cc ",
+  "a/",
+  "b/",
+  " ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\u2028",
+  "\u0085",
+  '"',
+  "\\",
+  "\\303",
+  "\\377",
+  "\\400",
+  "/dev/null",
+  "--- ",
+  "+++ ",
+  "@@ -1,2 +1,3 @@",
+  "@@@ -1 -1 +1 @@@",
+  "\n-",
+  "\n+",
+  "\n ",
+  "\n\\ No newline",
+  "rename from ",
+  "rename to ",
+  "copy from ",
+  "new file mode 100644",
+  "deleted file mode 160000",
+  "old mode 100644",
+  "new mode 120000",
+  "index 1..2 100644",
+  "Binary files ",
+  " and ",
+  " differ",
+  "GIT binary patch",
+  "similarity index 90%",
+  "x",
+  "é",
+  "中",
 );
-const patchText = fc.oneof(fc.string({ unit: "binary", maxLength: 200 }), fc.array(fragment, { maxLength: 60 }).map((parts) => parts.join("")));
+const patchText = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 200 }),
+  fc.array(fragment, { maxLength: 60 }).map((parts) => parts.join("")),
+);
 
 describe("properties", () => {
   it("splitPatchBlocks is lossless and splits on LF only", () => {

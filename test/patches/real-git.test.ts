@@ -1,8 +1,17 @@
 // Acceptance: every awkward name x every change kind x quotePath x prefix style, parsed from real
 // `git diff` output and compared with git's own NUL-separated --name-status, --numstat and --raw.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeGitBytes, parsePatch, patchBlockTargetPath, patchEntries, patchPaths, splitPatchBlocks, type FilePatch } from "../../src/patches/index.js";
-import { CONFIGS, KINDS, createKindRepo, gitDiff, removeRepo } from "./git-fixture.js";
+
+import {
+  decodeGitBytes,
+  type FilePatch,
+  parsePatch,
+  patchBlockTargetPath,
+  patchEntries,
+  patchPaths,
+  splitPatchBlocks,
+} from "../../src/patches/index.js";
+import { CONFIGS, createKindRepo, gitDiff, KINDS, removeRepo } from "./git-fixture.js";
 
 type Change = { status: string; paths: string[] };
 
@@ -15,7 +24,7 @@ function nulFields(output: Buffer): string[] {
 function parseNameStatus(output: Buffer): Change[] {
   const fields = nulFields(output);
   const changes: Change[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const status = fields[i]!;
     const count = /^[RC]/.test(status) ? 2 : 1;
     changes.push({ status, paths: fields.slice(i + 1, i + 1 + count) });
@@ -27,7 +36,7 @@ function parseNameStatus(output: Buffer): Change[] {
 function parseNumstat(output: Buffer): { counts: string; paths: string[] }[] {
   const fields = nulFields(output);
   const rows: { counts: string; paths: string[] }[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const [added, removed] = fields[i]!.split("\t", 2);
     const path = fields[i]!.slice(`${added}\t${removed}\t`.length);
     if (path === "") {
@@ -44,7 +53,7 @@ function parseNumstat(output: Buffer): { counts: string; paths: string[] }[] {
 function parseRaw(output: Buffer): { status: string; modes: (string | null)[]; paths: string[] }[] {
   const fields = nulFields(output);
   const rows: { status: string; modes: (string | null)[]; paths: string[] }[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const [oldMode, newMode, , , status] = fields[i]!.slice(1).split(" ");
     const count = /^[RC]/.test(status!) ? 2 : 1;
     const modes = [oldMode, newMode].map((mode) => (mode === "000000" ? null : mode!));
@@ -83,7 +92,12 @@ function foldTypeChanges(files: readonly FilePatch[]): { letter: string; files: 
   for (let i = 0; i < files.length; i++) {
     const file = files[i]!;
     const next = files[i + 1];
-    if (file.status === "deleted" && next?.status === "added" && next.newPath === file.oldPath && file.oldMode?.slice(0, 3) !== next.newMode?.slice(0, 3)) {
+    if (
+      file.status === "deleted" &&
+      next?.status === "added" &&
+      next.newPath === file.oldPath &&
+      file.oldMode?.slice(0, 3) !== next.newMode?.slice(0, 3)
+    ) {
       out.push({ letter: "T", files: [file, next] });
       i += 1;
     } else out.push({ letter: letterOf(file), files: [file] });
@@ -115,14 +129,21 @@ describe.each(KINDS)("real git: $name", (kind) => {
     const files = parsePatch(patch);
     const folded = foldTypeChanges(files);
     expect(files.length).toBeGreaterThanOrEqual(16);
-    expect(folded.map((group) => ({ status: group.letter, paths: pathsOf(group.files.at(-1)!) }))).toEqual(parseNameStatus(gitDiff(dir, kind, config, ["--name-status", "-z"])));
-    expect(folded.map((group) => ({ counts: lineCounts(group.files), paths: pathsOf(group.files.at(-1)!) }))).toEqual(parseNumstat(gitDiff(dir, kind, config, ["--numstat", "-z"])));
+    expect(folded.map((group) => ({ status: group.letter, paths: pathsOf(group.files.at(-1)!) }))).toEqual(
+      parseNameStatus(gitDiff(dir, kind, config, ["--name-status", "-z"])),
+    );
+    expect(folded.map((group) => ({ counts: lineCounts(group.files), paths: pathsOf(group.files.at(-1)!) }))).toEqual(
+      parseNumstat(gitDiff(dir, kind, config, ["--numstat", "-z"])),
+    );
     const raw = parseRaw(gitDiff(dir, kind, config, ["--raw", "-z", "--no-abbrev"]));
     expect(
       folded.map((group, index) => {
         const [first, last] = [group.files[0]!, group.files.at(-1)!];
         // A 100% rename or copy block states no mode at all; the raw row is the only source then.
-        const modes = first.oldMode === null && last.newMode === null && (first.status === "renamed" || first.status === "copied") ? raw[index]?.modes : [first.oldMode, last.newMode];
+        const modes =
+          first.oldMode === null && last.newMode === null && (first.status === "renamed" || first.status === "copied")
+            ? raw[index]?.modes
+            : [first.oldMode, last.newMode];
         return { status: group.letter, modes, paths: pathsOf(last) };
       }),
     ).toEqual(raw);
@@ -136,9 +157,13 @@ describe.each(KINDS)("real git: $name", (kind) => {
     const expectedPaths = [...new Set(changes.flatMap((change) => change.paths))];
     expect(patchPaths(patch)).toEqual(expectedPaths);
     const entries = patchEntries(patch);
-    expect(entries.filter(([oldPath]) => oldPath === "").length).toBe(parseNameStatus(gitDiff(dir, kind, config, ["--name-status", "-z"])).filter((c) => c.status === "A" || c.status === "T").length);
+    expect(entries.filter(([oldPath]) => oldPath === "").length).toBe(
+      parseNameStatus(gitDiff(dir, kind, config, ["--name-status", "-z"])).filter((c) => c.status === "A" || c.status === "T").length,
+    );
     const blocks = splitPatchBlocks(patch);
     expect(blocks.flat().join("")).toBe(patch);
-    expect(blocks.map((block) => patchBlockTargetPath(block))).toEqual(entries.map(([oldPath, newPath]) => (newPath !== "" ? newPath : oldPath)));
+    expect(blocks.map((block) => patchBlockTargetPath(block))).toEqual(
+      entries.map(([oldPath, newPath]) => (newPath !== "" ? newPath : oldPath)),
+    );
   });
 });

@@ -2,7 +2,9 @@
 // 128 + the signal's number), and a group ended whole, also by a member that ignores SIGTERM.
 import { once } from "node:events";
 import { constants } from "node:os";
+
 import { describe, expect, it } from "vitest";
+
 import { groupAlive, reapGroup, shellExitCode, signalNumber, spawnProcessGroup } from "../../src/process/process-group.js";
 
 describe("shellExitCode", () => {
@@ -27,7 +29,10 @@ describe("shellExitCode", () => {
 
 describe("reapGroup", () => {
   it("ends a group whose members ignore SIGTERM, with SIGKILL after the grace period", async () => {
-    const child = spawnProcessGroup("sh", ["-c", "trap '' TERM; sleep 600 & trap '' TERM; echo up; wait"], { env: process.env, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawnProcessGroup("sh", ["-c", "trap '' TERM; sleep 600 & trap '' TERM; echo up; wait"], {
+      env: process.env,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     const pid = child.pid;
     if (pid === undefined) throw new Error("sh did not start");
     await once(child.stdout, "data");

@@ -2,7 +2,9 @@
 // way of starting, signalling or configuring a process is found in the one file that owns it.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { repoRoot, valueImports } from "../support/import-graph.js";
 
 const GROUPS = "src/process/process-group.ts";
@@ -29,7 +31,9 @@ const holding = (pattern: RegExp): string[] => files.filter(({ text }) => patter
 
 describe("one process runner, one git runner", () => {
   it("only the listed files import child_process, execa or its loader", () => {
-    const starters = files.filter(({ text }) => valueImports(text).some((spec) => /^(?:node:)?child_process$|^execa(?:\/|$)|\/load-execa\.js$/.test(spec))).map(({ file }) => file);
+    const starters = files
+      .filter(({ text }) => valueImports(text).some((spec) => /^(?:node:)?child_process$|^execa(?:\/|$)|\/load-execa\.js$/.test(spec)))
+      .map(({ file }) => file);
     expect(starters.sort()).toEqual(Object.keys(STARTS_PROCESSES).sort());
   });
 
@@ -42,10 +46,16 @@ describe("one process runner, one git runner", () => {
   });
 
   it("only the git runner names git as a program to start", () => {
-    expect(holding(/\b(?:execa|spawn|spawnSync|execFile|execFileSync|execSync|fork)\(\s*["'`]git["'`]|\bfile:\s*["'`]git["'`]/)).toEqual([GIT]);
+    expect(holding(/\b(?:execa|spawn|spawnSync|execFile|execFileSync|execSync|fork)\(\s*["'`]git["'`]|\bfile:\s*["'`]git["'`]/)).toEqual([
+      GIT,
+    ]);
   });
 
   it("only the git runner sets git's configuration environment", () => {
-    expect(holding(/GIT_CONFIG_(?:NOSYSTEM|GLOBAL|SYSTEM|COUNT|PARAMETERS)|GIT_(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL)|GIT_OPTIONAL_LOCKS|GIT_LITERAL_PATHSPECS/)).toEqual([GIT]);
+    expect(
+      holding(
+        /GIT_CONFIG_(?:NOSYSTEM|GLOBAL|SYSTEM|COUNT|PARAMETERS)|GIT_(?:AUTHOR|COMMITTER)_(?:NAME|EMAIL)|GIT_OPTIONAL_LOCKS|GIT_LITERAL_PATHSPECS/,
+      ),
+    ).toEqual([GIT]);
   });
 });

@@ -1,7 +1,9 @@
 // Backs the lint rule: the pure folders reach no file-system or process module, directly or transitively.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { LAYERS } from "../../scripts/layers.mjs";
 import { repoRoot as root, valueImports, walkImports } from "../support/import-graph.js";
 
@@ -29,11 +31,11 @@ function forbiddenReach(entry: string): string[] {
 
 describe("pure folders", () => {
   it("the import scanner sees value imports and ignores type-only ones", () => {
-    expect(valueImports(`import { readFileSync } from "node:fs";\nimport type { X } from "fs";\nexport { y } from "./y.js";\nconst m = await import("child_process");`)).toEqual([
-      "node:fs",
-      "./y.js",
-      "child_process",
-    ]);
+    expect(
+      valueImports(
+        `import { readFileSync } from "node:fs";\nimport type { X } from "fs";\nexport { y } from "./y.js";\nconst m = await import("child_process");`,
+      ),
+    ).toEqual(["node:fs", "./y.js", "child_process"]);
   });
 
   it.each(PURE)("%s reaches no fs or child_process module through its import graph", (folder) => {

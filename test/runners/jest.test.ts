@@ -2,6 +2,7 @@
 // covers which id, and the parser on the output shapes that only a hostile test prints (the rest is
 // on real captured output: test/evidence/judge-captured.test.ts, test/observers/captured-runs.test.ts).
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { parseJest } from "../../src/observers/jest.js";
@@ -18,10 +19,26 @@ interface Seen {
 
 function invocation(line: string): (Seen & { shadowedBy: string | null }) | null {
   const found = analyzeCommand(line, { cwd: "/work/p" }).invocations[0];
-  return found === undefined ? null : { kind: found.kind, targets: found.targets, filtered: found.filtered, selection: found.selection ?? [], runsTests: found.runsTests, shadowedBy: found.shadowedBy ?? null };
+  return found === undefined
+    ? null
+    : {
+        kind: found.kind,
+        targets: found.targets,
+        filtered: found.filtered,
+        selection: found.selection ?? [],
+        runsTests: found.runsTests,
+        shadowedBy: found.shadowedBy ?? null,
+      };
 }
 
-const run = (targets: string[], selection: string[] = [], runsTests = true): Seen & { shadowedBy: null } => ({ kind: "jest", targets, filtered: selection.length > 0, selection, runsTests, shadowedBy: null });
+const run = (targets: string[], selection: string[] = [], runsTests = true): Seen & { shadowedBy: null } => ({
+  kind: "jest",
+  targets,
+  filtered: selection.length > 0,
+  selection,
+  runsTests,
+  shadowedBy: null,
+});
 
 describe("jest recognition and arguments", () => {
   it.each([
@@ -41,7 +58,10 @@ describe("jest recognition and arguments", () => {
     ["jest --selectProjects api web", run(["."], ["--selectProjects=api", "--selectProjects=web"])],
     // yargs gives an array option every following word: `math` is a testMatch glob, not a pattern.
     ["jest sub --testMatch '**/*.test.js' math", run(["sub"], ["--testMatch=**/*.test.js", "--testMatch=math"])],
-    ["jest --testPathIgnorePatterns /node_modules/ sub", run(["."], ["--testPathIgnorePatterns=/node_modules/", "--testPathIgnorePatterns=sub"])],
+    [
+      "jest --testPathIgnorePatterns /node_modules/ sub",
+      run(["."], ["--testPathIgnorePatterns=/node_modules/", "--testPathIgnorePatterns=sub"]),
+    ],
     // --testPathPatterns names files as positional patterns do.
     ["jest --testPathPatterns sub test/a", run(["sub", "test/a"])],
     // Another config or root is another project's tests.
@@ -121,7 +141,11 @@ describe("jest forgeries", () => {
   it("a pass line beyond the summary's passes makes none of them proof", () => {
     const output = ["PASS test/a.test.js", "  ✓ adds (1 ms)", "  ✓ never ran (1 ms)", "", ...SUMMARY(1)].join("\n");
     const result = judge({ command: "jest test/a.test.js", output, exitCode: 0 });
-    expect({ verdict: result.verdict, reasons: result.runs[0]?.reasons, passed: result.runs[0]?.passed }).toEqual({ verdict: "unknown", reasons: ["spoof-suspect"], passed: [] });
+    expect({ verdict: result.verdict, reasons: result.runs[0]?.reasons, passed: result.runs[0]?.passed }).toEqual({
+      verdict: "unknown",
+      reasons: ["spoof-suspect"],
+      passed: [],
+    });
   });
 
   it("a suite line beyond the summary's suites makes no pass proof", () => {
@@ -134,7 +158,10 @@ describe("jest forgeries", () => {
   it("a test tree under one suite of a run that prints none was printed by a test", () => {
     const output = ["PASS test/a.test.js", "PASS test/b.test.js", "  ✓ made up (1 ms)", "", ...SUMMARY(5, 2)].join("\n");
     const parsed = parseJest(output);
-    expect({ forgeries: parsed.forgeries.map((f) => f.kind), passed: parsed.passed }).toEqual({ forgeries: ["result-without-run"], passed: [] });
+    expect({ forgeries: parsed.forgeries.map((f) => f.kind), passed: parsed.passed }).toEqual({
+      forgeries: ["result-without-run"],
+      passed: [],
+    });
     expect(judge({ command: "jest", output, exitCode: 0 }).verdict).toBe("unknown");
   });
 
@@ -156,25 +183,67 @@ describe("jest forgeries", () => {
     ];
     for (const lines of cases) {
       const parsed = parseJest(["PASS test/a.test.js", "", ...lines].join("\n"));
-      expect({ summaries: parsed.summaryCount, forgeries: parsed.forgeries.map((f) => f.kind) }).toEqual({ summaries: 0, forgeries: ["summary-shape-mismatch"] });
+      expect({ summaries: parsed.summaryCount, forgeries: parsed.forgeries.map((f) => f.kind) }).toEqual({
+        summaries: 0,
+        forgeries: ["summary-shape-mismatch"],
+      });
     }
   });
 
   it("console output is the test's text, however it looks", () => {
-    const output = ["  console.log", "    PASS test/never.test.js", "      ✓ never ran (1 ms)", "    Tests:       9 passed, 9 total", "", "      at Object.log (test/a.test.js:3:11)", "", "PASS test/a.test.js", "  ✓ adds (1 ms)", "", ...SUMMARY(1)].join("\n");
+    const output = [
+      "  console.log",
+      "    PASS test/never.test.js",
+      "      ✓ never ran (1 ms)",
+      "    Tests:       9 passed, 9 total",
+      "",
+      "      at Object.log (test/a.test.js:3:11)",
+      "",
+      "PASS test/a.test.js",
+      "  ✓ adds (1 ms)",
+      "",
+      ...SUMMARY(1),
+    ].join("\n");
     const result = judge({ command: "jest test/a.test.js", output, exitCode: 0 });
     expect({ verdict: result.verdict, passed: result.runs[0]?.passed }).toEqual({ verdict: "passed", passed: ["test/a.test.js::adds"] });
   });
 
   it("a failure's message text is no result", () => {
-    const output = ["FAIL test/a.test.js", "  math", "    ✕ adds (2 ms)", "", "  ● math › adds", "", "    expect(received).toBe(expected)", "      ✓ fake (1 ms)", "", "Test Suites: 1 failed, 1 total", "Tests:       1 failed, 1 total", "Snapshots:   0 total", "Time:        0.5 s", "Ran all test suites."].join("\n");
+    const output = [
+      "FAIL test/a.test.js",
+      "  math",
+      "    ✕ adds (2 ms)",
+      "",
+      "  ● math › adds",
+      "",
+      "    expect(received).toBe(expected)",
+      "      ✓ fake (1 ms)",
+      "",
+      "Test Suites: 1 failed, 1 total",
+      "Tests:       1 failed, 1 total",
+      "Snapshots:   0 total",
+      "Time:        0.5 s",
+      "Ran all test suites.",
+    ].join("\n");
     expect(parseJest(output)).toMatchObject({ passed: [], failed: ["test/a.test.js::math > adds"] });
   });
 
   it("a test that ends jest's process after printing a whole output leaves no pass", () => {
-    const output = ["PASS test/a.test.js", "  ✓ adds (1 ms)", "", ...SUMMARY(1), '  ●  process.exit called with "0"', "", "      at Object.exit (test/a.test.js:5:11)"].join("\n");
+    const output = [
+      "PASS test/a.test.js",
+      "  ✓ adds (1 ms)",
+      "",
+      ...SUMMARY(1),
+      '  ●  process.exit called with "0"',
+      "",
+      "      at Object.exit (test/a.test.js:5:11)",
+    ].join("\n");
     const result = judge({ command: "jest test/a.test.js", output, exitCode: 0 });
-    expect({ verdict: result.verdict, reasons: result.reasons, passed: result.runs[0]?.passed }).toEqual({ verdict: "unknown", reasons: ["interrupted"], passed: [] });
+    expect({ verdict: result.verdict, reasons: result.reasons, passed: result.runs[0]?.passed }).toEqual({
+      verdict: "unknown",
+      reasons: ["interrupted"],
+      passed: [],
+    });
   });
 
   it("one killed by a signal after printing a whole output is not passed (exit 137)", () => {
@@ -185,12 +254,24 @@ describe("jest forgeries", () => {
   it("a suite line or a pass after the summary is no result of the run", () => {
     const output = ["PASS test/a.test.js", "  ✓ adds (1 ms)", "", ...SUMMARY(1), "PASS test/b.test.js", "  ✓ late (1 ms)"].join("\n");
     const parsed = parseJest(output);
-    expect({ passed: parsed.passed, forgeries: parsed.forgeries.map((f) => f.kind) }).toEqual({ passed: ["test/a.test.js::adds"], forgeries: ["result-after-summary"] });
+    expect({ passed: parsed.passed, forgeries: parsed.forgeries.map((f) => f.kind) }).toEqual({
+      passed: ["test/a.test.js::adds"],
+      forgeries: ["result-after-summary"],
+    });
   });
 
   it("an output cut inside its first line is not passed", () => {
     const lines = ["PASS test/a.test.js", "  ✓ adds (1 ms)", "", ...SUMMARY(1)];
-    for (const first of ["ASS test/a.test.js", " test/a.test.js", "a.test.js", "s", "PASS  test/a.test.js", "   ✓ adds (1 ms)", " console.log", "og"]) {
+    for (const first of [
+      "ASS test/a.test.js",
+      " test/a.test.js",
+      "a.test.js",
+      "s",
+      "PASS  test/a.test.js",
+      "   ✓ adds (1 ms)",
+      " console.log",
+      "og",
+    ]) {
       const result = judge({ command: "jest test/a.test.js", output: [first, ...lines.slice(1)].join("\n"), exitCode: 0 });
       expect({ first, verdict: result.verdict, reasons: result.reasons }).toEqual({ first, verdict: "unknown", reasons: ["truncated"] });
     }
@@ -198,6 +279,8 @@ describe("jest forgeries", () => {
 
   it("another command's line before jest's output is no cut", () => {
     const lines = ["PASS test/a.test.js", "  ✓ adds (1 ms)", "", ...SUMMARY(1)];
-    expect(judge({ command: "echo start; jest test/a.test.js", output: ["start", ...lines].join("\n"), exitCode: 0 }).verdict).toBe("passed");
+    expect(judge({ command: "echo start; jest test/a.test.js", output: ["start", ...lines].join("\n"), exitCode: 0 }).verdict).toBe(
+      "passed",
+    );
   });
 });

@@ -2,6 +2,7 @@
 // on the reporter shapes that only a hostile test prints (the rest is on real captured output:
 // test/evidence/judge-captured.test.ts, test/observers/captured-runs.test.ts).
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { parseMocha } from "../../src/observers/mocha.js";
@@ -9,10 +10,18 @@ import { mochaRunner } from "../../src/runners/mocha.js";
 
 function invocation(line: string): { kind: string; targets: string[]; filtered: boolean; selection: string[]; runsTests: boolean } | null {
   const found = analyzeCommand(line, { cwd: "/work/p" }).invocations[0];
-  return found === undefined ? null : { kind: found.kind, targets: found.targets, filtered: found.filtered, selection: found.selection ?? [], runsTests: found.runsTests };
+  return found === undefined
+    ? null
+    : { kind: found.kind, targets: found.targets, filtered: found.filtered, selection: found.selection ?? [], runsTests: found.runsTests };
 }
 
-const run = (targets: string[], selection: string[] = [], runsTests = true): ReturnType<typeof invocation> => ({ kind: "mocha", targets, filtered: selection.length > 0, selection, runsTests });
+const run = (targets: string[], selection: string[] = [], runsTests = true): ReturnType<typeof invocation> => ({
+  kind: "mocha",
+  targets,
+  filtered: selection.length > 0,
+  selection,
+  runsTests,
+});
 
 describe("mocha recognition and arguments", () => {
   it.each([
@@ -95,7 +104,14 @@ describe("mocha identity: what loads code before the tests, or writes the output
     expect(judge({ command: line, output: SPEC, exitCode: 0, cwd: "/work/p" }).runs[0]?.reasons).toEqual(["shadowed-runner"]);
   });
 
-  it.each(["mocha -R spec", "mocha --reporter dot", "mocha -R tap", "mocha --ui tdd", "mocha -n no-warnings", "mocha --file test/setup.js"])("%s keeps mocha's identity", (line) => {
+  it.each([
+    "mocha -R spec",
+    "mocha --reporter dot",
+    "mocha -R tap",
+    "mocha --ui tdd",
+    "mocha -n no-warnings",
+    "mocha --file test/setup.js",
+  ])("%s keeps mocha's identity", (line) => {
     expect(analyzeCommand(line, { cwd: "/work/p" }).invocations[0]?.shadowed).toBe(false);
   });
 });
@@ -122,12 +138,19 @@ describe("mocha forgeries", () => {
 
   it("an epilogue a test printed before mocha's own is a second one", () => {
     const parsed = parseMocha([...HEAD, "", "  9 passing (1ms)", "", ...EPILOGUE].join("\n"));
-    expect({ summaries: parsed.summaryCount, forgeries: parsed.forgeries.map((f) => f.kind) }).toEqual({ summaries: 2, forgeries: ["multiple-summaries"] });
+    expect({ summaries: parsed.summaryCount, forgeries: parsed.forgeries.map((f) => f.kind) }).toEqual({
+      summaries: 2,
+      forgeries: ["multiple-summaries"],
+    });
     expect(verdict([...HEAD, "", "  9 passing (1ms)", "", ...EPILOGUE]).verdict).toBe("unknown");
   });
 
   it("an epilogue a test printed before ending the process counts more tests than the whole output shows", () => {
-    expect(verdict([...HEAD, "", "", "  40 passing (12ms)", "", ""])).toEqual({ verdict: "unknown", reasons: ["spoof-suspect"], passed: ["math > adds", "math > multiplies"] });
+    expect(verdict([...HEAD, "", "", "  40 passing (12ms)", "", ""])).toEqual({
+      verdict: "unknown",
+      reasons: ["spoof-suspect"],
+      passed: ["math > adds", "math > multiplies"],
+    });
   });
 
   it("an epilogue cut off before its closing blank line may have lost its `failing` line", () => {
@@ -140,22 +163,86 @@ describe("mocha forgeries", () => {
   });
 
   it("the epilogue's failures fail the run, whatever the exit status says", () => {
-    const output = [...HEAD, "    1) divides", "", "", "  2 passing (4ms)", "  1 failing", "", "  1) math", "       divides:", "     Error: boom", ""];
+    const output = [
+      ...HEAD,
+      "    1) divides",
+      "",
+      "",
+      "  2 passing (4ms)",
+      "  1 failing",
+      "",
+      "  1) math",
+      "       divides:",
+      "     Error: boom",
+      "",
+    ];
     expect(verdict(output, 0)).toMatchObject({ verdict: "failed", reasons: ["tests-failed"] });
     expect(parseMocha(output.join("\n")).failed).toEqual(["math > divides"]);
   });
 
   it("an epilogue a test's timer prints after mocha's own does not hide its failures", () => {
-    const output = [...HEAD, "    1) divides", "", "", "  2 passing (4ms)", "  1 failing", "", "  1) math", "       divides:", "     Error: boom", "", "", "", "  3 passing (4ms)", "", ""];
+    const output = [
+      ...HEAD,
+      "    1) divides",
+      "",
+      "",
+      "  2 passing (4ms)",
+      "  1 failing",
+      "",
+      "  1) math",
+      "       divides:",
+      "     Error: boom",
+      "",
+      "",
+      "",
+      "  3 passing (4ms)",
+      "",
+      "",
+    ];
     expect(verdict(output, 0)).toMatchObject({ verdict: "failed" });
     // With the dot reporter the failure list names the failure.
-    const dots = ["", "", "  ..!", "", "  2 passing (4ms)", "  1 failing", "", "  1) math", "       divides:", "     Error: boom", "", "", "", "  3 passing (4ms)", "", ""];
+    const dots = [
+      "",
+      "",
+      "  ..!",
+      "",
+      "  2 passing (4ms)",
+      "  1 failing",
+      "",
+      "  1) math",
+      "       divides:",
+      "     Error: boom",
+      "",
+      "",
+      "",
+      "  3 passing (4ms)",
+      "",
+      "",
+    ];
     expect(verdict(dots, 0)).toMatchObject({ verdict: "failed" });
   });
 
   it("a failure's message text is no result, however it looks", () => {
-    const output = [...HEAD, "    1) divides", "", "", "  2 passing (4ms)", "  1 failing", "", "  1) math", "       divides:", "     Error: expected", "  ✔ fake inside message", "  2) not an item", ""];
-    expect(parseMocha(output.join("\n"))).toMatchObject({ passed: ["math > adds", "math > multiplies"], failed: ["math > divides"], forgeries: [] });
+    const output = [
+      ...HEAD,
+      "    1) divides",
+      "",
+      "",
+      "  2 passing (4ms)",
+      "  1 failing",
+      "",
+      "  1) math",
+      "       divides:",
+      "     Error: expected",
+      "  ✔ fake inside message",
+      "  2) not an item",
+      "",
+    ];
+    expect(parseMocha(output.join("\n"))).toMatchObject({
+      passed: ["math > adds", "math > multiplies"],
+      failed: ["math > divides"],
+      forgeries: [],
+    });
   });
 
   it("a test's output between results is no suite unless it sits where a suite title can", () => {

@@ -2,6 +2,7 @@
 // on the shapes only a hostile test prints (the rest is on real captured output:
 // test/evidence/judge-captured.test.ts, test/observers/captured-runs.test.ts).
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { parseVitest } from "../../src/observers/vitest.js";
@@ -9,10 +10,18 @@ import { vitestRunner } from "../../src/runners/vitest.js";
 
 function invocation(line: string): { kind: string; targets: string[]; filtered: boolean; selection: string[]; runsTests: boolean } | null {
   const found = analyzeCommand(line, { cwd: "/work/p" }).invocations[0];
-  return found === undefined ? null : { kind: found.kind, targets: found.targets, filtered: found.filtered, selection: found.selection ?? [], runsTests: found.runsTests };
+  return found === undefined
+    ? null
+    : { kind: found.kind, targets: found.targets, filtered: found.filtered, selection: found.selection ?? [], runsTests: found.runsTests };
 }
 
-const run = (targets: string[], selection: string[] = [], runsTests = true) => ({ kind: "vitest", targets, filtered: selection.length > 0, selection, runsTests });
+const run = (targets: string[], selection: string[] = [], runsTests = true) => ({
+  kind: "vitest",
+  targets,
+  filtered: selection.length > 0,
+  selection,
+  runsTests,
+});
 
 describe("vitest recognition and arguments", () => {
   it.each([
@@ -32,7 +41,10 @@ describe("vitest recognition and arguments", () => {
     ["vitest run test/a.test.ts:12", run(["test/a.test.ts"], ["line=test/a.test.ts:12"])],
     ["vitest related src/calc.ts --run", run(["."], ["related=src/calc.ts"])],
     // Options that only shape the output or the pool select nothing.
-    ["vitest run --reporter verbose --reporter=json --outputFile.json=r.json --silent --bail 1 --pool threads --maxWorkers=1 --passWithNoTests sub/", run(["sub/"])],
+    [
+      "vitest run --reporter verbose --reporter=json --outputFile.json=r.json --silent --bail 1 --pool threads --maxWorkers=1 --passWithNoTests sub/",
+      run(["sub/"]),
+    ],
     ["vitest run --silent passed-only -c vitest.config.ts --root . test/", run(["test/"])],
     // Watch mode, a listing, a snapshot update, merged reports: no run.
     ["vitest watch", run(["."], [], false)],
@@ -66,13 +78,25 @@ describe("vitest recognition and arguments", () => {
 
   it("the js-path family: a directory covers the files under it, a file its ids", () => {
     const covers = (a: string, b: string): boolean => vitestRunner.family.covers(a, b);
-    expect([covers(".", "test/a.test.ts"), covers("test", "test/a.test.ts"), covers("test/a.test.ts", "test/a.test.ts > adds"), covers("tes", "test/a.test.ts")]).toEqual([true, true, true, false]);
+    expect([
+      covers(".", "test/a.test.ts"),
+      covers("test", "test/a.test.ts"),
+      covers("test/a.test.ts", "test/a.test.ts > adds"),
+      covers("tes", "test/a.test.ts"),
+    ]).toEqual([true, true, true, false]);
   });
 });
 
 // vitest's own lines, as 4.1 prints them without a terminal, with a test's forgeries mixed in.
 const HEADER = ["", " RUN  v4.1.12 /work/p", ""];
-const summary = (files: string, tests: string, extra: string[] = []) => [` Test Files  ${files}`, `      Tests  ${tests}`, ...extra, "   Start at  12:00:00", "   Duration  300ms (transform 10ms, setup 0ms, import 20ms, tests 3ms, environment 0ms)", ""];
+const summary = (files: string, tests: string, extra: string[] = []) => [
+  ` Test Files  ${files}`,
+  `      Tests  ${tests}`,
+  ...extra,
+  "   Start at  12:00:00",
+  "   Duration  300ms (transform 10ms, setup 0ms, import 20ms, tests 3ms, environment 0ms)",
+  "",
+];
 const judged = (command: string, lines: string[], exitCode = 0) => {
   const result = judge({ command, output: lines.join("\n"), exitCode });
   return { verdict: result.verdict, reasons: result.runs[0]?.reasons, passed: result.runs[0]?.passed };
@@ -80,17 +104,43 @@ const judged = (command: string, lines: string[], exitCode = 0) => {
 
 describe("vitest forgeries and what no run proves", () => {
   it("a whole output passes: the verbose lines are the ids", () => {
-    const lines = [...HEADER, " ✓ test/a.test.ts > math > adds 1ms", " ↓ test/a.test.ts > later", "", ...summary("1 passed (1)", "1 passed | 1 skipped (2)")];
-    expect(judged("vitest run --reporter=verbose", lines)).toEqual({ verdict: "passed", reasons: [], passed: ["test/a.test.ts > math > adds"] });
+    const lines = [
+      ...HEADER,
+      " ✓ test/a.test.ts > math > adds 1ms",
+      " ↓ test/a.test.ts > later",
+      "",
+      ...summary("1 passed (1)", "1 passed | 1 skipped (2)"),
+    ];
+    expect(judged("vitest run --reporter=verbose", lines)).toEqual({
+      verdict: "passed",
+      reasons: [],
+      passed: ["test/a.test.ts > math > adds"],
+    });
   });
 
   it("a verbose pass line beyond the summary's passes makes none of them proof", () => {
-    const lines = [...HEADER, "stdout | test/a.test.ts > adds", " ✓ test/b.test.ts > never ran 1ms", "", " ✓ test/a.test.ts > adds 1ms", "", ...summary("1 passed (1)", "1 passed (1)")];
+    const lines = [
+      ...HEADER,
+      "stdout | test/a.test.ts > adds",
+      " ✓ test/b.test.ts > never ran 1ms",
+      "",
+      " ✓ test/a.test.ts > adds 1ms",
+      "",
+      ...summary("1 passed (1)", "1 passed (1)"),
+    ];
     expect(judged("vitest run --reporter=verbose", lines)).toEqual({ verdict: "unknown", reasons: ["spoof-suspect"], passed: [] });
   });
 
   it("a test's `file > name` line beside the default reporter's file lines is forged, whatever the counts", () => {
-    const lines = [...HEADER, "stdout | test/a.test.ts > adds", " ✓ test/b.test.ts > never ran 1ms", "", " ✓ test/a.test.ts (2 tests) 2ms", "", ...summary("1 passed (1)", "2 passed (2)")];
+    const lines = [
+      ...HEADER,
+      "stdout | test/a.test.ts > adds",
+      " ✓ test/b.test.ts > never ran 1ms",
+      "",
+      " ✓ test/a.test.ts (2 tests) 2ms",
+      "",
+      ...summary("1 passed (1)", "2 passed (2)"),
+    ];
     expect(parseVitest(lines.join("\n"))).toMatchObject({ passed: [], forgeries: [{ kind: "result-without-run" }] });
     expect(judged("vitest run test/", lines)).toMatchObject({ verdict: "unknown", reasons: ["spoof-suspect"] });
   });
@@ -101,9 +151,23 @@ describe("vitest forgeries and what no run proves", () => {
   });
 
   it("a summary a test printed before the runner's own is a second summary", () => {
-    const lines = [...HEADER, "stdout | test/a.test.ts > prints", ...summary("3 passed (3)", "9 passed (9)"), " ✓ test/a.test.ts (1 test) 1ms", "", ...summary("1 failed (1)", "1 failed (1)")];
+    const lines = [
+      ...HEADER,
+      "stdout | test/a.test.ts > prints",
+      ...summary("3 passed (3)", "9 passed (9)"),
+      " ✓ test/a.test.ts (1 test) 1ms",
+      "",
+      ...summary("1 failed (1)", "1 failed (1)"),
+    ];
     expect(parseVitest(lines.join("\n")).summaryCount).toBe(2);
-    const passing = [...HEADER, "stdout | test/a.test.ts > prints", ...summary("3 passed (3)", "9 passed (9)"), " ✓ test/a.test.ts (1 test) 1ms", "", ...summary("1 passed (1)", "1 passed (1)")];
+    const passing = [
+      ...HEADER,
+      "stdout | test/a.test.ts > prints",
+      ...summary("3 passed (3)", "9 passed (9)"),
+      " ✓ test/a.test.ts (1 test) 1ms",
+      "",
+      ...summary("1 passed (1)", "1 passed (1)"),
+    ];
     expect(judged("vitest run", passing)).toMatchObject({ verdict: "unknown", reasons: ["multiple-summaries"] });
   });
 
@@ -124,18 +188,41 @@ describe("vitest forgeries and what no run proves", () => {
   });
 
   it("skips and todos only, or no test at all, is no run", () => {
-    expect(judged("vitest run", [...HEADER, " ↓ test/a.test.ts (3 tests | 2 skipped | 1 todo)", "", ...summary("1 skipped (1)", "2 skipped | 1 todo (3)")])).toMatchObject({ verdict: "unknown", reasons: ["no-tests-ran"] });
-    expect(judged("vitest run nope", [...HEADER, "No test files found, exiting with code 1", "", "filter: nope"], 1)).toMatchObject({ verdict: "unknown", reasons: ["no-tests-ran"] });
+    expect(
+      judged("vitest run", [
+        ...HEADER,
+        " ↓ test/a.test.ts (3 tests | 2 skipped | 1 todo)",
+        "",
+        ...summary("1 skipped (1)", "2 skipped | 1 todo (3)"),
+      ]),
+    ).toMatchObject({ verdict: "unknown", reasons: ["no-tests-ran"] });
+    expect(judged("vitest run nope", [...HEADER, "No test files found, exiting with code 1", "", "filter: nope"], 1)).toMatchObject({
+      verdict: "unknown",
+      reasons: ["no-tests-ran"],
+    });
   });
 
   it("a terminal's watch mode is no finished run", () => {
-    const lines = ["", " DEV  v4.1.12 /work/p", "", " ✓ test/a.test.ts (1 test) 1ms", "", ...summary("1 passed (1)", "1 passed (1)"), " PASS  Waiting for file changes..."];
+    const lines = [
+      "",
+      " DEV  v4.1.12 /work/p",
+      "",
+      " ✓ test/a.test.ts (1 test) 1ms",
+      "",
+      ...summary("1 passed (1)", "1 passed (1)"),
+      " PASS  Waiting for file changes...",
+    ];
     expect(judged("vitest", lines, 124)).toMatchObject({ verdict: "unknown" });
-    expect(judged("vitest", lines.slice(0, -1).concat([" PASS  Waiting for file changes..."]), 0)).toMatchObject({ verdict: "unknown", reasons: ["interrupted"] });
+    expect(judged("vitest", lines.slice(0, -1).concat([" PASS  Waiting for file changes..."]), 0)).toMatchObject({
+      verdict: "unknown",
+      reasons: ["interrupted"],
+    });
   });
 
   it("a pass line cut off at the end of the output (no duration) is no id", () => {
-    expect(parseVitest([...HEADER, " ✓ test/a.test.ts > adds 1ms", " ✓ test/a.test.ts > add"].join("\n")).passed).toEqual(["test/a.test.ts > adds"]);
+    expect(parseVitest([...HEADER, " ✓ test/a.test.ts > adds 1ms", " ✓ test/a.test.ts > add"].join("\n")).passed).toEqual([
+      "test/a.test.ts > adds",
+    ]);
   });
 
   it("a whole output without vitest's RUN line lost its head", () => {
@@ -157,10 +244,18 @@ describe("vitest identity: what writes the output or loads code into the workers
     const [found] = analyzeCommand(line).invocations;
     expect(found?.shadowed).toBe(true);
     expect(found?.shadowedBy).toContain(why);
-    expect(judge({ command: line, output: PASSING, exitCode: 0 })).toMatchObject({ verdict: "unknown", runs: [{ reasons: ["shadowed-runner"] }] });
+    expect(judge({ command: line, output: PASSING, exitCode: 0 })).toMatchObject({
+      verdict: "unknown",
+      runs: [{ reasons: ["shadowed-runner"] }],
+    });
   });
 
-  it.each(["vitest run", "vitest run --reporter=verbose --reporter=junit --outputFile=r.xml", "vitest run --reporter dot", "CI=1 vitest run"])("%s is the real runner", (line) => {
+  it.each([
+    "vitest run",
+    "vitest run --reporter=verbose --reporter=junit --outputFile=r.xml",
+    "vitest run --reporter dot",
+    "CI=1 vitest run",
+  ])("%s is the real runner", (line) => {
     expect(analyzeCommand(line).invocations[0]?.shadowed).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 // The journal keeps its seals under the user's state directory: tests get a private one, removed after.
 import { rmSync } from "node:fs";
+
 import { tempDirPath } from "../support/temp-dir.js";
 
 export default function privateStateHome(): () => void {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
-import { attributeExit } from "../../src/shell/index.js";
 import { statusTemplates } from "../../src/shell/attribute-exit.js";
 import type { ExitAttribution } from "../../src/shell/index.js";
+import { attributeExit } from "../../src/shell/index.js";
 
 const attribute = (line: string, exit: number | null | undefined, output?: string): ExitAttribution[] =>
   attributeExit(analyzeCommand(line), exit, output === undefined ? {} : { output });
@@ -119,7 +120,12 @@ describe("a status echo right after the runner (`pytest > log; echo EXIT=$?`)", 
   };
 
   it.each<[string, string, string[], Partial<ExitAttribution>]>([
-    ["the printed status is the runner's", "pytest -q > log 2>&1; echo EXIT=$?", ["EXIT=1"], { status: "trusted", runnerExit: 1, reason: "status-printed" }],
+    [
+      "the printed status is the runner's",
+      "pytest -q > log 2>&1; echo EXIT=$?",
+      ["EXIT=1"],
+      { status: "trusted", runnerExit: 1, reason: "status-printed" },
+    ],
     // Attacks: a test prints a status line of its own, or the echo is not right after the runner.
     ["a test prints EXIT=0 beside the real EXIT=1", "pytest -q; echo EXIT=$?", ["EXIT=0", "EXIT=1"], { status: "masked" }],
     ["$? after `cd x &&` may be cd's", "cd x && pytest -q > log; echo EXIT=$?", ["EXIT=1"], { status: "masked" }],

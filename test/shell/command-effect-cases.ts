@@ -33,7 +33,8 @@ const BC: ExpectedEffect = { kind: "build-outputs", dependsOn: "project-code" };
 const BF: ExpectedEffect = { kind: "build-outputs", dependsOn: "project-config" };
 const BR: ExpectedEffect = { kind: "build-outputs", dependsOn: "repository-config" };
 export const U: ExpectedEffect = { kind: "unknown" };
-const P = (paths: string[], dependsOn?: EffectDependency): ExpectedEffect => (dependsOn === undefined ? { kind: "paths", paths } : { kind: "paths", paths, dependsOn });
+const P = (paths: string[], dependsOn?: EffectDependency): ExpectedEffect =>
+  dependsOn === undefined ? { kind: "paths", paths } : { kind: "paths", paths, dependsOn };
 
 const DIFF = "--- a/mod.py\n+++ b/mod.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return b + a\n";
 const BAD_DIFF = "--- a/mod.py\n+++ b/mod.py\n@@ -1,2 +1,2 @@\n def add(x, y):\n-    return x + y\n+    return y + x\n";
@@ -42,7 +43,12 @@ const heredoc = (command: string, body: string): string => `${command} <<'EOF'\n
 const EDIT_MOD = "echo '# more' >> mod.py";
 const REMOTE = "git init -q --bare ../remote.git && git remote add origin ../remote.git";
 
-export const row = (program: string, line: string, effect: ExpectedEffect, extra: Partial<EffectCase> = {}): EffectCase => ({ program, line, effect, ...extra });
+export const row = (program: string, line: string, effect: ExpectedEffect, extra: Partial<EffectCase> = {}): EffectCase => ({
+  program,
+  line,
+  effect,
+  ...extra,
+});
 const any = { status: "any" as const };
 
 /** The cases of the program rows, grouped by row (the read-only programs: read-only-cases.ts). */

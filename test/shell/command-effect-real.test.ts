@@ -8,17 +8,19 @@ import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { join, posix } from "node:path";
 import { promisify } from "node:util";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeCommand } from "../../src/grammar/analyze-command.js";
+
 import { inertPathReason } from "../../src/evidence/test-inputs.js";
+import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { EFFECT_PROGRAMS, GIT_METADATA_SUBCOMMANDS, lineEffect } from "../../src/shell/command-effect.js";
 import { READ_ONLY_GIT_SUBCOMMANDS, READ_ONLY_GO_SUBCOMMANDS, READ_ONLY_PROGRAMS } from "../../src/shell/read-only.js";
 import { createEffectFixture, NODE_MODULES } from "../support/effect-fixture.js";
 import { GIT_ENV } from "../support/git.js";
+import { tempDirPath } from "../support/temp-dir.js";
 import { changedPaths, readTreeState } from "../support/tree-state.js";
 import { CASES as PROGRAM_CASES, type EffectCase, type ExpectedEffect } from "./command-effect-cases.js";
 import { READ_ONLY_CASES } from "./read-only-cases.js";
-import { tempDirPath } from "../support/temp-dir.js";
 
 const run = promisify(execFile);
 const CASES = [...PROGRAM_CASES, ...READ_ONLY_CASES];
@@ -31,7 +33,8 @@ function classify(line: string): ExpectedEffect {
 
 // Placeholders in a case, for the classification alone (no server, no directory) or for a real run.
 const fill = (text: string, url: string, tmp: string): string => text.replaceAll("{URL}", url).replaceAll("{TMP}", tmp);
-const fillEffect = (effect: ExpectedEffect, url: string, tmp: string): ExpectedEffect => (effect.kind === "paths" ? { ...effect, paths: effect.paths.map((p) => fill(p, url, tmp)) } : effect);
+const fillEffect = (effect: ExpectedEffect, url: string, tmp: string): ExpectedEffect =>
+  effect.kind === "paths" ? { ...effect, paths: effect.paths.map((p) => fill(p, url, tmp)) } : effect;
 
 const available = new Map<string, boolean>();
 // `command -v` for a program, `test -x` for a path, an import for `python3:module`.
@@ -39,8 +42,16 @@ function isAvailable(need: string): boolean {
   if (!available.has(need)) {
     // `python3:ruff`, but not the builtin `:`.
     const [program, module] = /^[^:]+:[^:]+$/.test(need) ? need.split(":") : [need];
-    const script = module !== undefined ? `${program} -c 'import ${module}'` : need.includes("/") ? `test -x ${need}` : `command -v '${need}'`;
-    available.set(need, spawnSync("bash", ["-c", script], { cwd: NODE_MODULES, env: { ...process.env, PATH: `${NODE_MODULES}/.bin:${process.env.PATH ?? ""}` }, stdio: "ignore" }).status === 0);
+    const script =
+      module !== undefined ? `${program} -c 'import ${module}'` : need.includes("/") ? `test -x ${need}` : `command -v '${need}'`;
+    available.set(
+      need,
+      spawnSync("bash", ["-c", script], {
+        cwd: NODE_MODULES,
+        env: { ...process.env, PATH: `${NODE_MODULES}/.bin:${process.env.PATH ?? ""}` },
+        stdio: "ignore",
+      }).status === 0,
+    );
   }
   return available.get(need)!;
 }
@@ -78,7 +89,10 @@ let env: NodeJS.ProcessEnv = {};
 // The directory of the python3 on PATH, when PATH reaches it through pyenv's shims (a shell script
 // per call, a third of a second each): the same interpreter, found directly.
 async function pythonDirectory(): Promise<string[]> {
-  const found = await run("python3", ["-c", "import os, sys; print(os.path.dirname(sys.executable))"]).then((r) => r.stdout.trim(), () => "");
+  const found = await run("python3", ["-c", "import os, sys; print(os.path.dirname(sys.executable))"]).then(
+    (r) => r.stdout.trim(),
+    () => "",
+  );
   return found !== "" && !(process.env.PATH ?? "").split(":").includes(found) ? [found] : [];
 }
 
@@ -148,16 +162,32 @@ describe("every row of the effect table has a case run on disk", () => {
   it.each([...EFFECT_PROGRAMS])("%s", (program) => expect(known.has(program)).toBe(true));
   it.each([...READ_ONLY_PROGRAMS])("read-only %s", (program) => expect(known.has(program)).toBe(true));
   const git = CASES.filter((c) => c.program === "git").map((c) => c.line);
-  it.each([...GIT_METADATA_SUBCOMMANDS, ...READ_ONLY_GIT_SUBCOMMANDS, "branch", "remote", "checkout", "switch", "restore", "reset", "rm", "mv", "apply", "stash", "config"])("git %s", (sub) =>
-    expect(git.some((line) => new RegExp(`^git (?:-\\S+ )*${sub}\\b`).test(line))).toBe(true),
-  );
+  it.each([
+    ...GIT_METADATA_SUBCOMMANDS,
+    ...READ_ONLY_GIT_SUBCOMMANDS,
+    "branch",
+    "remote",
+    "checkout",
+    "switch",
+    "restore",
+    "reset",
+    "rm",
+    "mv",
+    "apply",
+    "stash",
+    "config",
+  ])("git %s", (sub) => expect(git.some((line) => new RegExp(`^git (?:-\\S+ )*${sub}\\b`).test(line))).toBe(true));
   const go = CASES.filter((c) => c.program === "go").map((c) => c.line);
-  it.each([...READ_ONLY_GO_SUBCOMMANDS, "build", "install", "list"])("go %s", (sub) => expect(go.some((line) => line.startsWith(`go ${sub}`))).toBe(true));
+  it.each([...READ_ONLY_GO_SUBCOMMANDS, "build", "install", "list"])("go %s", (sub) =>
+    expect(go.some((line) => line.startsWith(`go ${sub}`))).toBe(true),
+  );
 });
 
 describe("what the table says each command changes", () => {
   it.each(CASES.map((c) => [`${c.program}: ${c.line}`, c] as const))("%s", (_name, c) => {
-    expect(classify(fill(c.line, "http://127.0.0.1:8000", "/tmp/effect-case"))).toEqual(fillEffect(c.effect, "http://127.0.0.1:8000", "/tmp/effect-case"));
+    expect(classify(fill(c.line, "http://127.0.0.1:8000", "/tmp/effect-case"))).toEqual(
+      fillEffect(c.effect, "http://127.0.0.1:8000", "/tmp/effect-case"),
+    );
   });
 });
 
@@ -231,18 +261,21 @@ describe("what a repository's config makes a read run", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it.skipIf(!isAvailable("go")).concurrent("go list runs git status, and with it the repository's fsmonitor: it depends on the repository's config", async () => {
-    const { dir, repo } = await copyFixture();
-    await writeFile(join(dir, "hook.sh"), HOOK);
-    await chmod(join(dir, "hook.sh"), 0o755);
-    await run("git", ["config", "core.fsmonitor", join(dir, "hook.sh")], { cwd: repo, env });
-    expect(classify("go list ./...")).toEqual({ kind: "vcs-metadata", dependsOn: "repository-config" });
-    expect(classify("go list -buildvcs=false ./...")).toEqual({ kind: "none" });
-    const before = readTreeState(repo);
-    await run("bash", ["-c", "go list -buildvcs=false ./..."], { cwd: repo, env: { ...env, HOOKED: join(repo, "notes.md") } });
-    expect(changedPaths(before.work, readTreeState(repo).work)).toEqual([]);
-    await run("bash", ["-c", "go list ./..."], { cwd: repo, env: { ...env, HOOKED: join(repo, "mod.py") } });
-    expect(changedPaths(before.work, readTreeState(repo).work)).toEqual(["mod.py"]);
-    await rm(dir, { recursive: true, force: true });
-  });
+  it.skipIf(!isAvailable("go")).concurrent(
+    "go list runs git status, and with it the repository's fsmonitor: it depends on the repository's config",
+    async () => {
+      const { dir, repo } = await copyFixture();
+      await writeFile(join(dir, "hook.sh"), HOOK);
+      await chmod(join(dir, "hook.sh"), 0o755);
+      await run("git", ["config", "core.fsmonitor", join(dir, "hook.sh")], { cwd: repo, env });
+      expect(classify("go list ./...")).toEqual({ kind: "vcs-metadata", dependsOn: "repository-config" });
+      expect(classify("go list -buildvcs=false ./...")).toEqual({ kind: "none" });
+      const before = readTreeState(repo);
+      await run("bash", ["-c", "go list -buildvcs=false ./..."], { cwd: repo, env: { ...env, HOOKED: join(repo, "notes.md") } });
+      expect(changedPaths(before.work, readTreeState(repo).work)).toEqual([]);
+      await run("bash", ["-c", "go list ./..."], { cwd: repo, env: { ...env, HOOKED: join(repo, "mod.py") } });
+      expect(changedPaths(before.work, readTreeState(repo).work)).toEqual(["mod.py"]);
+      await rm(dir, { recursive: true, force: true });
+    },
+  );
 });

@@ -1,12 +1,14 @@
 // The one table of program facts (src/shell/command-facts.ts), row by row, and what each pass reads from it.
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
-import { changesNoFile } from "../../src/shell/read-only.js";
 import { factsOf, operands, PROGRAM_FACTS, writtenOperands } from "../../src/shell/command-facts.js";
+import { changesNoFile } from "../../src/shell/read-only.js";
 
 describe("the rows", () => {
   it("a row that prints whole lines says under which options", () => {
-    for (const [name, facts] of Object.entries(PROGRAM_FACTS)) if (facts.output !== undefined) expect([name, typeof facts.keepsLinesWith]).toEqual([name, "function"]);
+    for (const [name, facts] of Object.entries(PROGRAM_FACTS))
+      if (facts.output !== undefined) expect([name, typeof facts.keepsLinesWith]).toEqual([name, "function"]);
   });
 
   it.each([
@@ -37,10 +39,18 @@ describe("the rows", () => {
     ["sort", undefined, true, false, false],
     ["echo", undefined, false, true, true],
     ["printf", undefined, false, true, false],
-  ] as const)("%s: output %s, never fails in a pipe %s, never fails %s, read-only whatever its arguments %s", (name, output, inPipe, never, readOnly) => {
-    const facts = factsOf(name);
-    expect([facts?.output, facts?.neverFailsInPipe === true, facts?.neverFails === true, facts?.readOnly === true]).toEqual([output, inPipe, never, readOnly]);
-  });
+  ] as const)(
+    "%s: output %s, never fails in a pipe %s, never fails %s, read-only whatever its arguments %s",
+    (name, output, inPipe, never, readOnly) => {
+      const facts = factsOf(name);
+      expect([facts?.output, facts?.neverFailsInPipe === true, facts?.neverFails === true, facts?.readOnly === true]).toEqual([
+        output,
+        inPipe,
+        never,
+        readOnly,
+      ]);
+    },
+  );
 
   it("a program without a row has no facts (nor does a name from Object's prototype)", () => {
     expect(factsOf("python")).toBeUndefined();
@@ -59,7 +69,10 @@ describe("the files tee writes", () => {
 
   it("a file named after `--` is a write: the line changes a file and tee is not read-only", () => {
     expect(changesNoFile(analyzeCommand("echo x | tee -- -conftest.py"))).toBe(false);
-    expect(analyzeCommand("echo x | tee -- -conftest.py").commands.map((c) => [c.name, c.readOnly])).toEqual([["echo", true], ["tee", false]]);
+    expect(analyzeCommand("echo x | tee -- -conftest.py").commands.map((c) => [c.name, c.readOnly])).toEqual([
+      ["echo", true],
+      ["tee", false],
+    ]);
     expect(changesNoFile(analyzeCommand("echo x | tee /dev/null"))).toBe(true);
   });
 });

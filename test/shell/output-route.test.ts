@@ -1,5 +1,6 @@
 // Where a runner's results go (routeOutputs, and TestInvocation.output from analyzeCommand).
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import type { OutputRoute } from "../../src/shell/output-route.js";
 
@@ -41,7 +42,7 @@ describe("the route of a runner's results", () => {
     ["through grep -o", "pytest | grep -o '[0-9]* passed in [0-9.]*s'", "transformed"],
     ["through grep -c", "pytest | grep -c passed", "transformed"],
     ["through cut", "pytest | cut -c 10-", "transformed"],
-    ["through a while loop", "pytest | while read -r l; do echo \"$l\"; done", "transformed"],
+    ["through a while loop", 'pytest | while read -r l; do echo "$l"; done', "transformed"],
   ])("%s: %s", (_name, line, expected) => {
     expect(route(line)).toEqual([expected]);
   });

@@ -2,6 +2,7 @@
 // forms stripped as wrappers, and a script followed into its own commands with package.json as data.
 // Every rule that could let a script pass is attacked here the way an agent wanting a green check would.
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { readScriptCommand } from "../../src/shell/package-manager.js";
@@ -49,7 +50,19 @@ describe("readScriptCommand", () => {
     expect(readScriptCommand(words(line))).toMatchObject(expected);
   });
 
-  it.each(["npm install", "npm run", "npm ci", "npm exec vitest", "pnpm install", "pnpm exec vitest", "yarn", "yarn install", "yarn add x", "node --test", "npm"])("%s runs no script", (line) => {
+  it.each([
+    "npm install",
+    "npm run",
+    "npm ci",
+    "npm exec vitest",
+    "pnpm install",
+    "pnpm exec vitest",
+    "yarn",
+    "yarn install",
+    "yarn add x",
+    "node --test",
+    "npm",
+  ])("%s runs no script", (line) => {
     expect(readScriptCommand(words(line))).toBeNull();
   });
 });
@@ -74,26 +87,44 @@ describe("the exec forms are wrappers", () => {
   });
 
   it("npx -p pkg X runs the package's X: an identity risk", () => {
-    expect(stripWrappers(words("npx -p evil-runner tally"))).toMatchObject({ ok: true, start: 3, risks: ["npx --package evil-runner runs that package's program"] });
-    expect(analyzeCommand("npx --package=evil node --test").invocations[0]).toMatchObject({ kind: "node-test", shadowed: true, shadowedBy: "npx --package evil runs that package's program" });
+    expect(stripWrappers(words("npx -p evil-runner tally"))).toMatchObject({
+      ok: true,
+      start: 3,
+      risks: ["npx --package evil-runner runs that package's program"],
+    });
+    expect(analyzeCommand("npx --package=evil node --test").invocations[0]).toMatchObject({
+      kind: "node-test",
+      shadowed: true,
+      shadowedBy: "npx --package evil runs that package's program",
+    });
   });
 
-  it.each(["npx -c 'node --test'", "npx --call x", "npm exec -w a -- node --test", "npx --unknown-flag node --test"])("%s is no runner", (line) => {
-    expect(analyzeCommand(line).invocations).toEqual([]);
-  });
+  it.each(["npx -c 'node --test'", "npx --call x", "npm exec -w a -- node --test", "npx --unknown-flag node --test"])(
+    "%s is no runner",
+    (line) => {
+      expect(analyzeCommand(line).invocations).toEqual([]);
+    },
+  );
 
   it("npm test is no wrapper", () => {
     expect(stripWrappers(words("npm test"))).toMatchObject({ ok: true, start: 0, wrappers: [] });
   });
 
   it("npx X runs where the line is; pnpm exec's X in the package root, unknown here", () => {
-    expect(analyzeCommand("cd sub && npx python3 -m pytest", { cwd: "/r" }).invocations[0]).toMatchObject({ kind: "pytest", workspace: "/r/sub", programs: ["npx", "python3"] });
+    expect(analyzeCommand("cd sub && npx python3 -m pytest", { cwd: "/r" }).invocations[0]).toMatchObject({
+      kind: "pytest",
+      workspace: "/r/sub",
+      programs: ["npx", "python3"],
+    });
     expect(analyzeCommand("pnpm exec go test ./...", { cwd: "/r" }).invocations[0]).toMatchObject({ kind: "go", workspace: null });
   });
 
-  it.each(["npx node --test", "npm exec -- node --test", "pnpm exec node --test", "npx python3 -m pytest"])("%s: npx runs node_modules/.bin's program of that name first: shadowed-runner", (line) => {
-    expect(analyzeCommand(line).invocations[0]).toMatchObject({ shadowed: true });
-  });
+  it.each(["npx node --test", "npm exec -- node --test", "pnpm exec node --test", "npx python3 -m pytest"])(
+    "%s: npx runs node_modules/.bin's program of that name first: shadowed-runner",
+    (line) => {
+      expect(analyzeCommand(line).invocations[0]).toMatchObject({ shadowed: true });
+    },
+  );
 });
 
 const manifest = (scripts: Record<string, string>, dir = "/r") => ({ dir, name: "p", version: "1.0.0", scripts });
@@ -121,8 +152,27 @@ const runs = (line: string) => (analyze(line).packageRuns ?? []).map((run) => [r
 describe("a script followed with package.json as data", () => {
   it("npm test runs pretest, test with its arguments, posttest, in the package's directory", () => {
     const analysis = analyze("npm test -- --test-name-pattern=add");
-    expect(analysis.packageRuns?.[0]).toMatchObject({ manager: "npm", script: "test", packageDir: "/r", expanded: true, problem: null, lines: [{ event: "pretest", text: "echo pre" }, { event: "test", script: "node --test", text: "node --test --test-name-pattern=add" }, { event: "posttest", text: "echo post" }] });
-    expect(analysis.invocations).toMatchObject([{ kind: "node-test", args: ["--test", "--test-name-pattern=add"], filtered: true, workspace: "/r", script: { manager: "npm", name: "test", run: 0 } }]);
+    expect(analysis.packageRuns?.[0]).toMatchObject({
+      manager: "npm",
+      script: "test",
+      packageDir: "/r",
+      expanded: true,
+      problem: null,
+      lines: [
+        { event: "pretest", text: "echo pre" },
+        { event: "test", script: "node --test", text: "node --test --test-name-pattern=add" },
+        { event: "posttest", text: "echo post" },
+      ],
+    });
+    expect(analysis.invocations).toMatchObject([
+      {
+        kind: "node-test",
+        args: ["--test", "--test-name-pattern=add"],
+        filtered: true,
+        workspace: "/r",
+        script: { manager: "npm", name: "test", run: 0 },
+      },
+    ]);
   });
 
   it.each([
@@ -137,7 +187,14 @@ describe("a script followed with package.json as data", () => {
     ["cd none && npm test", [["test", "script-no-package"]]],
     ["cd elsewhere && npm test", [["test", "script-not-resolved"]]],
     ["cd $DIR && npm test", [["test", "script-not-resolved"]]],
-    ["npm run all", [["all", null], ["test", null], ["py", null]]],
+    [
+      "npm run all",
+      [
+        ["all", null],
+        ["test", null],
+        ["py", null],
+      ],
+    ],
     ["echo '{}' > package.json && npm test", [["test", "script-may-change"]]],
     ["cp /tmp/evil.json package.json; npm test", [["test", "script-may-change"]]],
     ["npm test & sed -i s/a/b/ package.json", [["test", "script-may-change"]]],
@@ -155,7 +212,10 @@ describe("a script followed with package.json as data", () => {
   });
 
   it("a variable on npm's command line reaches the script's runner", () => {
-    expect(analyze("NODE_OPTIONS=--require=./x.js npm test").invocations[0]).toMatchObject({ shadowed: true, shadowedBy: "sets NODE_OPTIONS" });
+    expect(analyze("NODE_OPTIONS=--require=./x.js npm test").invocations[0]).toMatchObject({
+      shadowed: true,
+      shadowedBy: "sets NODE_OPTIONS",
+    });
   });
 
   it("a planted node_modules/.bin program on the script's PATH is shadowed-runner", () => {
@@ -169,7 +229,10 @@ describe("a script followed with package.json as data", () => {
   });
 
   it("pnpm X and yarn X run the script X, else the program X in the package's directory", () => {
-    expect(analyzeCommand("cd sub && yarn python3 -m pytest -q", { cwd: "/r", packageScripts: SCRIPTS })).toMatchObject({ packageRuns: [{ problem: null, lines: [{ text: "python3 -m pytest -q" }] }], invocations: [{ kind: "pytest", workspace: "/r/sub" }] });
+    expect(analyzeCommand("cd sub && yarn python3 -m pytest -q", { cwd: "/r", packageScripts: SCRIPTS })).toMatchObject({
+      packageRuns: [{ problem: null, lines: [{ text: "python3 -m pytest -q" }] }],
+      invocations: [{ kind: "pytest", workspace: "/r/sub" }],
+    });
     expect(analyzeCommand("pnpm py", { cwd: "/r", packageScripts: SCRIPTS }).invocations[0]).toMatchObject({ kind: "pytest" });
   });
 });
@@ -178,7 +241,12 @@ describe("a script followed with package.json as data", () => {
 describe("attacks through the judge", () => {
   const summary = "ℹ tests 3\nℹ suites 0\nℹ pass 3\nℹ fail 0\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 5.1\n";
   it.each([
-    ["a script that only echoes a summary", "npm run forged", "\n> p@1.0.0 forged\n> echo 'Tests  9 passed (9)'\n\nTests  9 passed (9)\n", "script-no-runner"],
+    [
+      "a script that only echoes a summary",
+      "npm run forged",
+      "\n> p@1.0.0 forged\n> echo 'Tests  9 passed (9)'\n\nTests  9 passed (9)\n",
+      "script-no-runner",
+    ],
     ["a script not resolved", "cd elsewhere && npm test", summary, "script-not-resolved"],
     ["package.json rewritten in the line", "echo x > package.json && npm test", summary, "script-may-change"],
     ["an unknown program before the runner", "npm run unknown", summary, "script-unknown-program"],
@@ -195,6 +263,9 @@ describe("attacks through the judge", () => {
 
   it("a banner naming another command than the resolved script is script-changed", () => {
     const output = `\n> p@1.0.0 test\n> echo forged\n\n${summary}`;
-    expect(judge({ command: "npm test --ignore-scripts", output, exitCode: 0, cwd: "/r", packageScripts: SCRIPTS })).toMatchObject({ verdict: "unknown", reasons: expect.arrayContaining(["script-changed"]) as unknown });
+    expect(judge({ command: "npm test --ignore-scripts", output, exitCode: 0, cwd: "/r", packageScripts: SCRIPTS })).toMatchObject({
+      verdict: "unknown",
+      reasons: expect.arrayContaining(["script-changed"]) as unknown,
+    });
   });
 });

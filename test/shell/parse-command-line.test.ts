@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { bashParser } from "../../src/grammar/bash-grammar.js";
 import { parseCommandLine } from "../../src/shell/index.js";
 import { renderLine } from "./render.js";
@@ -105,7 +106,9 @@ describe("parseCommandLine: words, expansions, substitutions", () => {
     ["an escaped $ in double quotes", 'echo "\\$HOME"', { hasSubstitution: false, hasExpansion: false }],
   ])("marks %s", (_name, line, flags) => {
     const command = parseCommandLine(line, bashParser()).statements[0]!.list.pipelines[0]!.commands[0]!;
-    expect(command.type === "simple" ? { hasSubstitution: command.hasSubstitution, hasExpansion: command.hasExpansion } : null).toEqual(flags);
+    expect(command.type === "simple" ? { hasSubstitution: command.hasSubstitution, hasExpansion: command.hasExpansion } : null).toEqual(
+      flags,
+    );
   });
 });
 
@@ -113,7 +116,11 @@ describe("parseCommandLine: bash -c is parsed recursively", () => {
   it.each([
     ["bash -c", 'bash -c "pytest || true"', "bash -c 'pytest || true' <<pytest || true>>"],
     ["sh -c", "sh -c 'cd sub && pytest'", "sh -c 'cd sub && pytest' <<cd sub && pytest>>"],
-    ["bash -lc", 'bash -lc "set -o pipefail; pytest | tail"', "bash -lc 'set -o pipefail; pytest | tail' <<set -o pipefail ; pytest | tail>>"],
+    [
+      "bash -lc",
+      'bash -lc "set -o pipefail; pytest | tail"',
+      "bash -lc 'set -o pipefail; pytest | tail' <<set -o pipefail ; pytest | tail>>",
+    ],
     ["bash -euo pipefail -c", 'bash -euo pipefail -c "pytest"', "bash -euo pipefail -c pytest <<pytest>>"],
     ["a wrapped bash -c", "timeout 60 bash -c 'pytest -x'", "timeout 60 bash -c 'pytest -x' <<pytest -x>>"],
     ["a script file is not parsed", "bash script.sh", "bash script.sh"],
@@ -132,7 +139,11 @@ describe("parseCommandLine: bash -c is parsed recursively", () => {
 
 describe("parseCommandLine: tree-sitter-bash issue 345 (trailing redirect on a list)", () => {
   it.each([
-    ["cd && pytest 2>&1 | tail: redirect on pytest, pipe binds pytest|tail", "cd sub && pytest -q 2>&1 | tail -3", "cd sub && pytest -q {2>&1} | tail -3"],
+    [
+      "cd && pytest 2>&1 | tail: redirect on pytest, pipe binds pytest|tail",
+      "cd sub && pytest -q 2>&1 | tail -3",
+      "cd sub && pytest -q {2>&1} | tail -3",
+    ],
     ["cd && make 2>/dev/null", "cd build && make 2>/dev/null", "cd build && make {2>/dev/null}"],
     ["a | b > f: redirect on b", "a | b > f", "a | b {>f}"],
     ["a && b | c > f", "a && b | c > f", "a && b | c {>f}"],
@@ -145,7 +156,11 @@ describe("parseCommandLine: tree-sitter-bash issue 345 (trailing redirect on a l
 describe("parseCommandLine: tree-sitter-bash issue 347 (newline after a multi-stage pipeline)", () => {
   it.each([
     ["the issue's own input", "a | grep x | head -30\necho B && cd s", "a | grep x | head -30 ; echo B && cd s"],
-    ["pytest piped twice, then a line with ||", "pytest a | grep x | tail -1\npytest b || true", "pytest a | grep x | tail -1 ; pytest b || true"],
+    [
+      "pytest piped twice, then a line with ||",
+      "pytest a | grep x | tail -1\npytest b || true",
+      "pytest a | grep x | tail -1 ; pytest b || true",
+    ],
     ["blank line between", "a | b | c\n\nd && e", "a | b | c ; d && e"],
   ])("%s", (_name, line, expected) => {
     expect(parse(line)).toEqual(expected);

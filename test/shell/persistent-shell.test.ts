@@ -1,15 +1,17 @@
 // A persistent shell remembers what earlier calls defined: ShellSession, and BashEvidence around a
 // real bash process that lives across calls (as Anthropic's bash tool does) and around the native
 // bash tool, which starts a new shell per call.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
-import { PER_CALL_SHELL } from "../../src/host/tool.js";
-import { isPlantablePathEntry, ShellSession } from "../../src/shell/persistent-shell.js";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
-import { bashInputSchema } from "../../src/tools/bash.js";
 import type { Tool, ToolResult } from "../../src/host/tool.js";
+import { PER_CALL_SHELL } from "../../src/host/tool.js";
+import { BashEvidence, type BashLikeInput } from "../../src/observation/bash-evidence.js";
+import { isPlantablePathEntry, ShellSession } from "../../src/shell/persistent-shell.js";
+import { bashInputSchema } from "../../src/tools/bash.js";
 import { FAST_PYTEST, makeProject, PYTEST_FILES, realBash, type TempProject } from "../evidence/ledger-helpers.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -177,24 +179,45 @@ describe("BashEvidence around a persistent bash process", () => {
 });
 
 describe("ShellSession", () => {
-  const runOf = (session: ShellSession, line: string): boolean => session.shadow(analyzeCommand(line, { cwd: "/ws" })).invocations[0]!.shadowed;
+  const runOf = (session: ShellSession, line: string): boolean =>
+    session.shadow(analyzeCommand(line, { cwd: "/ws" })).invocations[0]!.shadowed;
 
   it("remembers functions and aliases until they are removed", () => {
     const session = new ShellSession("/ws");
     session.record(analyzeCommand("pytest() { :; }; alias go=true", { cwd: "/ws" }), true);
-    expect(session.state).toEqual({ cwd: "/ws", functions: ["pytest"], aliases: ["go"], riskyPathEntries: [], identityRisks: [], backgroundJobs: false, outputRedirect: null });
-    expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "python -m pytest")]).toEqual([true, true, false]);
+    expect(session.state).toEqual({
+      cwd: "/ws",
+      functions: ["pytest"],
+      aliases: ["go"],
+      riskyPathEntries: [],
+      identityRisks: [],
+      backgroundJobs: false,
+      outputRedirect: null,
+    });
+    expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "python -m pytest")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     // A wrapper's name is looked up too.
     session.record(analyzeCommand("timeout() { :; }", { cwd: "/ws" }), true);
     expect(runOf(session, "timeout 60 python -m pytest")).toBe(true);
     session.record(analyzeCommand("unset -f pytest timeout; unalias -a", { cwd: "/ws" }), true);
-    expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "timeout 60 python -m pytest")]).toEqual([false, false, false]);
+    expect([runOf(session, "pytest t.py"), runOf(session, "go test ./..."), runOf(session, "timeout 60 python -m pytest")]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("a planted PATH entry reaches runners found through PATH, not one named by its path", () => {
     const session = new ShellSession("/ws");
     session.record(analyzeCommand("export PATH=/ws/tools:$PATH", { cwd: "/ws" }), true);
-    expect([runOf(session, "pytest"), runOf(session, "/usr/bin/python3 -m pytest"), runOf(session, "timeout 5 /usr/bin/python3 -m pytest")]).toEqual([true, false, true]);
+    expect([
+      runOf(session, "pytest"),
+      runOf(session, "/usr/bin/python3 -m pytest"),
+      runOf(session, "timeout 5 /usr/bin/python3 -m pytest"),
+    ]).toEqual([true, false, true]);
   });
 
   it("follows the directory: a cd that took effect, one that may have failed, one it cannot read", () => {
@@ -305,7 +328,8 @@ describe("a job an earlier call left running (issue 21, item 1)", () => {
     expect(bash.verifiedTargets).toEqual([]);
     // The job really broke the code.
     writeFileSync(`${gate.dir}/go`, "");
-    for (let waited = 0; readFileSync(`${project.dir}/module.py`, "utf8") !== "VALUE = 2\n" && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let waited = 0; readFileSync(`${project.dir}/module.py`, "utf8") !== "VALUE = 2\n" && waited < 30_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(readFileSync(`${project.dir}/module.py`, "utf8")).toBe("VALUE = 2\n");
     // After a completed `wait` runs count again.
     await bash.execute({ command: "wait; printf 'VALUE = 1\\n' > module.py" });

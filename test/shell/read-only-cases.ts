@@ -1,11 +1,39 @@
 // The cases of test/shell/command-effect-real.test.ts for the read-only programs of
 // src/shell/read-only.ts: every one changes no file, in the forms its rule reads as reading.
-import { N, row, U, type EffectCase } from "./command-effect-cases.js";
+import { type EffectCase, N, row, U } from "./command-effect-cases.js";
 
 /** One case or more per read-only program, and its forms that write or run. */
 export const READ_ONLY_CASES: EffectCase[] = [
-  ...["tail -n1 mod.py", "head -n1 mod.py", "grep add mod.py", "egrep add mod.py", "fgrep add mod.py", "rg add", "ag add", "ack add", "wc -l mod.py", "cat mod.py"].map((line) => row(line.split(" ")[0]!, line, N, { status: "any" })),
-  ...["echo hi", "printf '%s\\n' hi", "true", ":", "cd pkg", "pushd pkg", "dirs", "set -e", "shopt -s nullglob", "export X=1", "unset X", "alias l=ls", "unalias -a", "readonly X=1", "declare -p PATH", "typeset x=1"].map((line) => row(line.split(" ")[0]!, line, N)),
+  ...[
+    "tail -n1 mod.py",
+    "head -n1 mod.py",
+    "grep add mod.py",
+    "egrep add mod.py",
+    "fgrep add mod.py",
+    "rg add",
+    "ag add",
+    "ack add",
+    "wc -l mod.py",
+    "cat mod.py",
+  ].map((line) => row(line.split(" ")[0]!, line, N, { status: "any" })),
+  ...[
+    "echo hi",
+    "printf '%s\\n' hi",
+    "true",
+    ":",
+    "cd pkg",
+    "pushd pkg",
+    "dirs",
+    "set -e",
+    "shopt -s nullglob",
+    "export X=1",
+    "unset X",
+    "alias l=ls",
+    "unalias -a",
+    "readonly X=1",
+    "declare -p PATH",
+    "typeset x=1",
+  ].map((line) => row(line.split(" ")[0]!, line, N)),
   row("false", "false", N, { status: 1 }),
   row("popd", "popd", N, { status: 1 }),
   row("local", "local x=1", N, { status: 1 }),

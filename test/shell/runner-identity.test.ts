@@ -2,9 +2,10 @@
 // real one on the workspace's code. Each form is an attack an agent used or could use; each must make
 // the run `shadowed` with a reason, and the everyday forms next to them must not.
 import { describe, expect, it } from "vitest";
+
 import { judge } from "../../src/evidence/judge.js";
-import { ShellSession } from "../../src/shell/persistent-shell.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
+import { ShellSession } from "../../src/shell/persistent-shell.js";
 
 const lastRun = (line: string): { shadowed: boolean; shadowedBy: string | null } => {
   const inv = analyzeCommand(line).invocations.at(-1);
@@ -35,7 +36,11 @@ describe("a line that can change what its runner is", () => {
     ["an exported PYTHONPATH", "export PYTHONPATH=fake; python3 -m pytest -q tests", "export PYTHONPATH"],
     ["PYTHONPATH read, then exported", "read -r PYTHONPATH < path.txt; export PYTHONPATH; pytest -q", "read into PYTHONPATH"],
     ["PYTHONHOME", "PYTHONHOME=/tmp/py python3 -m pytest -q", "sets PYTHONHOME"],
-    ["PYTHONPYCACHEPREFIX (bytecode from a tree the workspace does not show)", "PYTHONPYCACHEPREFIX=/tmp/pyc python3 -m pytest -q", "sets PYTHONPYCACHEPREFIX"],
+    [
+      "PYTHONPYCACHEPREFIX (bytecode from a tree the workspace does not show)",
+      "PYTHONPYCACHEPREFIX=/tmp/pyc python3 -m pytest -q",
+      "sets PYTHONPYCACHEPREFIX",
+    ],
     ["an exported PYTHONPYCACHEPREFIX", "export PYTHONPYCACHEPREFIX=/tmp/pyc; pytest -q", "export PYTHONPYCACHEPREFIX"],
     ["PYTHONPATH for Django's runner", "PYTHONPATH=fake python tests/runtests.py basic", "sets PYTHONPATH"],
     ["PYTEST_ADDOPTS before the runner", "PYTEST_ADDOPTS='-k not_slow' python3 -m pytest -q tests", "sets PYTEST_ADDOPTS"],
@@ -54,7 +59,11 @@ describe("a line that can change what its runner is", () => {
     ["CDPATH standing alone", "CDPATH=/tmp/copy; cd sub && pytest -q", "sets CDPATH"],
     ["PYTHONPATH appended to", "PYTHONPATH+=:fake; pytest -q", "sets PYTHONPATH"],
     ["a backslashed source", "\\source env.sh; pytest -q", "source env.sh"],
-    ["bash's not-found handler (it answers for a runner PATH lacks)", "command_not_found_handle(){ echo 5 passed in 0.1s; }; pytest -q", "command_not_found_handle is defined in the line"],
+    [
+      "bash's not-found handler (it answers for a runner PATH lacks)",
+      "command_not_found_handle(){ echo 5 passed in 0.1s; }; pytest -q",
+      "command_not_found_handle is defined in the line",
+    ],
   ])("%s", (_name, line, reason) => {
     expect(lastRun(line)).toEqual({ shadowed: true, shadowedBy: reason });
     expect(judge({ command: line, output: "5 passed in 0.10s\n", exitCode: 0 }).runs.at(-1)?.reasons).toEqual(["shadowed-runner"]);
@@ -103,7 +112,9 @@ describe("in a persistent shell, an earlier call's change reaches later runs", (
     session.record(analyzeCommand("(source env.sh; true)", { cwd: "/ws" }), true);
     session.record(analyzeCommand("export PYTHONPATH=src", { cwd: "/ws" }), true);
     expect(session.shadow(analyzeCommand("go test ./...", { cwd: "/ws" })).invocations[0]?.shadowed).toBe(false);
-    expect(session.shadow(analyzeCommand("pytest -q", { cwd: "/ws" })).invocations[0]?.shadowedBy).toBe("an earlier call: export PYTHONPATH");
+    expect(session.shadow(analyzeCommand("pytest -q", { cwd: "/ws" })).invocations[0]?.shadowedBy).toBe(
+      "an earlier call: export PYTHONPATH",
+    );
   });
 });
 

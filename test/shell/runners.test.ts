@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 
 const runners = (line: string): { kind: string; runner: string; targets: string[] }[] =>
@@ -33,7 +34,12 @@ describe("runner recognition through wrappers", () => {
     ["hatch -e ENV run", "hatch -e test run pytest", "pytest", "pytest"],
     ["rye run", "rye run pytest", "pytest", "pytest"],
     ["coverage run -m pytest", "coverage run -m pytest", "pytest", "coverage run -m pytest"],
-    ["coverage run [options] -m pytest", "coverage run --branch --source=src --rcfile .coveragerc -m pytest", "pytest", "coverage run --branch --source=src --rcfile .coveragerc -m pytest"],
+    [
+      "coverage run [options] -m pytest",
+      "coverage run --branch --source=src --rcfile .coveragerc -m pytest",
+      "pytest",
+      "coverage run --branch --source=src --rcfile .coveragerc -m pytest",
+    ],
     ["coverage3 run", "coverage3 run -m pytest", "pytest", "coverage3 run -m pytest"],
     ["python -m coverage run -m pytest", "python -m coverage run -m pytest", "pytest", "python -m coverage run -m pytest"],
     ["wrappers stacked", "env A=1 timeout 60 nice -n 5 uv run pytest", "pytest", "pytest"],
@@ -65,7 +71,12 @@ describe("runner recognition: interpreters and spellings", () => {
     ["pypy3", "pypy3 -m pytest", "pytest", "pypy3 -m pytest"],
     ["-W X and -X X", "python -W error -X dev -m pytest", "pytest", "python -W error -X dev -m pytest"],
     ["joined -Wignore", "python -Wignore -m pytest", "pytest", "python -Wignore -m pytest"],
-    ["-OO -u -E -I -P -q -s -S -v", "python -OO -u -E -I -P -q -s -S -v -m pytest", "pytest", "python -OO -u -E -I -P -q -s -S -v -m pytest"],
+    [
+      "-OO -u -E -I -P -q -s -S -v",
+      "python -OO -u -E -I -P -q -s -S -v -m pytest",
+      "pytest",
+      "python -OO -u -E -I -P -q -s -S -v -m pytest",
+    ],
     ["an interpreter path", "/usr/bin/python3 -m pytest", "pytest", "/usr/bin/python3 -m pytest"],
     ["a venv interpreter", ".venv/bin/python -m pytest", "pytest", ".venv/bin/python -m pytest"],
     ["go test", "go test", "go", "go test"],
@@ -190,7 +201,9 @@ describe("selection modes and modes that run no test", () => {
     ["django --help", "python manage.py test --help", false, false],
     ["unittest -h", "python -m unittest -h", false, false],
   ])("%s", (_name, line, filtered, runsTests) => {
-    expect(analyzeCommand(line).invocations.map((i) => ({ filtered: i.filtered, runsTests: i.runsTests }))).toEqual([{ filtered, runsTests }]);
+    expect(analyzeCommand(line).invocations.map((i) => ({ filtered: i.filtered, runsTests: i.runsTests }))).toEqual([
+      { filtered, runsTests },
+    ]);
   });
 });
 

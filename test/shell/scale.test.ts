@@ -4,10 +4,11 @@
 // in bench/scale, never asserted here.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { statusTemplates } from "../../src/shell/attribute-exit.js";
-import { attributeExit } from "../../src/shell/index.js";
 import type { CommandAnalysis, ExitAttribution } from "../../src/shell/index.js";
+import { attributeExit } from "../../src/shell/index.js";
 
 const t = (runnerExit: number): ExitAttribution => ({ status: "trusted", runnerExit, reason: "runner-status" });
 const s = (reason: string): ExitAttribution => ({ status: "success-implied", runnerExit: 0, reason });
@@ -15,7 +16,10 @@ const f = (reason: string): ExitAttribution => ({ status: "failure-implied", run
 const m = (reason: string): ExitAttribution => ({ status: "masked", runnerExit: null, reason });
 const runs = (n: number, join: string): string => Array.from({ length: n }, (_, i) => `pytest tests/test_${i}.py`).join(join);
 /** `first` for every run but the last, then `last`. */
-const allBut = (n: number, first: ExitAttribution, last: ExitAttribution): ExitAttribution[] => [...Array.from({ length: n - 1 }, () => first), last];
+const allBut = (n: number, first: ExitAttribution, last: ExitAttribution): ExitAttribution[] => [
+  ...Array.from({ length: n - 1 }, () => first),
+  last,
+];
 
 describe("10,000 runs in one line: the attribution of its four-run form", () => {
   const N = 10_000;
@@ -61,8 +65,18 @@ describe("pipelines of 1,000 stages", () => {
   it.each<[string, string, number, ExitAttribution[]]>([
     ["the runner last: its status is the line's", `${cats(999).join(" | ")} | pytest`, 1, [t(1)]],
     ["the runner first, no pipefail", `pytest | ${Array(999).fill("cat").join(" | ")}`, 1, [m("inconsistent-evidence")]],
-    ["the runner first, pipefail: cat reading a pipe cannot fail", `set -o pipefail; pytest | ${Array(999).fill("cat").join(" | ")}`, 1, [t(1)]],
-    ["1,000 runners in one pipeline: too many paths for each", runs(1_000, " | "), 0, Array.from({ length: 1_000 }, () => m("too-complex"))],
+    [
+      "the runner first, pipefail: cat reading a pipe cannot fail",
+      `set -o pipefail; pytest | ${Array(999).fill("cat").join(" | ")}`,
+      1,
+      [t(1)],
+    ],
+    [
+      "1,000 runners in one pipeline: too many paths for each",
+      runs(1_000, " | "),
+      0,
+      Array.from({ length: 1_000 }, () => m("too-complex")),
+    ],
   ])("%s", (_name, line, exit, expected) => {
     expect(attributeExit(analyzeCommand(line), exit)).toEqual(expected);
   });
@@ -75,8 +89,16 @@ describe("pipelines of 1,000 stages", () => {
 
 describe("lines with too many paths give up at once, masked, for every run", () => {
   it.each([
-    ["set -euo pipefail and 1,000 runs with && echo", `set -euo pipefail; ${Array.from({ length: 1_000 }, (_, i) => `pytest t${i} | tail -3 && echo OK${i % 3}`).join("; ")}`, 1_000],
-    ["1,000 runs with && echo OK || echo BAD", Array.from({ length: 1_000 }, (_, i) => `pytest t${i} && echo OK${i} || echo BAD${i}`).join("; "), 1_000],
+    [
+      "set -euo pipefail and 1,000 runs with && echo",
+      `set -euo pipefail; ${Array.from({ length: 1_000 }, (_, i) => `pytest t${i} | tail -3 && echo OK${i % 3}`).join("; ")}`,
+      1_000,
+    ],
+    [
+      "1,000 runs with && echo OK || echo BAD",
+      Array.from({ length: 1_000 }, (_, i) => `pytest t${i} && echo OK${i} || echo BAD${i}`).join("; "),
+      1_000,
+    ],
   ])("%s", (_name, line, count) => {
     const attributions = attributeExit(analyzeCommand(line), 0, { output: "OK0\nOK1" });
     expect(attributions).toHaveLength(count);
@@ -92,16 +114,23 @@ describe("deep nesting: bounded, never a stack overflow", () => {
     ["a deep $(( )) expansion", `echo $((${"1+(".repeat(n)}1${")".repeat(n)})); pytest`, { opaque: false, invocations: 1 }],
     ["nested ${a:-${b:-...}}", `echo ${"${a:-".repeat(n)}x${"}".repeat(n)}; pytest`, { opaque: false, invocations: 1 }],
     ["nested $( $( ... ) )", `echo ${"$(echo ".repeat(n)}x${")".repeat(n)}; pytest`, { opaque: false, invocations: 1 }],
-    ["nested \"$( \"$( ... )\" )\"", `echo ${'"$('.repeat(n)}x${')"'.repeat(n)}; pytest`, { opaque: false, invocations: 1 }],
+    ['nested "$( "$( ... )" )"', `echo ${'"$('.repeat(n)}x${')"'.repeat(n)}; pytest`, { opaque: false, invocations: 1 }],
     ["nested <( <( ... ) )", `diff ${"<(cat ".repeat(n)}x${")".repeat(n)}; pytest`, { opaque: false, invocations: 1 }],
     ["10,000 nested subshells", `${"( ".repeat(n)}pytest${" )".repeat(n)}`, { opaque: true, invocations: 0, reason: "too-deep" }],
     ["10,000 nested groups", `${"{ ".repeat(n)}pytest; ${"}; ".repeat(n)}`, { opaque: true, invocations: 0, reason: "too-deep" }],
     ["10,000 nested ifs", `${"if true; then ".repeat(n)}pytest; ${"fi; ".repeat(n)}`, { opaque: true, invocations: 0, reason: "too-deep" }],
-    ["10,000 nested loops", `${"for i in 1; do ".repeat(n)}pytest; ${"done; ".repeat(n)}`, { opaque: true, invocations: 0, reason: "too-deep" }],
+    [
+      "10,000 nested loops",
+      `${"for i in 1; do ".repeat(n)}pytest; ${"done; ".repeat(n)}`,
+      { opaque: true, invocations: 0, reason: "too-deep" },
+    ],
     ["10,000 `!`", `${"! ".repeat(n)}pytest`, { opaque: false, invocations: 0 }],
   ])("%s", (_name, line, expected) => {
     const analysis = analyzeCommand(line);
-    expect({ opaque: analysis.opaque, invocations: analysis.invocations.length }).toEqual({ opaque: expected.opaque, invocations: expected.invocations });
+    expect({ opaque: analysis.opaque, invocations: analysis.invocations.length }).toEqual({
+      opaque: expected.opaque,
+      invocations: expected.invocations,
+    });
     if (expected.reason !== undefined) expect(analysis.parsed.opaqueReasons).toContain(expected.reason);
     expect(() => attributeExit(analysis, 0, { output: "x" })).not.toThrow();
   });
@@ -148,7 +177,9 @@ describe("long words, heredocs and redirections", () => {
     const line = Array.from({ length: 5_000 }, (_, i) => `pytest t${i}.py > log 2>&1; tail -5 log`).join("; ");
     const invocations = analyzeCommand(line).invocations;
     expect(invocations).toHaveLength(5_000);
-    expect(new Set(invocations.map((inv) => JSON.stringify([inv.output, inv.window])))).toEqual(new Set([JSON.stringify(["from-file", { lines: 5 }])]));
+    expect(new Set(invocations.map((inv) => JSON.stringify([inv.output, inv.window])))).toEqual(
+      new Set([JSON.stringify(["from-file", { lines: 5 }])]),
+    );
   });
 
   it("text teed into more than 64 files counts as printed by none of them", () => {
@@ -159,7 +190,8 @@ describe("long words, heredocs and redirections", () => {
   });
 
   it("10,000 pushd: a directory past 4,096 characters is unknown, and popd still unwinds", () => {
-    const at = (k: number, tail = ""): string | null => analyzeCommand(`${Array(k).fill("pushd d").join("; ")}; ${tail}pytest`, { cwd: "/repo" }).invocations[0]!.workspace;
+    const at = (k: number, tail = ""): string | null =>
+      analyzeCommand(`${Array(k).fill("pushd d").join("; ")}; ${tail}pytest`, { cwd: "/repo" }).invocations[0]!.workspace;
     expect(at(2_045)).toBe(`/repo${"/d".repeat(2_045)}`);
     expect(at(2_046)).toBeNull();
     expect(at(10_000)).toBeNull();
@@ -169,7 +201,25 @@ describe("long words, heredocs and redirections", () => {
 
 describe("property: sharing one line's simulations changes no attribution", () => {
   // Dense in runners, markers, errexit and control flow; each line's runs attributed together and one by one.
-  const simple = fc.constantFrom("pytest a", "pytest b -q", "go test ./...", "cd sub", "true", "false", "git push", "echo OK", "echo BROKEN", "echo EXIT=$?", "exit", "exit 1", "set -e", "set +e", "set -o pipefail", "ruff check .", "cat log");
+  const simple = fc.constantFrom(
+    "pytest a",
+    "pytest b -q",
+    "go test ./...",
+    "cd sub",
+    "true",
+    "false",
+    "git push",
+    "echo OK",
+    "echo BROKEN",
+    "echo EXIT=$?",
+    "exit",
+    "exit 1",
+    "set -e",
+    "set +e",
+    "set -o pipefail",
+    "ruff check .",
+    "cat log",
+  );
   const command = fc.oneof(
     { weight: 6, arbitrary: simple },
     { weight: 1, arbitrary: fc.array(simple, { minLength: 1, maxLength: 3 }).map((c) => `( ${c.join("; ")} )`) },
@@ -178,15 +228,22 @@ describe("property: sharing one line's simulations changes no attribution", () =
     { weight: 1, arbitrary: simple.map((c) => `! ${c}`) },
     { weight: 1, arbitrary: simple.map((c) => `${c} | tail -3`) },
   );
-  const list = fc.array(fc.tuple(command, fc.constantFrom("; ", " && ", " || ", "\n", " & ")), { minLength: 1, maxLength: 12 }).map((parts) => parts.map(([c, sep], i) => (i === parts.length - 1 ? c : c + sep)).join(""));
-  const alone = (analysis: CommandAnalysis, index: number): CommandAnalysis => ({ ...analysis, invocations: [analysis.invocations[index]!] });
+  const list = fc
+    .array(fc.tuple(command, fc.constantFrom("; ", " && ", " || ", "\n", " & ")), { minLength: 1, maxLength: 12 })
+    .map((parts) => parts.map(([c, sep], i) => (i === parts.length - 1 ? c : c + sep)).join(""));
+  const alone = (analysis: CommandAnalysis, index: number): CommandAnalysis => ({
+    ...analysis,
+    invocations: [analysis.invocations[index]!],
+  });
 
   it("1,000 random lines, three exit statuses, with and without markers in the output", () => {
     fc.assert(
       fc.property(list, fc.constantFrom(0, 1, null), fc.constantFrom(undefined, "OK", "BROKEN\nOK"), (line, exit, output) => {
         const analysis = analyzeCommand(line);
         const options = output === undefined ? {} : { output };
-        expect(attributeExit(analysis, exit, options)).toEqual(analysis.invocations.map((_inv, i) => attributeExit(alone(analysis, i), exit, options)[0]));
+        expect(attributeExit(analysis, exit, options)).toEqual(
+          analysis.invocations.map((_inv, i) => attributeExit(alone(analysis, i), exit, options)[0]),
+        );
       }),
       { numRuns: 1_000 },
     );

@@ -1,10 +1,20 @@
 // What a line leaves defined in a shell that lives on after it (findSessionEffects).
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { findSessionEffects, type SessionEffects } from "../../src/shell/shadowing.js";
 
 const effects = (line: string): SessionEffects => findSessionEffects(analyzeCommand(line).parsed);
-const none: SessionEffects = { functions: [], aliases: [], unsetFunctions: [], unsetAliases: [], unaliasAll: false, pathEntries: [], risks: [], outputRedirect: null };
+const none: SessionEffects = {
+  functions: [],
+  aliases: [],
+  unsetFunctions: [],
+  unsetAliases: [],
+  unaliasAll: false,
+  pathEntries: [],
+  risks: [],
+  outputRedirect: null,
+};
 
 describe("findSessionEffects", () => {
   it.each<[string, string, Partial<SessionEffects>]>([
@@ -31,7 +41,11 @@ describe("findSessionEffects", () => {
     ["exec 3>&1 saves a descriptor only", "exec 3>&1", {}],
     ["exec in a subshell dies with it", "( exec > /dev/null )", {}],
     ["exec of a program is not a redirect of the shell", "exec python3 -m pytest > log", {}],
-    ["an eval of expansions is not read, and is a risk that stays", `eval "$(pyenv init -)"`, { risks: [{ scope: "any", reason: "eval of text built at run time" }] }],
+    [
+      "an eval of expansions is not read, and is a risk that stays",
+      `eval "$(pyenv init -)"`,
+      { risks: [{ scope: "any", reason: "eval of text built at run time" }] },
+    ],
   ])("%s", (_name, line, expected) => {
     expect(effects(line)).toEqual({ ...none, ...expected });
   });

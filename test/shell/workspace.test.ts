@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 
 const workspaces = (line: string, cwd?: string): (string | null)[] =>

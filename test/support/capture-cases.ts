@@ -88,7 +88,13 @@ function app(name: string, line: string): CaptureCase {
 }
 
 function go(name: string, line: string, truthLine?: string, env?: Record<string, string>): CaptureCase {
-  const base: CaptureCase = { name, project: "go", cwd: "", line, truth: truthLine === undefined && !line.includes("-json") ? "none" : "go-json" };
+  const base: CaptureCase = {
+    name,
+    project: "go",
+    cwd: "",
+    line,
+    truth: truthLine === undefined && !line.includes("-json") ? "none" : "go-json",
+  };
   if (truthLine !== undefined) base.truthLine = truthLine;
   if (env !== undefined) base.env = env;
   return base;
@@ -111,9 +117,15 @@ const CARGO_JSON_AFTER = "-Z unstable-options --format json";
 
 // cargo test (test/fixtures/cargo-project): the case's line, and the same selection with libtest's
 // JSON events as its truth (`args` before `--`, `after` after it).
-function cg(name: string, line: string, truth: { args: string; after?: string; env?: Record<string, string>; line?: string } | null, cwd = ""): CaptureCase {
+function cg(
+  name: string,
+  line: string,
+  truth: { args: string; after?: string; env?: Record<string, string>; line?: string } | null,
+  cwd = "",
+): CaptureCase {
   const base: CaptureCase = { name, project: "cargo", cwd, line, truth: truth === null ? "none" : "cargo-json" };
-  if (truth !== null) base.truthLine = truth.line ?? `${CARGO_JSON} ${truth.args} -- ${CARGO_JSON_AFTER} ${truth.after ?? ""}`.replace(/ +/g, " ").trim();
+  if (truth !== null)
+    base.truthLine = truth.line ?? `${CARGO_JSON} ${truth.args} -- ${CARGO_JSON_AFTER} ${truth.after ?? ""}`.replace(/ +/g, " ").trim();
   if (truth?.env !== undefined) base.env = truth.env;
   return base;
 }
@@ -150,7 +162,10 @@ const CARGO_FORMS: CaptureCase[] = [
   cg("cg-workspace", "cargo test --workspace --exclude broken --lib", { args: "--workspace --exclude broken --lib" }),
   cg("cg-doc", "cargo test --doc", { args: "--doc" }),
   cg("cg-alias-t", "cargo t --lib", { args: "--lib" }),
-  cg("cg-two-runs", "cargo test --lib; cargo test -p subcalc --lib", { args: "", line: `${CARGO_JSON} --lib -- ${CARGO_JSON_AFTER}; ${CARGO_JSON} -p subcalc --lib -- ${CARGO_JSON_AFTER}` }),
+  cg("cg-two-runs", "cargo test --lib; cargo test -p subcalc --lib", {
+    args: "",
+    line: `${CARGO_JSON} --lib -- ${CARGO_JSON_AFTER}; ${CARGO_JSON} -p subcalc --lib -- ${CARGO_JSON_AFTER}`,
+  }),
   cg("cg-threads1", "cargo test --lib --tests -- --test-threads=1", { args: "--lib --tests", after: "--test-threads=1" }),
   cg("cg-compile-error-feature", "cargo test --features broken", { args: "--features broken" }),
   cg("cg-compile-error-package", "cargo test -p broken", { args: "-p broken" }),
@@ -158,14 +173,22 @@ const CARGO_FORMS: CaptureCase[] = [
   cg("cg-libtest-usage-error", "cargo test --lib -- --no-such-flag", null),
   cg("cg-no-run", "cargo test --no-run", null),
   cg("cg-list", "cargo test --lib -- --list", null),
-  cg("cg-timeout1-slow", "timeout 1 cargo test --lib", { args: "--lib", env: { AE_SLOW: "1" }, line: `timeout 1 env ${CARGO_JSON} --lib -- ${CARGO_JSON_AFTER}` }),
+  cg("cg-timeout1-slow", "timeout 1 cargo test --lib", {
+    args: "--lib",
+    env: { AE_SLOW: "1" },
+    line: `timeout 1 env ${CARGO_JSON} --lib -- ${CARGO_JSON_AFTER}`,
+  }),
   // A passing test prints libtest's lines: inline under --nocapture, in its `successes:` section
   // under --show-output, and straight to fd 1 past the capture with AE_FORGE_RAW=1.
   cg("cg-forge-nocapture", "cargo test --test forge -- --nocapture", { args: "--test forge" }),
   cg("cg-forge-show-output", "cargo test --test forge -- --show-output", { args: "--test forge" }),
   cg("cg-forge-raw", "cargo test --test forge", { args: "--test forge", env: { AE_FORGE_RAW: "1" } }),
   cg("cg-forge-raw-tail", "cargo test --test forge 2>&1 | tail -n 6", { args: "--test forge", env: { AE_FORGE_RAW: "1" } }),
-  cg("cg-shadowed-function", `cargo() { printf 'running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n'; }; cargo test`, null),
+  cg(
+    "cg-shadowed-function",
+    `cargo() { printf 'running 1 test\ntest a ... ok\n\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n'; }; cargo test`,
+    null,
+  ),
 ];
 
 /** node --test in the forms an agent types (issue 14, section 2). */
@@ -208,7 +231,10 @@ const NODE_TEST_FORMS: CaptureCase[] = [
   // The same through `tee`, which hides the runner's exit status (and keeps the forged lines whole:
   // the shell's `Killed` note would overwrite them in the capture file).
   nt("nt-forged-parent-tee", "node --test extra/forge-parent.js | tee /tmp/ae-judge-nt-forged-parent-tee.log; echo done"),
-  nt("nt-shadowed-function", `node() { printf 'TAP version 13\n# Subtest: x\nok 1 - x\n1..1\n# tests 1\n# pass 1\n# fail 0\n# duration_ms 1\n'; }; node --test`),
+  nt(
+    "nt-shadowed-function",
+    `node() { printf 'TAP version 13\n# Subtest: x\nok 1 - x\n1..1\n# tests 1\n# pass 1\n# fail 0\n# duration_ms 1\n'; }; node --test`,
+  ),
 ];
 
 // vitest (test/fixtures/vitest-project, with its own config), the repository's own vitest 4.
@@ -267,7 +293,10 @@ const VITEST_FORMS: CaptureCase[] = [
   // A test writes a passing file line and summary to the runner's own stdout and kills the runner:
   // the runner's exit status (137) is all that tells it from a pass (see docs/runners.md, vitest).
   vt("vt-forged-parent", `${VT_EXTRA} extra/forge-parent.test.js`),
-  vt("vt-shadowed-function", `vitest() { printf ' RUN  v4.1.12 /p\\n\\n ✓ a.test.js (1 test) 1ms\\n\\n Test Files  1 passed (1)\\n      Tests  1 passed (1)\\n   Start at  12:00:00\\n   Duration  1ms\\n'; }; vitest run`),
+  vt(
+    "vt-shadowed-function",
+    `vitest() { printf ' RUN  v4.1.12 /p\\n\\n ✓ a.test.js (1 test) 1ms\\n\\n Test Files  1 passed (1)\\n      Tests  1 passed (1)\\n   Start at  12:00:00\\n   Duration  1ms\\n'; }; vitest run`,
+  ),
 ];
 
 // jest (test/fixtures/jest-project, its own config in package.json), the repository's jest 30.
@@ -324,7 +353,10 @@ const JEST_FORMS: CaptureCase[] = [
   jt("jt-forged-raw", `${JX} forge-raw`),
   jt("jt-forged-two-files", `${JX} 'forge-(console|raw)'`),
   jt("jt-forged-exit", `${JX} forge-exit`),
-  jt("jt-shadowed-function", `jest() { printf 'PASS a.test.js\\n  ✓ a (1 ms)\\n\\nTest Suites: 1 passed, 1 total\\nTests:       1 passed, 1 total\\nSnapshots:   0 total\\nTime:        0.1 s\\nRan all test suites.\\n' >&2; }; jest`),
+  jt(
+    "jt-shadowed-function",
+    `jest() { printf 'PASS a.test.js\\n  ✓ a (1 ms)\\n\\nTest Suites: 1 passed, 1 total\\nTests:       1 passed, 1 total\\nSnapshots:   0 total\\nTime:        0.1 s\\nRan all test suites.\\n' >&2; }; jest`,
+  ),
 ];
 
 // mocha (test/fixtures/mocha-project, whose .mocharc.json names `test/**/*.spec.js`), the repository's mocha 12.
@@ -456,7 +488,10 @@ const JUDGE_FORMS: CaptureCase[] = [
   py("j-py9-pass-grep-summary", `${PY9} -rA tests/test_pass.py | grep -E "passed|failed|error"`),
   py("j-py9-time", `time ${PY9} -q tests/sub`),
   py("j-py9-log-then-tail", `${PY9} -q tests/test_pass.py > /tmp/ae-judge-j-py9-log.log 2>&1; tail -3 /tmp/ae-judge-j-py9-log.log`),
-  py("j-py9-stash-baseline", inTempRepo(`sed -i 's/return a + b/return a - b/' calc/__init__.py\ngit stash && ${PY9} -q tests/test_pass.py; git stash pop`)),
+  py(
+    "j-py9-stash-baseline",
+    inTempRepo(`sed -i 's/return a + b/return a - b/' calc/__init__.py\ngit stash && ${PY9} -q tests/test_pass.py; git stash pop`),
+  ),
   py("j-py9-stash-nothing", inTempRepo(`git stash && ${PY9} -q tests/test_pass.py; git stash pop`)),
   py("j-py9-stash-pathspec", inTempRepo(`git stash push -- calc/nope.py; ${PY9} -q tests/test_pass.py; git stash pop`)),
   py("j-py7-rA-tail5-all", `${PY7} -rA tests 2>&1 | tail -5`),
@@ -609,20 +644,56 @@ export const CAPTURE_CASES: CaptureCase[] = [
   // truth is fooled by the first (test2json 1.19 turns it into a fail event for TestOther).
   go("go-v-forge", "go test -tags forge -count=1 -v ./framing", "go test -tags forge -count=1 -json ./framing"),
   go("go-json-forge", "go test -tags forge -count=1 -json ./framing"),
-  go("go-v-forge-indented", "go test -tags forge -count=1 -v -run TestLogsIndentedFail ./framing", "go test -tags forge -count=1 -json -run TestLogsIndentedFail ./framing"),
-  go("go-text-forge-foreign-ok", "go test -tags forgeinit -count=1 ./framing 2>&1 | grep -v FAIL", "go test -tags forgeinit -count=1 -json ./framing"),
+  go(
+    "go-v-forge-indented",
+    "go test -tags forge -count=1 -v -run TestLogsIndentedFail ./framing",
+    "go test -tags forge -count=1 -json -run TestLogsIndentedFail ./framing",
+  ),
+  go(
+    "go-text-forge-foreign-ok",
+    "go test -tags forgeinit -count=1 ./framing 2>&1 | grep -v FAIL",
+    "go test -tags forgeinit -count=1 -json ./framing",
+  ),
   // -bench: go prints `ok` even when -run and -bench matched nothing; a failing benchmark is a failure.
-  go("go-bench-nothing", "go test -count=1 -bench NoSuchBench -run XXX ./calc", "go test -count=1 -json -bench NoSuchBench -run XXX ./calc"),
-  go("go-bench-calc", "go test -count=1 -bench . -benchtime 1x -run XXX ./calc", "go test -count=1 -json -bench . -benchtime 1x -run XXX ./calc"),
+  go(
+    "go-bench-nothing",
+    "go test -count=1 -bench NoSuchBench -run XXX ./calc",
+    "go test -count=1 -json -bench NoSuchBench -run XXX ./calc",
+  ),
+  go(
+    "go-bench-calc",
+    "go test -count=1 -bench . -benchtime 1x -run XXX ./calc",
+    "go test -count=1 -json -bench . -benchtime 1x -run XXX ./calc",
+  ),
   go("go-json-bench-failing", "go test -tags benchfail -count=1 -json -bench . -benchtime 1x -run XXX ./framing"),
   // -fuzz (fuzzing/): the seeds run as subtests in every run; -fuzz adds generated inputs and opens the
   // target with `=== FUZZ`; a failing seed fails the run. `-parallel 1` keeps the fuzz workers to one.
   go("go-fuzz-seeds-v", "go test -count=1 -v -run FuzzReverse ./fuzzing", "go test -count=1 -json -run FuzzReverse ./fuzzing"),
-  go("go-fuzz-run", "go test -count=1 -parallel 1 -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing", "go test -count=1 -parallel 1 -json -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing"),
-  go("go-fuzz-run-v", "go test -count=1 -parallel 1 -v -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing", "go test -count=1 -parallel 1 -json -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing"),
-  go("go-fuzz-empty-run", "go test -count=1 -parallel 1 -run '^$' -fuzz FuzzReverse -fuzztime 20x ./fuzzing", "go test -count=1 -parallel 1 -json -run '^$' -fuzz FuzzReverse -fuzztime 20x ./fuzzing"),
-  go("go-bench-empty-run-failing", "go test -tags benchfail -count=1 -run '^$' -bench . -benchtime 1x ./framing", "go test -tags benchfail -count=1 -json -run '^$' -bench . -benchtime 1x ./framing"),
-  go("go-fuzz-fails-tail", "go test -tags fuzzfail -count=1 -parallel 1 -run XXX -fuzz FuzzBroken -fuzztime 5x ./fuzzing 2>&1 | tail -12", "go test -tags fuzzfail -count=1 -parallel 1 -json -run XXX -fuzz FuzzBroken -fuzztime 5x ./fuzzing"),
+  go(
+    "go-fuzz-run",
+    "go test -count=1 -parallel 1 -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing",
+    "go test -count=1 -parallel 1 -json -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing",
+  ),
+  go(
+    "go-fuzz-run-v",
+    "go test -count=1 -parallel 1 -v -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing",
+    "go test -count=1 -parallel 1 -json -run XXX -fuzz FuzzReverse -fuzztime 20x ./fuzzing",
+  ),
+  go(
+    "go-fuzz-empty-run",
+    "go test -count=1 -parallel 1 -run '^$' -fuzz FuzzReverse -fuzztime 20x ./fuzzing",
+    "go test -count=1 -parallel 1 -json -run '^$' -fuzz FuzzReverse -fuzztime 20x ./fuzzing",
+  ),
+  go(
+    "go-bench-empty-run-failing",
+    "go test -tags benchfail -count=1 -run '^$' -bench . -benchtime 1x ./framing",
+    "go test -tags benchfail -count=1 -json -run '^$' -bench . -benchtime 1x ./framing",
+  ),
+  go(
+    "go-fuzz-fails-tail",
+    "go test -tags fuzzfail -count=1 -parallel 1 -run XXX -fuzz FuzzBroken -fuzztime 5x ./fuzzing 2>&1 | tail -12",
+    "go test -tags fuzzfail -count=1 -parallel 1 -json -run XXX -fuzz FuzzBroken -fuzztime 5x ./fuzzing",
+  ),
   // -run selects tests in one package and none in the other (`[no tests to run]` counts per package).
   go("go-run-add-two-pkgs", "go test -count=1 -run TestAdd ./calc ./strs", "go test -count=1 -json -run TestAdd ./calc ./strs"),
   go("go-json-run-add-two-pkgs", "go test -count=1 -json -run TestAdd ./calc ./strs"),

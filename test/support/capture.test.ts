@@ -1,7 +1,8 @@
 // The harness itself: every case was captured, and the truth hooks recorded what ran.
 import { beforeAll, describe, expect, it } from "vitest";
-import { CAPTURE_CASES } from "./capture-cases.js";
+
 import { ensureCaptured, loadCapture } from "./capture.js";
+import { CAPTURE_CASES } from "./capture-cases.js";
 
 beforeAll(async () => {
   await ensureCaptured();

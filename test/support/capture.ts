@@ -2,12 +2,35 @@
 // suite, and stores output, exit status and independent truth under test/.captured/ (gitignored).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, openSync, closeSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
+
 import { AUDIT_CASES, CAPTURE_CASES, type CaptureCase, type FixtureProject } from "./capture-cases.js";
 import { git, gitEnv, gitInit } from "./git.js";
-import { readCargoTruth, readGoTruth, readJestTruth, readMochaTruth, readNodeTestTruth, readPytestTruth, readUnittestTruth, readVitestTruth, type Truth } from "./truth.js";
+import {
+  readCargoTruth,
+  readGoTruth,
+  readJestTruth,
+  readMochaTruth,
+  readNodeTestTruth,
+  readPytestTruth,
+  readUnittestTruth,
+  readVitestTruth,
+  type Truth,
+} from "./truth.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Where captures live (gitignored). */
@@ -25,7 +48,18 @@ const WORK_PLACEHOLDER = "<work>";
 // terminal has a fill of 1 and no longer shows the width the run's other lines are cut against).
 // So the truth reports go to a directory whose path has the same length in every checkout.
 const JUNIT_DIR = join("/tmp", `ae-junit-${createHash("sha256").update(CAPTURED_DIR).digest("hex").slice(0, 12)}`);
-const PROJECT_DIRS: Record<FixtureProject, string> = { py: "py-project", app: "py-app-project", go: "go-project", django: "django-project", node: "node-test-project", vitest: "vitest-project", jest: "jest-project", mocha: "mocha-project", cargo: "cargo-project", calc: "calc-project" };
+const PROJECT_DIRS: Record<FixtureProject, string> = {
+  py: "py-project",
+  app: "py-app-project",
+  go: "go-project",
+  django: "django-project",
+  node: "node-test-project",
+  vitest: "vitest-project",
+  jest: "jest-project",
+  mocha: "mocha-project",
+  cargo: "cargo-project",
+  calc: "calc-project",
+};
 // Work copies made git repositories (everything committed once), for lines that run git.
 const GIT_PROJECTS: readonly FixtureProject[] = ["calc"];
 // The private copies of cases with a `setup` (CaptureCase.setup).
@@ -85,7 +119,13 @@ function inputsHash(): string {
   return hash.digest("hex");
 }
 
-function runLine(line: string, cwd: string, env: NodeJS.ProcessEnv, outFile: string, mergeStderr: boolean): Promise<{ exitCode: number; durationMs: number }> {
+function runLine(
+  line: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  outFile: string,
+  mergeStderr: boolean,
+): Promise<{ exitCode: number; durationMs: number }> {
   const fd = openSync(outFile, "w");
   const started = Date.now();
   return new Promise((resolvePromise, reject) => {
@@ -106,7 +146,9 @@ function runLine(line: string, cwd: string, env: NodeJS.ProcessEnv, outFile: str
 // runner process the line started, named after the case's truth file, in the order they were written.
 function shimTruthTexts(caseName: string, runner: string): string[] {
   const prefix = `${caseName}.truth.jsonl.${runner}-`;
-  const files = readdirSync(RUNS_DIR).filter((file) => file.startsWith(prefix)).sort();
+  const files = readdirSync(RUNS_DIR)
+    .filter((file) => file.startsWith(prefix))
+    .sort();
   return files.map((file) => readFileSync(join(RUNS_DIR, file), "utf8"));
 }
 
@@ -117,7 +159,13 @@ function readIfExists(path: string): string | null {
 // Several text runs share one `-json` truth line: run each distinct line (and environment) once.
 const goTruthRuns = new Map<string, Promise<Truth>>();
 
-function goTruth(line: string, cwd: string, env: NodeJS.ProcessEnv, outFile: string, extraEnv: Record<string, string> | undefined): Promise<Truth> {
+function goTruth(
+  line: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  outFile: string,
+  extraEnv: Record<string, string> | undefined,
+): Promise<Truth> {
   const key = `${cwd}|${line}|${JSON.stringify(extraEnv ?? {})}`;
   let run = goTruthRuns.get(key);
   if (run === undefined) {
@@ -159,7 +207,8 @@ function makeOwnRepository(dir: string): void {
 function setUpCopy(spec: CaptureCase & { setup: string }): string {
   const copy = join(CASES_DIR, spec.name);
   cpSync(join(WORK_DIR, spec.project), copy, { recursive: true });
-  if (GIT_PROJECTS.includes(spec.project) && git(copy, "rev-parse", "--show-toplevel") !== realpathSync(copy)) throw new Error(`${copy} is not its own git repository`);
+  if (GIT_PROJECTS.includes(spec.project) && git(copy, "rev-parse", "--show-toplevel") !== realpathSync(copy))
+    throw new Error(`${copy} is not its own git repository`);
   const result = spawnSync("bash", ["-c", spec.setup], { cwd: copy, env: gitEnv(), encoding: "utf8" });
   if (result.status !== 0) throw new Error(`setup of ${spec.name} failed (exit ${String(result.status)}): ${result.stderr}`);
   return copy;

@@ -2,7 +2,8 @@
 // pass-claim precision and recall, disclosure recall and precision, and scope agreement.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectClaims, type ClaimKind, type ClaimScope } from "../../src/audit/claims.js";
+
+import { type ClaimKind, type ClaimScope, detectClaims } from "../../src/audit/claims.js";
 
 /** One labelled sentence. */
 export interface ClaimRow {
@@ -54,7 +55,18 @@ const isDisclosureKind = (kind: ClaimKind): boolean => kind !== "pass";
 
 /** Scores the detector on `rows`. */
 export function scoreClaimRows(rows: readonly ClaimRow[]): ClaimScores {
-  const scores: ClaimScores = { rows: rows.length, passExpected: 0, passFound: 0, passTrue: 0, disclosureExpected: 0, disclosureFound: 0, disclosureTrue: 0, scopeMatched: 0, scopeAgreed: 0, misses: [] };
+  const scores: ClaimScores = {
+    rows: rows.length,
+    passExpected: 0,
+    passFound: 0,
+    passTrue: 0,
+    disclosureExpected: 0,
+    disclosureFound: 0,
+    disclosureTrue: 0,
+    scopeMatched: 0,
+    scopeAgreed: 0,
+    misses: [],
+  };
   for (const row of rows) {
     const found = detectClaims(row.text).map((claim) => ({ kind: claim.kind, scope: claim.scope }));
     const remaining = [...found];
@@ -76,7 +88,10 @@ export function scoreClaimRows(rows: readonly ClaimRow[]): ClaimScores {
     }
     scores.passFound += found.filter((claim) => claim.kind === "pass").length;
     scores.disclosureFound += found.filter((claim) => isDisclosureKind(claim.kind)).length;
-    if (missed || remaining.length > 0) scores.misses.push(`${JSON.stringify(row.text)} [${row.form}]: expected ${JSON.stringify(row.expected)}, found ${JSON.stringify(found)}`);
+    if (missed || remaining.length > 0)
+      scores.misses.push(
+        `${JSON.stringify(row.text)} [${row.form}]: expected ${JSON.stringify(row.expected)}, found ${JSON.stringify(found)}`,
+      );
   }
   return scores;
 }
@@ -84,7 +99,13 @@ export function scoreClaimRows(rows: readonly ClaimRow[]): ClaimScores {
 const ratio = (part: number, whole: number): number => (whole === 0 ? 1 : part / whole);
 
 /** The figures of a score: precision and recall of pass claims, recall and precision of disclosures, scope agreement. */
-export function claimFigures(scores: ClaimScores): { passPrecision: number; passRecall: number; disclosureRecall: number; disclosurePrecision: number; scopeAgreement: number } {
+export function claimFigures(scores: ClaimScores): {
+  passPrecision: number;
+  passRecall: number;
+  disclosureRecall: number;
+  disclosurePrecision: number;
+  scopeAgreement: number;
+} {
   return {
     passPrecision: ratio(scores.passTrue, scores.passFound),
     passRecall: ratio(scores.passTrue, scores.passExpected),
@@ -94,13 +115,23 @@ export function claimFigures(scores: ClaimScores): { passPrecision: number; pass
   };
 }
 
-const cell = (part: number, whole: number): string => `${((whole === 0 ? 1 : part / whole) * 100).toFixed(1)}% ${`${part}/${whole}`.padStart(5)}`.padStart(13);
+const cell = (part: number, whole: number): string =>
+  `${((whole === 0 ? 1 : part / whole) * 100).toFixed(1)}% ${`${part}/${whole}`.padStart(5)}`.padStart(13);
 
 /** A fixed-width table of the figures, one line per language and split. */
 export function renderClaimFigures(lines: { language: string; split: string; scores: ClaimScores }[]): string {
   const head = `${"language".padEnd(11)} ${"split".padEnd(9)} rows ${"pass P".padStart(13)} ${"pass R".padStart(13)} ${"discl R".padStart(13)} ${"discl P".padStart(13)} ${"scope".padStart(13)}`;
   const body = lines.map(({ language, split, scores: s }) =>
-    [language.padEnd(11), split.padEnd(9), String(s.rows).padStart(4), cell(s.passTrue, s.passFound), cell(s.passTrue, s.passExpected), cell(s.disclosureTrue, s.disclosureExpected), cell(s.disclosureTrue, s.disclosureFound), cell(s.scopeAgreed, s.scopeMatched)].join(" "),
+    [
+      language.padEnd(11),
+      split.padEnd(9),
+      String(s.rows).padStart(4),
+      cell(s.passTrue, s.passFound),
+      cell(s.passTrue, s.passExpected),
+      cell(s.disclosureTrue, s.disclosureExpected),
+      cell(s.disclosureTrue, s.disclosureFound),
+      cell(s.scopeAgreed, s.scopeMatched),
+    ].join(" "),
   );
   return [head, ...body].join("\n");
 }

@@ -20,13 +20,31 @@ const FILES: Record<string, string> = {
   "data.json": '{"a": 1}\n',
   "run.sh": "#!/bin/sh\necho run\n",
   "ci.yml": "name: ci\non: push\n",
-  "Dockerfile": "FROM scratch\n",
+  Dockerfile: "FROM scratch\n",
   "app.js": "const x = 1;\nconsole.log(x);\n",
   "eslint.config.mjs": 'export default [{ files: ["**/*.js"], rules: { "no-unused-vars": "error" } }];\n',
   // noLib and the few global types the compiler needs (src/globals.d.ts): a check in 0.4 s, not the
   // default lib's several seconds, for each of the suite's tsc runs.
-  "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, target: "es2020", module: "commonjs", noLib: true, types: [] }, include: ["src"] }, null, 2) + "\n",
-  "src/globals.d.ts": ["Array<T> { length: number; [n: number]: T }", "Boolean {}", "CallableFunction {}", "Function {}", "IArguments {}", "NewableFunction {}", "Number {}", "Object {}", "RegExp {}", "String {}"].map((t) => `interface ${t}\n`).join(""),
+  "tsconfig.json":
+    JSON.stringify(
+      { compilerOptions: { strict: true, target: "es2020", module: "commonjs", noLib: true, types: [] }, include: ["src"] },
+      null,
+      2,
+    ) + "\n",
+  "src/globals.d.ts": [
+    "Array<T> { length: number; [n: number]: T }",
+    "Boolean {}",
+    "CallableFunction {}",
+    "Function {}",
+    "IArguments {}",
+    "NewableFunction {}",
+    "Number {}",
+    "Object {}",
+    "RegExp {}",
+    "String {}",
+  ]
+    .map((t) => `interface ${t}\n`)
+    .join(""),
   "src/mod.ts": "export const add = (a: number, b: number): number => a + b;\n",
   "go.mod": "module example.com/fx\n\ngo 1.19\n",
   // Not gofmt-formatted, so `gofmt -l` and `gofmt -d` have something to report.
@@ -46,6 +64,7 @@ export async function createEffectFixture(dir: string, env: NodeJS.ProcessEnv): 
     await writeFile(join(dir, path), text, { mode: path.endsWith(".sh") ? 0o755 : 0o644 });
   }
   await symlink(NODE_MODULES, join(dir, "node_modules"));
-  const script = "(! command -v cargo >/dev/null || cargo generate-lockfile --offline -q) && git init -q -b main && git add -A && git commit -qm fixture";
+  const script =
+    "(! command -v cargo >/dev/null || cargo generate-lockfile --offline -q) && git init -q -b main && git add -A && git commit -qm fixture";
   await run("bash", ["-c", script], { cwd: dir, env });
 }

@@ -32,7 +32,12 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
 // them (a test planting an attack in a fixture), an explicit `git -c` can.
 const FIXTURE_CONFIG_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_COUNT: String(FIXTURE_CONFIG.length),
-  ...Object.fromEntries(FIXTURE_CONFIG.flatMap(([key, value], i) => [[`GIT_CONFIG_KEY_${i}`, key], [`GIT_CONFIG_VALUE_${i}`, value]])),
+  ...Object.fromEntries(
+    FIXTURE_CONFIG.flatMap(([key, value], i) => [
+      [`GIT_CONFIG_KEY_${i}`, key],
+      [`GIT_CONFIG_VALUE_${i}`, value],
+    ]),
+  ),
 };
 
 /** Options for one {@link gitBytes} call. */
@@ -50,15 +55,23 @@ export interface GitOptions {
  * git hook running the suite would set them), with {@link GIT_ENV} over it.
  */
 export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const inherited = Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith("GIT_"));
+  const inherited = Object.entries(process.env).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && !entry[0].startsWith("GIT_"),
+  );
   return { ...Object.fromEntries(inherited), ...GIT_ENV, ...extra };
 }
 
 /** Runs the fixture's `git <args>` in `cwd` and returns stdout's bytes; throws with stderr when git fails (unless `allowFailure`). */
 export function gitBytes(cwd: string, args: readonly string[], options: GitOptions = {}): Buffer {
-  const result = spawnSync("git", args, { cwd, env: gitEnv({ ...FIXTURE_CONFIG_ENV, ...options.env }), input: options.input, maxBuffer: 1 << 28 });
+  const result = spawnSync("git", args, {
+    cwd,
+    env: gitEnv({ ...FIXTURE_CONFIG_ENV, ...options.env }),
+    input: options.input,
+    maxBuffer: 1 << 28,
+  });
   if (result.error !== undefined) throw result.error;
-  if (result.status !== 0 && options.allowFailure !== true) throw new Error(`git ${args.join(" ")} failed in ${cwd} (exit ${String(result.status)}): ${result.stderr.toString()}`);
+  if (result.status !== 0 && options.allowFailure !== true)
+    throw new Error(`git ${args.join(" ")} failed in ${cwd} (exit ${String(result.status)}): ${result.stderr.toString()}`);
   return result.stdout;
 }
 

@@ -35,7 +35,11 @@ export function resolveLocal(from: string, spec: string): string | undefined {
  * Follows the relative imports `importsOf` finds, from `entry` on; `onImport` sees every import of
  * every file reached. Returns the files reached, relative to the repository root.
  */
-export function walkImports(entry: string, importsOf: (source: string) => string[], onImport: (file: string, spec: string) => void = () => {}): string[] {
+export function walkImports(
+  entry: string,
+  importsOf: (source: string) => string[],
+  onImport: (file: string, spec: string) => void = () => {},
+): string[] {
   const seen = new Set<string>();
   const stack = [resolve(repoRoot, entry)];
   while (stack.length > 0) {
@@ -73,7 +77,9 @@ export function srcImports(): SrcImport[] {
   const src = join(repoRoot, "src");
   return tsFilesUnder("src").flatMap((file) => {
     const source = readFileSync(join(repoRoot, file), "utf8");
-    const specs = [...source.matchAll(ANY_IMPORT_RE), ...source.matchAll(DYNAMIC_IMPORT_RE)].map((m) => m[1]!).filter((spec) => spec.startsWith("."));
+    const specs = [...source.matchAll(ANY_IMPORT_RE), ...source.matchAll(DYNAMIC_IMPORT_RE)]
+      .map((m) => m[1]!)
+      .filter((spec) => spec.startsWith("."));
     return specs.flatMap((spec) => {
       const target = resolveLocal(join(repoRoot, file), spec);
       return target === undefined ? [] : [{ file: relative(src, join(repoRoot, file)), target: relative(src, target) }];

@@ -82,10 +82,13 @@ export function runMeasuredCli(args: readonly string[], options: MeasuredCliOpti
     };
     pump();
   }
-  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-  }, options.timeoutMs);
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        }, options.timeoutMs);
   return new Promise((resolvePromise, reject) => {
     child.on("error", reject);
     child.on("exit", () => {

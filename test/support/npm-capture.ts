@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
+
 import { repoRoot } from "./import-graph.js";
 import { tempDirPath } from "./temp-dir.js";
 
@@ -44,7 +45,12 @@ export function captureNpm(command: string, cwd: string, env: Record<string, str
 export function captureNpmAsync(command: string, cwd: string, env: Record<string, string> = {}): Promise<NpmCapture> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], { cwd, env: { ...process.env, ...QUIET_NPM, ...env }, stdio: ["ignore", "pipe", "ignore"], timeout: 60_000 });
+    const child = spawn("bash", ["-c", `exec 2>&1; ${command}`], {
+      cwd,
+      env: { ...process.env, ...QUIET_NPM, ...env },
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 60_000,
+    });
     let output = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {

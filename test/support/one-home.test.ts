@@ -2,6 +2,7 @@
 // or spells git's isolation itself (STYLE.md, "One home for test helpers").
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 const TEST = join(import.meta.dirname, "..");

@@ -4,9 +4,11 @@
 // AE_UPDATE_PINNED=1 rewrites the committed files from the live runs instead.
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
+
 import { beforeAll, describe, expect, it } from "vitest";
-import { CAPTURE_CASES, PINNED_INTERPRETERS } from "./capture-cases.js";
+
 import { captureLive, ensureCaptured, loadPinned, PINNED_DIR, pinnedPath, pinnedText } from "./capture.js";
+import { CAPTURE_CASES, PINNED_INTERPRETERS } from "./capture-cases.js";
 
 const PINNED = CAPTURE_CASES.filter((spec) => spec.pinned !== undefined);
 
@@ -19,7 +21,11 @@ beforeAll(async () => {
 
 describe("pinned captures", () => {
   it("are the cases that name an interpreter apt cannot install, and nothing else", () => {
-    expect(PINNED.map((spec) => spec.name).sort()).toEqual(CAPTURE_CASES.filter((spec) => PINNED_INTERPRETERS.some(([path]) => spec.line.includes(path))).map((spec) => spec.name).sort());
+    expect(PINNED.map((spec) => spec.name).sort()).toEqual(
+      CAPTURE_CASES.filter((spec) => PINNED_INTERPRETERS.some(([path]) => spec.line.includes(path)))
+        .map((spec) => spec.name)
+        .sort(),
+    );
     expect(readdirSync(PINNED_DIR).sort()).toEqual(PINNED.map((spec) => basename(pinnedPath(spec))).sort());
   });
 
@@ -32,13 +38,16 @@ describe("pinned captures", () => {
 
   describe.each(PINNED_INTERPRETERS)("where %s exists", (interpreter, pinned) => {
     const cases = PINNED.filter((spec) => spec.pinned === pinned);
-    it.skipIf(!existsSync(interpreter)).each(cases.map((spec) => [spec.name, spec] as const))("%s matches a live run", async (_name, spec) => {
-      const live = await captureLive(spec, `${spec.name}.live`);
-      if (process.env.AE_UPDATE_PINNED === "1") writeFileSync(pinnedPath(spec), pinnedText({ ...live, durationMs: 0 }));
-      const committed = loadPinned(spec);
-      expect(live.exitCode).toBe(committed.exitCode);
-      expect(live.truth).toEqual(committed.truth);
-      expect(masked(live.output)).toBe(masked(committed.output));
-    });
+    it.skipIf(!existsSync(interpreter)).each(cases.map((spec) => [spec.name, spec] as const))(
+      "%s matches a live run",
+      async (_name, spec) => {
+        const live = await captureLive(spec, `${spec.name}.live`);
+        if (process.env.AE_UPDATE_PINNED === "1") writeFileSync(pinnedPath(spec), pinnedText({ ...live, durationMs: 0 }));
+        const committed = loadPinned(spec);
+        expect(live.exitCode).toBe(committed.exitCode);
+        expect(live.truth).toEqual(committed.truth);
+        expect(masked(live.output)).toBe(masked(committed.output));
+      },
+    );
   });
 });

@@ -1,7 +1,7 @@
 // The state of a directory tree on disk (every entry's path, type, mode and content), to assert what a
 // real command changed: the work tree and the repository's .git/ apart.
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type BigIntStats } from "node:fs";
+import { type BigIntStats, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 
 /** One signature per entry under the root: `dir MODE`, `file MODE SHA256`, `link TARGET`. */

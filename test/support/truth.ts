@@ -220,7 +220,8 @@ export function readVitestTruth(texts: readonly string[]): Truth {
       else if (test.state === "failed") failed.add(id);
       else if (test.state === "skipped") skipped.add(id);
     }
-    for (const file of record.files) packages[file.file] = file.state === "failed" || file.errors > 0 ? "fail" : file.state === "skipped" ? "skip" : "pass";
+    for (const file of record.files)
+      packages[file.file] = file.state === "failed" || file.errors > 0 ? "fail" : file.state === "skipped" ? "skip" : "pass";
     if (record.unhandledErrors > 0) packages["(unhandled errors)"] = "fail";
   }
   for (const id of failed) passed.delete(id);
@@ -339,7 +340,8 @@ export function readCargoTruth(text: string): Truth {
     }
     if (!line.startsWith("{") || binary === null) continue;
     const event = JSON.parse(line) as LibtestEvent;
-    if (event.type === "suite" && (event.event === "ok" || event.event === "failed")) packages[binary] = event.event === "ok" ? "pass" : "fail";
+    if (event.type === "suite" && (event.event === "ok" || event.event === "failed"))
+      packages[binary] = event.event === "ok" ? "pass" : "fail";
     if (event.type !== "test" || event.name === undefined) continue;
     const id = `${binary}::${event.name}`;
     if (event.event === "started") started.add(id);

@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
 import { createApplyPatchTool, parseNumstatPaths } from "../../src/tools/apply-patch.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -30,7 +32,10 @@ describe("apply_patch", () => {
   it("applies a multi-file Git diff and reports the changed paths", async () => {
     const result = await createApplyPatchTool({ cwd: ws.dir }).execute({ patch: MODIFY_A + MODIFY_B });
     expect({ result, a: read("a.py"), b: read("b.py") }).toEqual({
-      result: { text: "Applied the patch: changed a.py, b.py.", data: { completed: true, changed: true, paths: ["a.py", "b.py"], changedPaths: ["a.py", "b.py"] } },
+      result: {
+        text: "Applied the patch: changed a.py, b.py.",
+        data: { completed: true, changed: true, paths: ["a.py", "b.py"], changedPaths: ["a.py", "b.py"] },
+      },
       a: "def f():\n    return 2\n",
       b: "X = 1\nY = 3\n",
     });
@@ -38,7 +43,13 @@ describe("apply_patch", () => {
 
   it("is all or nothing: one failing hunk leaves every file untouched", async () => {
     const result = await createApplyPatchTool({ cwd: ws.dir }).execute({ patch: MODIFY_A + BAD_B });
-    expect({ isError: result.isError, data: result.data, a: read("a.py"), b: read("b.py"), says: result.text.includes("does not apply") }).toEqual({
+    expect({
+      isError: result.isError,
+      data: result.data,
+      a: read("a.py"),
+      b: read("b.py"),
+      says: result.text.includes("does not apply"),
+    }).toEqual({
       isError: true,
       data: { completed: false, changed: false, paths: ["a.py", "b.py"], changedPaths: [] },
       a: "def f():\n    return 1\n",
@@ -49,12 +60,24 @@ describe("apply_patch", () => {
 
   it.each<[string, string]>([
     ["a parent-directory path", "diff --git a/../x.py b/../x.py\n--- a/../x.py\n+++ b/../x.py\n@@ -1 +1 @@\n-SECRET = 1\n+SECRET = 2\n"],
-    ["a path through a symlink that leaves the workspace", "diff --git a/out/target.py b/out/target.py\n--- a/out/target.py\n+++ b/out/target.py\n@@ -1 +1 @@\n-SECRET = 1\n+SECRET = 2\n"],
-    ["the .git directory", "diff --git a/.git/config b/.git/config\nnew file mode 100644\n--- /dev/null\n+++ b/.git/config\n@@ -0,0 +1 @@\n+[core]\n"],
+    [
+      "a path through a symlink that leaves the workspace",
+      "diff --git a/out/target.py b/out/target.py\n--- a/out/target.py\n+++ b/out/target.py\n@@ -1 +1 @@\n-SECRET = 1\n+SECRET = 2\n",
+    ],
+    [
+      "the .git directory",
+      "diff --git a/.git/config b/.git/config\nnew file mode 100644\n--- /dev/null\n+++ b/.git/config\n@@ -0,0 +1 @@\n+[core]\n",
+    ],
   ])("refuses %s and changes nothing", async (_label, patch) => {
     symlinkSync(outside.dir, join(ws.dir, "out"));
     const result = await createApplyPatchTool({ cwd: ws.dir, allowFileCreation: true }).execute({ patch: MODIFY_A + patch });
-    expect({ isError: result.isError, completed: result.data?.completed, changed: result.data?.changed, secret: readFileSync(join(outside.dir, "target.py"), "utf8"), a: read("a.py") }).toEqual({
+    expect({
+      isError: result.isError,
+      completed: result.data?.completed,
+      changed: result.data?.changed,
+      secret: readFileSync(join(outside.dir, "target.py"), "utf8"),
+      a: read("a.py"),
+    }).toEqual({
       isError: true,
       completed: false,
       changed: false,
@@ -93,12 +116,19 @@ describe("apply_patch", () => {
   });
 
   it("accepts a plain unified diff without `diff --git` headers", async () => {
-    const result = await createApplyPatchTool({ cwd: ws.dir }).execute({ patch: "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 3\n" });
-    expect([result.data, read("a.py")]).toEqual([{ completed: true, changed: true, paths: ["a.py"], changedPaths: ["a.py"] }, "def f():\n    return 3\n"]);
+    const result = await createApplyPatchTool({ cwd: ws.dir }).execute({
+      patch: "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 3\n",
+    });
+    expect([result.data, read("a.py")]).toEqual([
+      { completed: true, changed: true, paths: ["a.py"], changedPaths: ["a.py"] },
+      "def f():\n    return 3\n",
+    ]);
   });
 
   it("tolerates wrong hunk line counts (agents miscount them)", async () => {
-    const result = await createApplyPatchTool({ cwd: ws.dir }).execute({ patch: "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,9 @@\n def f():\n-    return 1\n+    return 4\n" });
+    const result = await createApplyPatchTool({ cwd: ws.dir }).execute({
+      patch: "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1,7 +1,9 @@\n def f():\n-    return 1\n+    return 4\n",
+    });
     expect([result.data?.completed, read("a.py")]).toEqual([true, "def f():\n    return 4\n"]);
   });
 
@@ -110,11 +140,11 @@ describe("apply_patch", () => {
       writeFileSync(join(repo.dir, "a.py"), "def f():\n    return 1\n");
       execFileSync("git", ["init", "-q"], { cwd: repo.dir });
       const result = await createApplyPatchTool({ cwd: join(repo.dir, "sub") }).execute({ patch: MODIFY_A });
-      expect([result.data?.changedPaths, readFileSync(join(repo.dir, "sub", "a.py"), "utf8"), readFileSync(join(repo.dir, "a.py"), "utf8")]).toEqual([
-        ["a.py"],
-        "def f():\n    return 2\n",
-        "def f():\n    return 1\n",
-      ]);
+      expect([
+        result.data?.changedPaths,
+        readFileSync(join(repo.dir, "sub", "a.py"), "utf8"),
+        readFileSync(join(repo.dir, "a.py"), "utf8"),
+      ]).toEqual([["a.py"], "def f():\n    return 2\n", "def f():\n    return 1\n"]);
     } finally {
       repo.cleanup();
     }

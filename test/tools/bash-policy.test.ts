@@ -1,8 +1,10 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { type ConfirmRequest, createBashTool } from "../../src/tools/bash.js";
 import { checkCommandPolicy, type PolicyDecision } from "../../src/tools/bash-policy.js";
-import { createBashTool, type ConfirmRequest } from "../../src/tools/bash.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 describe("checkCommandPolicy", () => {
@@ -59,35 +61,50 @@ describe("the bash tool applies the policy before running anything", () => {
     scratch.cleanup();
   });
 
-  it.each(["touch ran; rm -rf /", "touch ran && chmod -R 777 /", "touch ran; :(){ :|:& };:", "touch ran; echo x > /dev/sda", "touch ran; mkfs.ext4 /dev/sdz9"])(
-    "a blocked command never runs: %s",
-    async (command) => {
-      rmSync(marker(), { force: true });
-      const result = await createBashTool({ cwd: ws.dir, headless: false, tempDir: scratch.dir }).execute({ command });
-      expect({ isError: result.isError, status: result.data?.status, reason: result.data?.status === "not-run" ? result.data.reason : null, ran: existsSync(marker()) }).toEqual({
-        isError: true,
-        status: "not-run",
-        reason: "policy-blocked",
-        ran: false,
-      });
-    },
-  );
+  it.each([
+    "touch ran; rm -rf /",
+    "touch ran && chmod -R 777 /",
+    "touch ran; :(){ :|:& };:",
+    "touch ran; echo x > /dev/sda",
+    "touch ran; mkfs.ext4 /dev/sdz9",
+  ])("a blocked command never runs: %s", async (command) => {
+    rmSync(marker(), { force: true });
+    const result = await createBashTool({ cwd: ws.dir, headless: false, tempDir: scratch.dir }).execute({ command });
+    expect({
+      isError: result.isError,
+      status: result.data?.status,
+      reason: result.data?.status === "not-run" ? result.data.reason : null,
+      ran: existsSync(marker()),
+    }).toEqual({
+      isError: true,
+      status: "not-run",
+      reason: "policy-blocked",
+      ran: false,
+    });
+  });
 
   it.each<[string, ((request: ConfirmRequest) => boolean | Promise<boolean>) | undefined, boolean]>([
     ["declined", () => false, false],
     ["approved", () => true, true],
     ["approved asynchronously", () => Promise.resolve(true), true],
-    ["confirm throws", () => {
-      throw new Error("no operator");
-    }, false],
+    [
+      "confirm throws",
+      () => {
+        throw new Error("no operator");
+      },
+      false,
+    ],
     ["no confirm callback", undefined, true],
   ])("a risky command with the confirm callback %s", async (_label, confirm, shouldRun) => {
     rmSync(marker(), { force: true });
     const asked: ConfirmRequest[] = [];
-    const wrapped = confirm === undefined ? undefined : (request: ConfirmRequest) => {
-      asked.push(request);
-      return confirm(request);
-    };
+    const wrapped =
+      confirm === undefined
+        ? undefined
+        : (request: ConfirmRequest) => {
+            asked.push(request);
+            return confirm(request);
+          };
     const command = "touch ran; git reset --hard 2>/dev/null; true";
     const result = await createBashTool({ cwd: ws.dir, headless: false, tempDir: scratch.dir, confirm: wrapped }).execute({ command });
     expect({ ran: existsSync(marker()), status: result.data?.status, asked: asked.map((r) => r.rule) }).toEqual({

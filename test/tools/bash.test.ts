@@ -1,11 +1,13 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { isEvidenceError } from "../../src/errors.js";
-import { createBashTool, readBashOutput, type BashData, type BashRunData, type BashToolOptions } from "../../src/tools/bash.js";
 import type { ToolResult } from "../../src/host/tool.js";
-import { survivors, uniqueSleep } from "./helpers.js";
+import { type BashData, type BashRunData, type BashToolOptions, createBashTool, readBashOutput } from "../../src/tools/bash.js";
 import { makeTempDir } from "../support/temp-dir.js";
+import { survivors, uniqueSleep } from "./helpers.js";
 
 let ws: { dir: string; cleanup: () => void };
 let scratch: { dir: string; cleanup: () => void };
@@ -64,21 +66,27 @@ describe("bash: running commands", () => {
 });
 
 describe("bash: timeouts and aborts kill the whole process group", () => {
-  it.each([false, true])("a timeout is a result (124, timedOut) and leaves no process of the group alive (headless %s)", async (headless) => {
-    const marker = uniqueSleep();
-    const started = Date.now();
-    const result = await bash({ headless }).execute({ command: `echo before; sleep ${marker} & (sleep ${marker} &); sleep ${marker}`, timeoutMs: 500 });
-    const data = ran(result);
-    expect({ exitCode: data.exitCode, timedOut: data.timedOut, aborted: data.aborted, isError: result.isError }).toEqual({
-      exitCode: 124,
-      timedOut: true,
-      aborted: false,
-      isError: undefined,
-    });
-    expect(result.text).toBe("before\nCommand timed out after 500 ms; its process group was killed.\nExit code: 124");
-    expect(Date.now() - started).toBeLessThan(10_000);
-    expect(survivors(marker, data.processGroup)).toEqual([]);
-  });
+  it.each([false, true])(
+    "a timeout is a result (124, timedOut) and leaves no process of the group alive (headless %s)",
+    async (headless) => {
+      const marker = uniqueSleep();
+      const started = Date.now();
+      const result = await bash({ headless }).execute({
+        command: `echo before; sleep ${marker} & (sleep ${marker} &); sleep ${marker}`,
+        timeoutMs: 500,
+      });
+      const data = ran(result);
+      expect({ exitCode: data.exitCode, timedOut: data.timedOut, aborted: data.aborted, isError: result.isError }).toEqual({
+        exitCode: 124,
+        timedOut: true,
+        aborted: false,
+        isError: undefined,
+      });
+      expect(result.text).toBe("before\nCommand timed out after 500 ms; its process group was killed.\nExit code: 124");
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(survivors(marker, data.processGroup)).toEqual([]);
+    },
+  );
 
   it.each([false, true])("an aborted ctx.signal kills the group like a timeout (headless %s)", async (headless) => {
     const marker = uniqueSleep();
@@ -86,15 +94,25 @@ describe("bash: timeouts and aborts kill the whole process group", () => {
     // The abort comes 400 ms after the tool starts the command (timed from a fixed point, a busy machine
     // could abort before a slow sandbox started it: a command that never ran).
     const onCommandStart = (): void => void setTimeout(() => controller.abort(), 400);
-    const result = await bash({ headless }).execute({ command: `sleep ${marker} & sleep ${marker}` }, { signal: controller.signal, onCommandStart });
+    const result = await bash({ headless }).execute(
+      { command: `sleep ${marker} & sleep ${marker}` },
+      { signal: controller.signal, onCommandStart },
+    );
     const data = ran(result);
-    expect({ exitCode: data.exitCode, timedOut: data.timedOut, aborted: data.aborted }).toEqual({ exitCode: 130, timedOut: false, aborted: true });
+    expect({ exitCode: data.exitCode, timedOut: data.timedOut, aborted: data.aborted }).toEqual({
+      exitCode: 130,
+      timedOut: false,
+      aborted: true,
+    });
     expect(survivors(marker, data.processGroup)).toEqual([]);
   });
 
   it("escalates to SIGKILL for a process that ignores SIGTERM", async () => {
     const marker = uniqueSleep();
-    const result = await bash({ killGraceMs: 300 }).execute({ command: `trap '' TERM; sleep ${marker} & trap '' TERM; wait`, timeoutMs: 300 });
+    const result = await bash({ killGraceMs: 300 }).execute({
+      command: `trap '' TERM; sleep ${marker} & trap '' TERM; wait`,
+      timeoutMs: 300,
+    });
     const data = ran(result);
     expect(data.timedOut).toBe(true);
     expect(survivors(marker, data.processGroup)).toEqual([]);
@@ -127,10 +145,17 @@ describe("bash: output bounds", () => {
     expect(out?.startsWith("1\n2\n3\n")).toBe(true);
     expect(out).toMatch(/\n\[\.\.\. \d+ bytes of stdout clipped \.\.\.\]\n/);
     expect(err).toMatch(/\n\[\.\.\. \d+ bytes of stderr clipped \.\.\.\]\n[\s\S]*\n50000\nExit code: 0$/);
-    const visible = result.text.replace(/\[\.\.\. \d+ bytes of std(out|err) clipped \.\.\.\]/g, "").replace("[stderr]", "").replace("Exit code: 0", "");
+    const visible = result.text
+      .replace(/\[\.\.\. \d+ bytes of std(out|err) clipped \.\.\.\]/g, "")
+      .replace("[stderr]", "")
+      .replace("Exit code: 0", "");
     expect(visible.length).toBeLessThanOrEqual(2_000 + 4);
     const raw = await readBashOutput(data);
-    expect({ stdoutLines: raw.stdout.split("\n").length - 1, stderrLines: raw.stderr.split("\n").length - 1, truncated: data.truncated }).toEqual({
+    expect({
+      stdoutLines: raw.stdout.split("\n").length - 1,
+      stderrLines: raw.stderr.split("\n").length - 1,
+      truncated: data.truncated,
+    }).toEqual({
       stdoutLines: 200_000,
       stderrLines: 50_000,
       truncated: false,
@@ -169,7 +194,11 @@ describe("bash: construction mistakes throw one EvidenceError sentence", () => {
     ["bad timeout", { timeoutMs: -1 }, 'createBashTool option "timeoutMs" is -1; accepted: an integer from 1 to 2147483647.'],
     ["bad headless", { headless: "yes" }, 'createBashTool option "headless" is "yes"; accepted: true or false.'],
     ["bad name", { name: "run tests" }, 'Tool option "name" is "run tests"; accepted: 1 to 64 characters from a-z, A-Z, 0-9, "_" and "-".'],
-    ["unknown option", { timeout: 5 }, 'createBashTool has no option "timeout"; accepted: cwd, name, sandbox, headless, network, bwrapPath, writablePaths, readablePaths, hiddenPaths, pidsLimit, memoryLimitBytes, timeoutMs, killGraceMs, maxOutputChars, rawCapBytes, tempDir, logRetention, env, confirm, progressIntervalMs.'],
+    [
+      "unknown option",
+      { timeout: 5 },
+      'createBashTool has no option "timeout"; accepted: cwd, name, sandbox, headless, network, bwrapPath, writablePaths, readablePaths, hiddenPaths, pidsLimit, memoryLimitBytes, timeoutMs, killGraceMs, maxOutputChars, rawCapBytes, tempDir, logRetention, env, confirm, progressIntervalMs.',
+    ],
   ])("%s", (_label, extra, message) => {
     const base = "cwd" in extra || Object.keys(extra).length === 0 ? {} : { cwd: ws.dir };
     let caught: unknown;

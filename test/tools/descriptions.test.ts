@@ -2,9 +2,11 @@
 // workspace is "the workspace", so every candidate worktree gets the same prompt and prompt caching
 // holds), and file_write offers only the modes it allows.
 import { rmSync } from "node:fs";
+
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { evidenceTools, EVIDENCE_TOOL_NAMES } from "../../src/observation/evidence-tools.js";
+
+import { EVIDENCE_TOOL_NAMES, evidenceTools } from "../../src/observation/evidence-tools.js";
 import { createFileWriteTool } from "../../src/tools/file-write.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -15,7 +17,8 @@ afterAll(() => {
   rmSync(b, { recursive: true, force: true });
 });
 
-const modes = (schema: unknown): unknown => (z.toJSONSchema(schema as z.ZodType) as unknown as { properties: { mode: { enum: string[] } } }).properties.mode.enum;
+const modes = (schema: unknown): unknown =>
+  (z.toJSONSchema(schema as z.ZodType) as unknown as { properties: { mode: { enum: string[] } } }).properties.mode.enum;
 
 describe("tool descriptions", () => {
   it.each([false, "strict"] as const)("name no workspace path, and are the same for two workspaces (sandbox %s)", (sandbox) => {

@@ -4,7 +4,9 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, expect, it } from "vitest";
+
 import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
 import { createFileReadTool } from "../../src/tools/file-read.js";
 import { createFileWriteTool } from "../../src/tools/file-write.js";
@@ -28,7 +30,11 @@ afterAll(() => {
 });
 
 it(`${CALLS} file tool calls against a swapping symlink never leave the workspace`, async () => {
-  const swapper = spawn("bash", ["-c", `cd ${ws.dir}; while :; do rm -rf d; mkdir d; echo inside > d/secret.txt; rm -rf d; ln -s ${outside.dir} d; done`], { stdio: "ignore" });
+  const swapper = spawn(
+    "bash",
+    ["-c", `cd ${ws.dir}; while :; do rm -rf d; mkdir d; echo inside > d/secret.txt; rm -rf d; ln -s ${outside.dir} d; done`],
+    { stdio: "ignore" },
+  );
   const read = createFileReadTool({ cwd: ws.dir });
   const write = createFileWriteTool({ cwd: ws.dir, allowFileCreation: true });
   const patch = createApplyPatchTool({ cwd: ws.dir, allowFileCreation: true });
@@ -44,7 +50,9 @@ it(`${CALLS} file tool calls against a swapping symlink never leave the workspac
         read.execute({ path: "d/secret.txt" }),
         write.execute({ path: `d/w${n % 7}.txt`, mode: "create", content: "written\n" }),
         n % 30 === 0
-          ? patch.execute({ patch: `diff --git a/d/p${n}.txt b/d/p${n}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/d/p${n}.txt\n@@ -0,0 +1 @@\n+patched\n` })
+          ? patch.execute({
+              patch: `diff --git a/d/p${n}.txt b/d/p${n}.txt\nnew file mode 100644\n--- /dev/null\n+++ b/d/p${n}.txt\n@@ -0,0 +1 @@\n+patched\n`,
+            })
           : Promise.resolve({ text: "" }),
       ]);
       if (r.text.includes("outside secret")) leaks.push(`file_read: ${r.text}`);

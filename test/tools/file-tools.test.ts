@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { createFileReadTool } from "../../src/tools/file-read.js";
 import { createFileWriteTool, type FileWriteInput } from "../../src/tools/file-write.js";
 import { makeTempDir } from "../support/temp-dir.js";
@@ -29,7 +31,10 @@ afterAll(() => {
 describe("file_read", () => {
   it("shows numbered lines of a whole file", async () => {
     const result = await createFileReadTool({ cwd: ws.dir }).execute({ path: "sub/inner.txt" });
-    expect(result).toEqual({ text: "1\tinner", data: { status: "read", path: "sub/inner.txt", startLine: 1, endLine: 1, totalLines: 1, bytes: 6, clipped: false } });
+    expect(result).toEqual({
+      text: "1\tinner",
+      data: { status: "read", path: "sub/inner.txt", startLine: 1, endLine: 1, totalLines: 1, bytes: 6, clipped: false },
+    });
   });
 
   it.each<[number | null, number | null, string, number]>([
@@ -53,7 +58,11 @@ describe("file_read", () => {
     ["blob.bin", "binary"],
   ])("refuses %s (%s)", async (path, reason) => {
     const result = await createFileReadTool({ cwd: ws.dir }).execute({ path });
-    expect({ isError: result.isError, reason: result.data?.status === "refused" ? result.data.reason : null, leaked: result.text.includes("outside secret") }).toEqual({
+    expect({
+      isError: result.isError,
+      reason: result.data?.status === "refused" ? result.data.reason : null,
+      leaked: result.text.includes("outside secret"),
+    }).toEqual({
       isError: true,
       reason,
       leaked: false,
@@ -62,7 +71,10 @@ describe("file_read", () => {
 
   it("follows a symlink that stays inside the workspace, and accepts an absolute path inside it", async () => {
     const tool = createFileReadTool({ cwd: ws.dir });
-    const [viaLink, absolute] = await Promise.all([tool.execute({ path: "link-in" }), tool.execute({ path: join(ws.dir, "sub/inner.txt") })]);
+    const [viaLink, absolute] = await Promise.all([
+      tool.execute({ path: "link-in" }),
+      tool.execute({ path: join(ws.dir, "sub/inner.txt") }),
+    ]);
     expect([viaLink.text, viaLink.data?.path, absolute.text]).toEqual(["1\tinner", "sub/inner.txt", "1\tinner"]);
   });
 
@@ -75,7 +87,9 @@ describe("file_read", () => {
 
   it("bounds the text and says where to continue", async () => {
     const result = await createFileReadTool({ cwd: ws.dir, maxOutputChars: 40 }).execute({ path: "lines.txt" });
-    expect(result.text).toBe(" 1\tline 1\n 2\tline 2\n 3\tline 3\n 4\tline 4\n[... output clipped after line 4; pass startLine 5 to continue ...]");
+    expect(result.text).toBe(
+      " 1\tline 1\n 2\tline 2\n 3\tline 3\n 4\tline 4\n[... output clipped after line 4; pass startLine 5 to continue ...]",
+    );
   });
 
   it("rejects an end before the start", async () => {
@@ -85,13 +99,20 @@ describe("file_read", () => {
 });
 
 describe("file_write", () => {
-  const write = (input: FileWriteInput, allowFileCreation = false) => createFileWriteTool({ cwd: ws.dir, allowFileCreation }).execute(input);
+  const write = (input: FileWriteInput, allowFileCreation = false) =>
+    createFileWriteTool({ cwd: ws.dir, allowFileCreation }).execute(input);
 
   it("create is refused without allowFileCreation and works with it", async () => {
     const refused = await write({ path: "new/a.txt", mode: "create", content: "a\n" });
     const existedAfterRefusal = existsSync(join(ws.dir, "new/a.txt"));
     const created = await write({ path: "new/a.txt", mode: "create", content: "a\n" }, true);
-    expect({ refused: refused.data, isError: refused.isError, existedAfterRefusal, created: created.data, content: readFileSync(join(ws.dir, "new/a.txt"), "utf8") }).toEqual({
+    expect({
+      refused: refused.data,
+      isError: refused.isError,
+      existedAfterRefusal,
+      created: created.data,
+      content: readFileSync(join(ws.dir, "new/a.txt"), "utf8"),
+    }).toEqual({
       refused: { completed: false, changed: false, path: "new/a.txt", mode: "create" },
       isError: true,
       existedAfterRefusal: false,
@@ -103,7 +124,10 @@ describe("file_write", () => {
   it("create does not replace an existing file", async () => {
     writeFileSync(join(ws.dir, "exists.txt"), "old\n");
     const result = await write({ path: "exists.txt", mode: "create", content: "new\n" }, true);
-    expect([result.data, readFileSync(join(ws.dir, "exists.txt"), "utf8")]).toEqual([{ completed: false, changed: false, path: "exists.txt", mode: "create" }, "old\n"]);
+    expect([result.data, readFileSync(join(ws.dir, "exists.txt"), "utf8")]).toEqual([
+      { completed: false, changed: false, path: "exists.txt", mode: "create" },
+      "old\n",
+    ]);
   });
 
   it("overwrite with different content reports changed true and keeps the file mode", async () => {
@@ -121,7 +145,12 @@ describe("file_write", () => {
     const before = statSync(join(ws.dir, "same.txt"));
     const result = await write({ path: "same.txt", mode: "overwrite", content: "same\n" });
     const after = statSync(join(ws.dir, "same.txt"));
-    expect({ data: result.data, isError: result.isError, sameInode: before.ino === after.ino, sameMtime: before.mtimeMs === after.mtimeMs }).toEqual({
+    expect({
+      data: result.data,
+      isError: result.isError,
+      sameInode: before.ino === after.ino,
+      sameMtime: before.mtimeMs === after.mtimeMs,
+    }).toEqual({
       data: { completed: true, changed: false, path: "same.txt", mode: "overwrite" },
       isError: undefined,
       sameInode: true,
@@ -131,7 +160,10 @@ describe("file_write", () => {
 
   it("overwrite of a missing file is refused (it would be a creation)", async () => {
     const result = await write({ path: "ghost.txt", mode: "overwrite", content: "x" }, true);
-    expect([result.data, existsSync(join(ws.dir, "ghost.txt"))]).toEqual([{ completed: false, changed: false, path: "ghost.txt", mode: "overwrite" }, false]);
+    expect([result.data, existsSync(join(ws.dir, "ghost.txt"))]).toEqual([
+      { completed: false, changed: false, path: "ghost.txt", mode: "overwrite" },
+      false,
+    ]);
   });
 
   it.each<[string, string, string | null, string | null, boolean, string]>([
@@ -152,18 +184,29 @@ describe("file_write", () => {
     });
   });
 
-  it.each(["../escape.txt", "link-out", "dir-out/new.txt", "/tmp/ae-escape.txt", "dangling"])("refuses to write outside the workspace: %s", async (path) => {
-    const result = await write({ path, mode: "create", content: "pwned\n" }, true);
-    expect({ completed: result.data?.completed, changed: result.data?.changed, secret: readFileSync(join(outside.dir, "secret.txt"), "utf8"), newFile: existsSync(join(outside.dir, "new.txt")) }).toEqual({
-      completed: false,
-      changed: false,
-      secret: "outside secret\n",
-      newFile: false,
-    });
-  });
+  it.each(["../escape.txt", "link-out", "dir-out/new.txt", "/tmp/ae-escape.txt", "dangling"])(
+    "refuses to write outside the workspace: %s",
+    async (path) => {
+      const result = await write({ path, mode: "create", content: "pwned\n" }, true);
+      expect({
+        completed: result.data?.completed,
+        changed: result.data?.changed,
+        secret: readFileSync(join(outside.dir, "secret.txt"), "utf8"),
+        newFile: existsSync(join(outside.dir, "new.txt")),
+      }).toEqual({
+        completed: false,
+        changed: false,
+        secret: "outside secret\n",
+        newFile: false,
+      });
+    },
+  );
 
   it("writes through a symlink that stays inside and reports the real path", async () => {
     const result = await write({ path: "link-in", mode: "str_replace", oldString: "inner", newString: "INNER" });
-    expect([result.data, readFileSync(join(ws.dir, "sub/inner.txt"), "utf8")]).toEqual([{ completed: true, changed: true, path: "sub/inner.txt", mode: "str_replace" }, "INNER\n"]);
+    expect([result.data, readFileSync(join(ws.dir, "sub/inner.txt"), "utf8")]).toEqual([
+      { completed: true, changed: true, path: "sub/inner.txt", mode: "str_replace" },
+      "INNER\n",
+    ]);
   });
 });

@@ -4,12 +4,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
+
+import type { Tool } from "../../src/host/tool.js";
 import { evidenceTools } from "../../src/observation/evidence-tools.js";
+import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
 import { createGitDiffTool } from "../../src/tools/git-diff.js";
 import { createGrepTool } from "../../src/tools/grep.js";
-import type { Tool } from "../../src/host/tool.js";
 import { git as fixtureGit } from "../support/git.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -33,40 +35,62 @@ function repo(): { dir: string; marker: string; git: (...args: string[]) => void
 // What an agent writes into the repository; `marker` is a host path the command would create.
 const ATTACKS: [string, (dir: string, marker: string, git: (...args: string[]) => void) => void][] = [
   ["core.fsmonitor", (_dir, marker, git) => git("config", "core.fsmonitor", `touch ${marker}; false`)],
-  ["a clean/smudge filter named by .gitattributes", (dir, marker, git) => {
-    writeFileSync(join(dir, ".gitattributes"), "* filter=evil\n");
-    git("config", "filter.evil.clean", `sh -c 'touch ${marker}; cat'`);
-    git("config", "filter.evil.smudge", `sh -c 'touch ${marker}; cat'`);
-    git("config", "filter.evil.process", `sh -c 'touch ${marker}'`);
-  }],
-  ["core.hooksPath with every hook", (dir, marker, git) => {
-    mkdirSync(join(dir, "hooks"));
-    for (const hook of ["post-index-change", "pre-commit", "post-checkout", "reference-transaction", "pre-auto-gc"]) writeFileSync(join(dir, "hooks", hook), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
-    git("config", "core.hooksPath", join(dir, "hooks"));
-  }],
-  ["a hook in .git/hooks", (dir, marker) => writeFileSync(join(dir, ".git", "hooks", "post-index-change"), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 })],
+  [
+    "a clean/smudge filter named by .gitattributes",
+    (dir, marker, git) => {
+      writeFileSync(join(dir, ".gitattributes"), "* filter=evil\n");
+      git("config", "filter.evil.clean", `sh -c 'touch ${marker}; cat'`);
+      git("config", "filter.evil.smudge", `sh -c 'touch ${marker}; cat'`);
+      git("config", "filter.evil.process", `sh -c 'touch ${marker}'`);
+    },
+  ],
+  [
+    "core.hooksPath with every hook",
+    (dir, marker, git) => {
+      mkdirSync(join(dir, "hooks"));
+      for (const hook of ["post-index-change", "pre-commit", "post-checkout", "reference-transaction", "pre-auto-gc"])
+        writeFileSync(join(dir, "hooks", hook), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+      git("config", "core.hooksPath", join(dir, "hooks"));
+    },
+  ],
+  [
+    "a hook in .git/hooks",
+    (dir, marker) => writeFileSync(join(dir, ".git", "hooks", "post-index-change"), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 }),
+  ],
   ["core.pager", (_dir, marker, git) => git("config", "core.pager", `touch ${marker}; cat`)],
   ["diff.external", (_dir, marker, git) => git("config", "diff.external", `sh -c 'touch ${marker}'`)],
-  ["a textconv diff driver", (dir, marker, git) => {
-    writeFileSync(join(dir, ".gitattributes"), "* diff=evil\n");
-    git("config", "diff.evil.textconv", `sh -c 'touch ${marker}; cat "$1"' --`);
-    git("config", "diff.evil.command", `sh -c 'touch ${marker}'`);
-  }],
-  ["core.sshCommand and core.askPass", (_dir, marker, git) => {
-    git("config", "core.sshCommand", `touch ${marker}`);
-    git("config", "core.askPass", `touch ${marker}`);
-  }],
-  ["include.path pointing outside the workspace", (dir, marker, git) => {
-    const included = join(dir, "..", `${dir.split("/").pop() ?? "x"}-included.cfg`);
-    writeFileSync(included, `[core]\n\tfsmonitor = touch ${marker}; false\n[filter "evil"]\n\tclean = sh -c 'touch ${marker}; cat'\n`);
-    cleanups.push(() => execFileSync("rm", ["-f", included]));
-    writeFileSync(join(dir, ".gitattributes"), "* filter=evil\n");
-    git("config", "include.path", included);
-  }],
-  ["core.worktree pointing elsewhere", (_dir, marker, git) => {
-    git("config", "core.worktree", "/");
-    git("config", "core.fsmonitor", `touch ${marker}; false`);
-  }],
+  [
+    "a textconv diff driver",
+    (dir, marker, git) => {
+      writeFileSync(join(dir, ".gitattributes"), "* diff=evil\n");
+      git("config", "diff.evil.textconv", `sh -c 'touch ${marker}; cat "$1"' --`);
+      git("config", "diff.evil.command", `sh -c 'touch ${marker}'`);
+    },
+  ],
+  [
+    "core.sshCommand and core.askPass",
+    (_dir, marker, git) => {
+      git("config", "core.sshCommand", `touch ${marker}`);
+      git("config", "core.askPass", `touch ${marker}`);
+    },
+  ],
+  [
+    "include.path pointing outside the workspace",
+    (dir, marker, git) => {
+      const included = join(dir, "..", `${dir.split("/").pop() ?? "x"}-included.cfg`);
+      writeFileSync(included, `[core]\n\tfsmonitor = touch ${marker}; false\n[filter "evil"]\n\tclean = sh -c 'touch ${marker}; cat'\n`);
+      cleanups.push(() => execFileSync("rm", ["-f", included]));
+      writeFileSync(join(dir, ".gitattributes"), "* filter=evil\n");
+      git("config", "include.path", included);
+    },
+  ],
+  [
+    "core.worktree pointing elsewhere",
+    (_dir, marker, git) => {
+      git("config", "core.worktree", "/");
+      git("config", "core.fsmonitor", `touch ${marker}; false`);
+    },
+  ],
 ];
 
 async function call(tool: Tool<never, unknown>, input: Record<string, unknown>): Promise<{ text: string; isError?: boolean }> {

@@ -1,13 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGitDiffTool, parsePorcelainStatus, type GitDiffData } from "../../src/tools/git-diff.js";
+
+import { createGitDiffTool, type GitDiffData, parsePorcelainStatus } from "../../src/tools/git-diff.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 let repo: { dir: string; cleanup: () => void };
 let home: { dir: string; cleanup: () => void };
-const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, HOME: home.dir } });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, HOME: home.dir } });
 
 beforeAll(() => {
   home = makeTempDir("ae-gitdiff-home-");
@@ -77,7 +80,10 @@ describe("git_diff", () => {
       utimesSync(file, atime, mtime);
       utimesSync(join(racy.dir, ".git", "index"), atime, mtime);
       const data = await diff(racy.dir);
-      expect(data?.status === "ok" ? { files: data.files, edit: data.diff.includes("+VALUE = 2") } : data).toEqual({ files: [{ path: "m.py", index: " ", worktree: "M" }], edit: true });
+      expect(data?.status === "ok" ? { files: data.files, edit: data.diff.includes("+VALUE = 2") } : data).toEqual({
+        files: [{ path: "m.py", index: " ", worktree: "M" }],
+        edit: true,
+      });
     } finally {
       racy.cleanup();
     }
@@ -87,12 +93,17 @@ describe("git_diff", () => {
     const before = readFileSync(join(repo.dir, ".git", "index"));
     await diff(repo.dir);
     expect(readFileSync(join(repo.dir, ".git", "index")).equals(before)).toBe(true);
-    expect(git(repo.dir, "status", "--porcelain=v1", "-z", "--untracked-files=all")).toBe(" D gone.txt\0 M pkg/mod.py\0?? pkg/new file.py\0");
+    expect(git(repo.dir, "status", "--porcelain=v1", "-z", "--untracked-files=all")).toBe(
+      " D gone.txt\0 M pkg/mod.py\0?? pkg/new file.py\0",
+    );
   });
 
   it("limits to a path", async () => {
     const data = await diff(repo.dir, "gone.txt");
-    expect(data?.status === "ok" ? { files: data.files.map((f) => f.path), mentionsMod: data.diff.includes("mod.py") } : data).toEqual({ files: ["gone.txt"], mentionsMod: false });
+    expect(data?.status === "ok" ? { files: data.files.map((f) => f.path), mentionsMod: data.diff.includes("mod.py") } : data).toEqual({
+      files: ["gone.txt"],
+      mentionsMod: false,
+    });
   });
 
   it("makes paths relative to a workspace that is a subdirectory of the repository", async () => {
@@ -109,7 +120,10 @@ describe("git_diff", () => {
       git(fresh.dir, "init", "-q");
       writeFileSync(join(fresh.dir, "a.txt"), "a\n");
       const data = await diff(fresh.dir);
-      expect(data?.status === "ok" ? { files: data.files, diff: data.diff.includes("+a\n") } : data).toEqual({ files: [{ path: "a.txt", index: "?", worktree: "?" }], diff: true });
+      expect(data?.status === "ok" ? { files: data.files, diff: data.diff.includes("+a\n") } : data).toEqual({
+        files: [{ path: "a.txt", index: "?", worktree: "?" }],
+        diff: true,
+      });
     } finally {
       fresh.cleanup();
     }
@@ -119,7 +133,11 @@ describe("git_diff", () => {
     const plain = makeTempDir("ae-gitdiff-plain-");
     try {
       const result = await createGitDiffTool({ cwd: plain.dir }).execute({});
-      expect([result.isError, result.data?.status, result.text.startsWith("Error: the workspace is not inside a git work tree")]).toEqual([true, "error", true]);
+      expect([result.isError, result.data?.status, result.text.startsWith("Error: the workspace is not inside a git work tree")]).toEqual([
+        true,
+        "error",
+        true,
+      ]);
     } finally {
       plain.cleanup();
     }
@@ -128,14 +146,30 @@ describe("git_diff", () => {
   it("clips the model text but keeps the whole diff in data", async () => {
     const result = await createGitDiffTool({ cwd: repo.dir, maxOutputChars: 50 }).execute({});
     const data = result.data;
-    expect([data?.status === "ok" && data.truncated, data?.status === "ok" && data.diff.length > 50, /\[\.\.\. \d+ more characters of diff not shown/.test(result.text)]).toEqual([true, true, true]);
+    expect([
+      data?.status === "ok" && data.truncated,
+      data?.status === "ok" && data.diff.length > 50,
+      /\[\.\.\. \d+ more characters of diff not shown/.test(result.text),
+    ]).toEqual([true, true, true]);
   });
 });
 
 describe("parsePorcelainStatus", () => {
   it.each<[string, { path: string; index: string; worktree: string }[]]>([
-    [" M a.txt\0?? b c.txt\0", [{ path: "a.txt", index: " ", worktree: "M" }, { path: "b c.txt", index: "?", worktree: "?" }]],
-    ["R  new.txt\0old.txt\0A  x\0", [{ path: "new.txt", index: "R", worktree: " " }, { path: "x", index: "A", worktree: " " }]],
+    [
+      " M a.txt\0?? b c.txt\0",
+      [
+        { path: "a.txt", index: " ", worktree: "M" },
+        { path: "b c.txt", index: "?", worktree: "?" },
+      ],
+    ],
+    [
+      "R  new.txt\0old.txt\0A  x\0",
+      [
+        { path: "new.txt", index: "R", worktree: " " },
+        { path: "x", index: "A", worktree: " " },
+      ],
+    ],
     ["", []],
   ])("%j", (output, expected) => {
     expect(parsePorcelainStatus(output)).toEqual(expected);

@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { isEvidenceError } from "../../src/errors.js";
 import { isIgnored, parseGitignore } from "../../src/tools/gitignore.js";
 import { globToRegExp, matchesGlob } from "../../src/tools/glob.js";
@@ -42,8 +44,23 @@ async function search(engine: GrepEngine, input: GrepInput, cwd = repo.dir): Pro
 
 describe("grep engines return the same result shape and matches", () => {
   it.each<[string, GrepInput, [string, number][]]>([
-    ["a regex", { pattern: "hel+o" }, [["notes.md", 1], ["src/app.py", 1], ["src/deep/util.ts", 1]]],
-    ["ignoreCase", { pattern: "todo", ignoreCase: true }, [["src/app.py", 3], ["src/deep/util.ts", 2]]],
+    [
+      "a regex",
+      { pattern: "hel+o" },
+      [
+        ["notes.md", 1],
+        ["src/app.py", 1],
+        ["src/deep/util.ts", 1],
+      ],
+    ],
+    [
+      "ignoreCase",
+      { pattern: "todo", ignoreCase: true },
+      [
+        ["src/app.py", 3],
+        ["src/deep/util.ts", 2],
+      ],
+    ],
     ["fixedStrings with regex characters", { pattern: "$5 (approx.)", fixedStrings: true }, [["notes.md", 2]]],
     ["a file-name glob", { pattern: "hello", glob: "*.ts" }, [["src/deep/util.ts", 1]]],
     ["a path glob", { pattern: "hello", glob: "src/**/*.py" }, [["src/app.py", 1]]],
@@ -52,13 +69,21 @@ describe("grep engines return the same result shape and matches", () => {
     ["no match", { pattern: "zebra" }, []],
   ])("%s", async (_label, input, expected) => {
     const results = await Promise.all(ALL.map((engine) => search(engine, input)));
-    const shapes = results.map((data) => (data?.status === "ok" ? { engine: data.engine, hits: data.matches.map((m) => [m.path, m.line]) } : data));
+    const shapes = results.map((data) =>
+      data?.status === "ok" ? { engine: data.engine, hits: data.matches.map((m) => [m.path, m.line]) } : data,
+    );
     expect(shapes).toEqual(ALL.map((engine) => ({ engine, hits: expected })));
   });
 
   it.each(ALL)("%s reports the matching line text without its line break", async (engine) => {
     const data = await search(engine, { pattern: "World" });
-    expect(data).toEqual({ status: "ok", engine, matches: [{ path: "src/app.py", line: 2, text: "    return 'Hello, World'" }], truncated: false, fallbacks: [] });
+    expect(data).toEqual({
+      status: "ok",
+      engine,
+      matches: [{ path: "src/app.py", line: 2, text: "    return 'Hello, World'" }],
+      truncated: false,
+      fallbacks: [],
+    });
   });
 
   it.each(ALL)("%s stops at maxResults and says more exist", async (engine) => {
@@ -81,7 +106,11 @@ describe("grep engines return the same result shape and matches", () => {
     ["js", "invalid regular expression"],
   ])("%s returns an invalid pattern as an error result", async (engine, fragment) => {
     const result = await createGrepTool({ cwd: repo.dir, engines: [engine] }).execute({ pattern: "(unclosed" });
-    expect({ isError: result.isError, status: result.data?.status, mentions: result.text.includes(fragment) }).toEqual({ isError: true, status: "error", mentions: true });
+    expect({ isError: result.isError, status: result.data?.status, mentions: result.text.includes(fragment) }).toEqual({
+      isError: true,
+      status: "error",
+      mentions: true,
+    });
   });
 });
 
@@ -93,7 +122,9 @@ describe("grep fallback order", () => {
 
   it("falls back to git grep when ripgrep is missing", async () => {
     const data = (await createGrepTool({ cwd: repo.dir, rgPath: join(repo.dir, "no-rg") }).execute({ pattern: "World" })).data;
-    expect(data?.status === "ok" ? { engine: data.engine, fallbacks: data.fallbacks.map((f) => f.engine), n: data.matches.length } : data).toEqual({
+    expect(
+      data?.status === "ok" ? { engine: data.engine, fallbacks: data.fallbacks.map((f) => f.engine), n: data.matches.length } : data,
+    ).toEqual({
       engine: "git-grep",
       fallbacks: ["ripgrep"],
       n: 1,
@@ -113,7 +144,10 @@ describe("grep fallback order", () => {
 
   it("reports when no engine can run", async () => {
     const result = await createGrepTool({ cwd: plain.dir, engines: ["git-grep"] }).execute({ pattern: "x" });
-    expect([result.isError, result.text]).toEqual([true, "Error: no grep engine could run here (git-grep: the workspace is not a git work tree)."]);
+    expect([result.isError, result.text]).toEqual([
+      true,
+      "Error: no grep engine could run here (git-grep: the workspace is not a git work tree).",
+    ]);
   });
 
   it("searches a workspace that is a subdirectory of a repository with workspace-relative paths", async () => {
@@ -156,7 +190,10 @@ describe("globToRegExp", () => {
 });
 
 describe("the .gitignore subset of the JS walk", () => {
-  const rules = [...parseGitignore("# comment\n*.log\nbuild/\n/root-only.txt\ndocs/*.tmp\n!keep.log\n", ""), ...parseGitignore("local.txt\n", "pkg")];
+  const rules = [
+    ...parseGitignore("# comment\n*.log\nbuild/\n/root-only.txt\ndocs/*.tmp\n!keep.log\n", ""),
+    ...parseGitignore("local.txt\n", "pkg"),
+  ];
   it.each<[string, boolean, boolean]>([
     ["a/b/run.log", false, true],
     ["build", true, true],

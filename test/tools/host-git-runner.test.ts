@@ -3,9 +3,11 @@
 // leaves every call to runHostGit.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
+import { type HostGitOptions, runHostGit } from "../../src/tools/host-git.js";
 import { createHostGitRunner, type HostGitRunner } from "../../src/tools/host-git-runner.js";
-import { runHostGit, type HostGitOptions } from "../../src/tools/host-git.js";
 import { makeProject, type TempProject } from "../evidence/ledger-helpers.js";
 
 const projects: TempProject[] = [];
@@ -33,7 +35,12 @@ const CALLS: [string, string[], HostGitOptions][] = [
   ["config and environment as given", ["config", "--get", "core.pager"], { env: { GIT_DIR: "no-such-dir" } }],
 ];
 
-const view = (r: { exitCode: number; stdout: Buffer; stderr: string; errorCode: string | undefined }): unknown => ({ exitCode: r.exitCode, stdout: r.stdout.toString("hex"), stderr: r.stderr, errorCode: r.errorCode });
+const view = (r: { exitCode: number; stdout: Buffer; stderr: string; errorCode: string | undefined }): unknown => ({
+  exitCode: r.exitCode,
+  stdout: r.stdout.toString("hex"),
+  stderr: r.stderr,
+  errorCode: r.errorCode,
+});
 
 describe("host git through the helper", () => {
   it.each(CALLS)("%s: the same as runHostGit", async (_name, args, options) => {
@@ -73,13 +80,17 @@ describe("host git through the helper", () => {
   it.each([
     ["a helper that exits at once", "process.exit(3)"],
     ["a helper that answers nonsense", "process.stdin.on('data', () => process.stdout.write('nonsense\\n'))"],
-    ["a helper that answers a call nobody made", "process.stdin.on('data', () => process.stdout.write(JSON.stringify({ id: 999, exitCode: 0, stdout: '', stderr: '' }) + '\\n'))"],
+    [
+      "a helper that answers a call nobody made",
+      "process.stdin.on('data', () => process.stdout.write(JSON.stringify({ id: 999, exitCode: 0, stdout: '', stderr: '' }) + '\\n'))",
+    ],
     ["a helper that is not JavaScript", "this is not javascript"],
   ])("%s: every call goes to runHostGit", async (_name, helperScript) => {
     const dir = repository();
     const runner = createHostGitRunner({ helperScript });
     runners.push(runner);
-    for (const [, args, options] of CALLS) expect(view(await runner.run(dir, args, options))).toEqual(view(await runHostGit(dir, args, options)));
+    for (const [, args, options] of CALLS)
+      expect(view(await runner.run(dir, args, options))).toEqual(view(await runHostGit(dir, args, options)));
     expect(runner.answered).toBe(0);
   });
 
@@ -87,6 +98,8 @@ describe("host git through the helper", () => {
     const script = `import { createHostGitRunner } from ${JSON.stringify(join(import.meta.dirname, "../../dist/tools/host-git-runner.js"))};
 const r = await createHostGitRunner().run(process.cwd(), ["--version"]);
 process.stdout.write(String(r.exitCode));`;
-    expect(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: repository(), encoding: "utf8", timeout: 60_000 })).toBe("0");
+    expect(
+      execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: repository(), encoding: "utf8", timeout: 60_000 }),
+    ).toBe("0");
   });
 });

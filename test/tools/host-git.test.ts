@@ -3,8 +3,10 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
-import { createHostGitInvocation, runHostGit, type HostGitLocation } from "../../src/tools/host-git.js";
+
+import { createHostGitInvocation, type HostGitLocation, runHostGit } from "../../src/tools/host-git.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
 const cleanups: (() => void)[] = [];
@@ -60,7 +62,9 @@ describe("runHostGit's environment", () => {
     expect((await runHostGit(dir, ["config", "--get", "user.name"], { env: smuggled })).exitCode).toBe(1);
     const other = temp("ae-host-git-other-");
     execFileSync("git", ["init", "-q"], { cwd: other });
-    expect(text(await runHostGit(dir, ["rev-parse", "--absolute-git-dir"], { env: { GIT_DIR: join(other, ".git") } }))).toBe(`${join(other, ".git")}\n`);
+    expect(text(await runHostGit(dir, ["rev-parse", "--absolute-git-dir"], { env: { GIT_DIR: join(other, ".git") } }))).toBe(
+      `${join(other, ".git")}\n`,
+    );
   });
 
   it("commits with the identity it is given", async () => {
@@ -68,7 +72,9 @@ describe("runHostGit's environment", () => {
     const identity = { name: "agent-evidence", email: "agent-evidence@localhost" };
     expect((await runHostGit(dir, ["add", "a.txt"])).exitCode).toBe(0);
     expect((await runHostGit(dir, ["commit", "-q", "-m", "one"], { identity })).exitCode).toBe(0);
-    expect(text(await runHostGit(dir, ["log", "-1", "--format=%an <%ae> %cn <%ce>"]))).toBe("agent-evidence <agent-evidence@localhost> agent-evidence <agent-evidence@localhost>\n");
+    expect(text(await runHostGit(dir, ["log", "-1", "--format=%an <%ae> %cn <%ce>"]))).toBe(
+      "agent-evidence <agent-evidence@localhost> agent-evidence <agent-evidence@localhost>\n",
+    );
   });
 });
 

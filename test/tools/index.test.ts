@@ -1,5 +1,6 @@
-import { z } from "zod/v4";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod/v4";
+
 import { isEvidenceError } from "../../src/errors.js";
 import {
   createApplyPatchTool,
@@ -9,8 +10,8 @@ import {
   createGitDiffTool,
   createGrepTool,
   defineTool,
-  TOOL_NAME_PATTERN,
   type Tool,
+  TOOL_NAME_PATTERN,
 } from "../../src/tools/index.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -33,7 +34,13 @@ describe("the native tool factories", () => {
   it.each(factories)("%s has a valid name and a JSON-schema input whose only required fields are %j", (name, create, required) => {
     const tool = create(ws.dir);
     const schema = z.toJSONSchema(tool.inputSchema) as { type: string; required?: string[] };
-    expect({ name: tool.name, valid: TOOL_NAME_PATTERN.test(tool.name), type: schema.type, required: schema.required ?? [], described: tool.description.length > 20 }).toEqual({
+    expect({
+      name: tool.name,
+      valid: TOOL_NAME_PATTERN.test(tool.name),
+      type: schema.type,
+      required: schema.required ?? [],
+      described: tool.description.length > 20,
+    }).toEqual({
       name,
       valid: true,
       type: "object",
@@ -56,7 +63,10 @@ describe("the native tool factories", () => {
     } catch (error) {
       caught = error;
     }
-    expect(isEvidenceError(caught, "E_INVALID_OPTION") && /option "cwd" is "\/nonexistent\/workspace"; accepted: the path of an existing directory/.test(caught.message)).toBe(true);
+    expect(
+      isEvidenceError(caught, "E_INVALID_OPTION") &&
+        /option "cwd" is "\/nonexistent\/workspace"; accepted: the path of an existing directory/.test(caught.message),
+    ).toBe(true);
   });
 
   it("defineTool turns an exception inside a tool into an error result", async () => {

@@ -3,12 +3,16 @@
 // loader hands over is execa's own function.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
+
 import { loadExeca } from "../../src/tools/load-execa.js";
 import { repoRoot, staticImports, walkImports } from "../support/import-graph.js";
 
-const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, string | { import: string }> };
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  exports: Record<string, string | { import: string }>;
+};
 const entries = Object.values(manifest.exports)
   .map((target) => (typeof target === "string" ? target : target.import))
   .filter((file) => file.endsWith(".js"))

@@ -1,10 +1,12 @@
 // createReplayBashTool (agent-evidence/testing): recorded calls answered in order, through the
 // foreign-tool path of BashEvidence, on output a real pytest printed.
 import { execFileSync } from "node:child_process";
+
 import { afterAll, describe, expect, it } from "vitest";
+
+import { isEvidenceError } from "../../src/errors.js";
 import { BashEvidence } from "../../src/observation/bash-evidence.js";
 import { createReplayBashTool } from "../../src/tools/replay-bash.js";
-import { isEvidenceError } from "../../src/errors.js";
 import { makeProject, PYTEST_FILES } from "../evidence/ledger-helpers.js";
 
 const project = makeProject(PYTEST_FILES);
@@ -13,7 +15,11 @@ const COMMAND = "python3 -m pytest -rA -p no:cacheprovider t.py";
 // What pytest really prints for the project, recorded once.
 const output = ((): string => {
   try {
-    return execFileSync("/usr/bin/python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "t.py"], { cwd: project.dir, encoding: "utf8", env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" } });
+    return execFileSync("/usr/bin/python3", ["-m", "pytest", "-rA", "-p", "no:cacheprovider", "t.py"], {
+      cwd: project.dir,
+      encoding: "utf8",
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
+    });
   } catch (error) {
     return (error as { stdout: string }).stdout;
   }
@@ -30,10 +36,13 @@ describe("createReplayBashTool", () => {
   });
 
   it("replays each recording once, in order, and a command with none left runs nothing and proves nothing", async () => {
-    const bash = new BashEvidence(createReplayBashTool([
-      { command: COMMAND, output: "boom\n", exitCode: 1 },
-      { command: COMMAND, output, exitCode: 0 },
-    ]), { workspace: project.dir });
+    const bash = new BashEvidence(
+      createReplayBashTool([
+        { command: COMMAND, output: "boom\n", exitCode: 1 },
+        { command: COMMAND, output, exitCode: 0 },
+      ]),
+      { workspace: project.dir },
+    );
     expect((await bash.execute({ command: COMMAND })).text).toBe("boom\nExit code: 1");
     expect(bash.verifiedTargets).toEqual([]);
     await bash.execute({ command: COMMAND });
@@ -44,10 +53,13 @@ describe("createReplayBashTool", () => {
 
   it("a recording with no exit code is judged on its output alone: the whole report proves, a tail of it does not", async () => {
     const tail = output.trimEnd().split("\n").slice(-2).join("\n") + "\n";
-    const bash = new BashEvidence(createReplayBashTool([
-      { command: COMMAND, output: tail, exitCode: null },
-      { command: COMMAND, output, exitCode: null },
-    ]), { workspace: project.dir });
+    const bash = new BashEvidence(
+      createReplayBashTool([
+        { command: COMMAND, output: tail, exitCode: null },
+        { command: COMMAND, output, exitCode: null },
+      ]),
+      { workspace: project.dir },
+    );
     expect((await bash.execute({ command: COMMAND })).text).toBe(tail);
     expect(bash.verifiedTargets).toEqual([]);
     expect(bash.verificationRecords.map((record) => record.outcome)).toEqual(["unknown"]);

@@ -5,11 +5,13 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, rmSync, symli
 import { createServer, type Server } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBashTool, type BashRunData, type BashToolOptions } from "../../src/tools/bash.js";
+
+import { type BashRunData, type BashToolOptions, createBashTool } from "../../src/tools/bash.js";
 import { bubblewrapArgs, type SandboxHost } from "../../src/tools/sandbox.js";
-import { survivors, uniqueSleep } from "./helpers.js";
 import { makeTempDir, tempDirPath } from "../support/temp-dir.js";
+import { survivors, uniqueSleep } from "./helpers.js";
 
 const ROOT = process.geteuid?.() === 0;
 const LEVELS = ["strict", "workspace-only"] as const;
@@ -62,7 +64,10 @@ async function run(options: Partial<BashToolOptions>, command: string, timeoutMs
 
 describe.each(LEVELS)("sandbox %s", (level) => {
   it("holds no capability and cannot remount the root read-write", async () => {
-    const { text } = await run({ sandbox: level }, "grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>/dev/null && echo REMOUNTED; (echo x > /usr/ae-remount-probe) 2>/dev/null && echo WROTE; true");
+    const { text } = await run(
+      { sandbox: level },
+      "grep CapEff /proc/self/status; mount -o remount,bind,rw / 2>/dev/null && echo REMOUNTED; (echo x > /usr/ae-remount-probe) 2>/dev/null && echo WROTE; true",
+    );
     expect(text).toBe("CapEff:\t0000000000000000\nExit code: 0");
     expect(existsSync("/usr/ae-remount-probe")).toBe(false);
   });
@@ -84,12 +89,18 @@ describe.each(LEVELS)("sandbox %s", (level) => {
   });
 
   it("the workspace and /tmp are writable, and /tmp is private", async () => {
-    const { text } = await run({ sandbox: level }, "echo in > inside.txt && echo tmp > /tmp/t && cat inside.txt /tmp/t && ls /tmp | grep -c ae-sandbox-outside");
+    const { text } = await run(
+      { sandbox: level },
+      "echo in > inside.txt && echo tmp > /tmp/t && cat inside.txt /tmp/t && ls /tmp | grep -c ae-sandbox-outside",
+    );
     expect(text).toBe("in\ntmp\n0\nExit code: 1");
   });
 
   it("files under the host's $HOME and /root are not readable", async () => {
-    const { text } = await run({ sandbox: level }, `cat ${join(homeSecret, "credentials")} /root/.bashrc 2>/dev/null; ls ${homedir()} 2>/dev/null | grep -c ae-sandbox-home; echo HOME=$HOME`);
+    const { text } = await run(
+      { sandbox: level },
+      `cat ${join(homeSecret, "credentials")} /root/.bashrc 2>/dev/null; ls ${homedir()} 2>/dev/null | grep -c ae-sandbox-home; echo HOME=$HOME`,
+    );
     expect(text).toBe("0\nHOME=/tmp/.home\nExit code: 0");
   });
 
@@ -105,7 +116,10 @@ describe.each(LEVELS)("sandbox %s", (level) => {
   });
 
   it("a unix socket listening under the host's $HOME cannot be reached", async () => {
-    const { text } = await run({ sandbox: level }, `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print(s.recv(64))" 2>/dev/null || echo unreachable`);
+    const { text } = await run(
+      { sandbox: level },
+      `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${socketPath}'); print(s.recv(64))" 2>/dev/null || echo unreachable`,
+    );
     expect(text).toBe("unreachable\nExit code: 0");
   });
 
@@ -122,7 +136,8 @@ describe.each(LEVELS)("sandbox %s", (level) => {
     const timer = setInterval(() => (ticks += 1), 50);
     try {
       // 2,000 background forks asked for; the limit lets fewer than 64 exist at once.
-      const loop = "import os, time\nn = 0\nfor _ in range(2000):\n    try:\n        pid = os.fork()\n    except OSError:\n        break\n    if pid == 0:\n        time.sleep(30)\n        os._exit(0)\n    n += 1\nprint(n)";
+      const loop =
+        "import os, time\nn = 0\nfor _ in range(2000):\n    try:\n        pid = os.fork()\n    except OSError:\n        break\n    if pid == 0:\n        time.sleep(30)\n        os._exit(0)\n    n += 1\nprint(n)";
       const { text, data } = await run({ sandbox: level, pidsLimit: 64 }, `python3 -c '${loop}'`, 15_000);
       expect(Number(text.split("\n")[0])).toBeLessThan(64);
       // As root only a cgroup can hold the limit (the kernel exempts uid 0 from RLIMIT_NPROC).
@@ -155,7 +170,10 @@ describe("what each level shows of the host", () => {
   });
 
   it("readablePaths binds a host directory read-only", async () => {
-    const { text } = await run({ sandbox: "strict", readablePaths: [outside.dir] }, `cat ${join(outside.dir, "secret.txt")} && echo x > ${join(outside.dir, "new")}`);
+    const { text } = await run(
+      { sandbox: "strict", readablePaths: [outside.dir] },
+      `cat ${join(outside.dir, "secret.txt")} && echo x > ${join(outside.dir, "new")}`,
+    );
     expect(text).toContain("outside secret");
     expect(existsSync(join(outside.dir, "new"))).toBe(false);
   });
@@ -196,7 +214,12 @@ for (const level of ["strict", "workspace-only"]) {
 process.stdout.write(JSON.stringify(out));`,
       );
       chmodSync(script, 0o644);
-      const result = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, script], { encoding: "utf8", cwd: dir, env: { ...process.env, AE_NOBODY_SECRET: "leaked" }, timeout: 120_000 });
+      const result = spawnSync("runuser", ["-u", "nobody", "--", process.execPath, script], {
+        encoding: "utf8",
+        cwd: dir,
+        env: { ...process.env, AE_NOBODY_SECRET: "leaked" },
+        timeout: 120_000,
+      });
       expect(result.stderr).toBe("");
       const out = JSON.parse(result.stdout) as Record<string, unknown>;
       for (const level of LEVELS) {
@@ -245,7 +268,9 @@ await Promise.all([sandboxed.execute({ command: "sleep ${sleep}" }), plain.execu
 
 describe("sandboxed bash without a working bubblewrap refuses", () => {
   it("names the fix when bwrap is missing and never runs the command", async () => {
-    const result = await bash({ sandbox: "strict", bwrapPath: join(scratch.dir, "missing", "bwrap") }).execute({ command: "touch ran-without-sandbox" });
+    const result = await bash({ sandbox: "strict", bwrapPath: join(scratch.dir, "missing", "bwrap") }).execute({
+      command: "touch ran-without-sandbox",
+    });
     expect(result.isError).toBe(true);
     expect(result.data).toEqual({ status: "not-run", command: "touch ran-without-sandbox", reason: "sandbox-unavailable", rule: null });
     expect(result.text).toContain("apt-get install bubblewrap");
@@ -258,7 +283,11 @@ describe("sandboxed bash without a working bubblewrap refuses", () => {
     mkdirSync(fake, { recursive: true });
     writeFileSync(join(fake, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", { mode: 0o755 });
     const result = await bash({ sandbox: "strict", bwrapPath: join(fake, "bwrap") }).execute({ command: "touch ran-without-sandbox" });
-    expect([result.data?.status, result.text.includes("No permissions to create new namespace"), existsSync(join(ws.dir, "ran-without-sandbox"))]).toEqual(["not-run", true, false]);
+    expect([
+      result.data?.status,
+      result.text.includes("No permissions to create new namespace"),
+      existsSync(join(ws.dir, "ran-without-sandbox")),
+    ]).toEqual(["not-run", true, false]);
     // As root, a namespace failure names the user-namespace fix rather than "install bubblewrap".
     expect(result.text.includes("user namespace")).toBe(ROOT);
   });
@@ -268,7 +297,9 @@ describe("sandboxed bash without a working bubblewrap refuses", () => {
     const alias = await bash({ headless: false, bwrapPath: join(scratch.dir, "missing", "bwrap") }).execute({ command: "echo plain" });
     expect([plain.text, alias.text]).toEqual(["plain\nExit code: 0", "plain\nExit code: 0"]);
     expect(() => bash({ sandbox: "strict", headless: false })).toThrow(/disagree/);
-    expect(() => bash({ sandbox: "open" as never })).toThrow('createBashTool option "sandbox" is "open"; accepted: "strict", "workspace-only" or false.');
+    expect(() => bash({ sandbox: "open" as never })).toThrow(
+      'createBashTool option "sandbox" is "open"; accepted: "strict", "workspace-only" or false.',
+    );
   });
 });
 
@@ -276,26 +307,109 @@ describe("bubblewrapArgs", () => {
   const host: SandboxHost = {
     root: true,
     home: "/root",
-    entries: new Map([["/usr", "directory"], ["/etc", "directory"], ["/root", "directory"], ["/run", "directory"], ["/etc/shadow", "file"], ["/bin", "symlink"]]),
+    entries: new Map([
+      ["/usr", "directory"],
+      ["/etc", "directory"],
+      ["/root", "directory"],
+      ["/run", "directory"],
+      ["/etc/shadow", "file"],
+      ["/bin", "symlink"],
+    ]),
     links: new Map([["/bin", "usr/bin"]]),
   };
-  const layout = { bwrapPath: "bwrap", workspace: "/ws", tempDir: "/host/tmp", writablePaths: ["/cache"], readablePaths: ["/opt/venv"], hiddenPaths: [], network: false, host } as const;
+  const layout = {
+    bwrapPath: "bwrap",
+    workspace: "/ws",
+    tempDir: "/host/tmp",
+    writablePaths: ["/cache"],
+    readablePaths: ["/opt/venv"],
+    hiddenPaths: [],
+    network: false,
+    host,
+  } as const;
 
   it("strict: system directories, masks inside them, then the caller's paths, /tmp and the workspace; no capability, user namespace as root", () => {
     expect(bubblewrapArgs({ ...layout, level: "strict" }, "/ws/sub", ["bash", "-c", "ls"], { PATH: "/usr/bin" })).toEqual([
-      "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc",
-      "--tmpfs", "/var", "--dir", "/var/tmp", "--tmpfs", "/run", "--dev", "/dev", "--proc", "/proc",
-      "--ro-bind", "/dev/null", "/etc/shadow",
-      "--bind", "/host/tmp", "/tmp", "--ro-bind", "/opt/venv", "/opt/venv", "--bind", "/cache", "/cache", "--bind", "/ws", "/ws", "--remount-ro", "/",
-      "--unshare-user", "--uid", "65534", "--gid", "65534", "--disable-userns",
-      "--cap-drop", "ALL", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "sandbox", "--die-with-parent", "--unshare-net",
-      "--clearenv", "--setenv", "PATH", "/usr/bin", "--chdir", "/ws/sub", "--", "bash", "-c", "ls",
+      "--ro-bind",
+      "/usr",
+      "/usr",
+      "--symlink",
+      "usr/bin",
+      "/bin",
+      "--ro-bind",
+      "/etc",
+      "/etc",
+      "--tmpfs",
+      "/var",
+      "--dir",
+      "/var/tmp",
+      "--tmpfs",
+      "/run",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--ro-bind",
+      "/dev/null",
+      "/etc/shadow",
+      "--bind",
+      "/host/tmp",
+      "/tmp",
+      "--ro-bind",
+      "/opt/venv",
+      "/opt/venv",
+      "--bind",
+      "/cache",
+      "/cache",
+      "--bind",
+      "/ws",
+      "/ws",
+      "--remount-ro",
+      "/",
+      "--unshare-user",
+      "--uid",
+      "65534",
+      "--gid",
+      "65534",
+      "--disable-userns",
+      "--cap-drop",
+      "ALL",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--hostname",
+      "sandbox",
+      "--die-with-parent",
+      "--unshare-net",
+      "--clearenv",
+      "--setenv",
+      "PATH",
+      "/usr/bin",
+      "--chdir",
+      "/ws/sub",
+      "--",
+      "bash",
+      "-c",
+      "ls",
     ]);
   });
 
   it("workspace-only: the root read-only with homes and runtime dirs masked; network kept when asked", () => {
     const args = bubblewrapArgs({ ...layout, level: "workspace-only", network: true, host: { ...host, root: false } }, "/ws", ["true"], {});
-    expect(args.slice(0, 12)).toEqual(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/root", "--tmpfs", "/run", "--ro-bind"]);
+    expect(args.slice(0, 12)).toEqual([
+      "--ro-bind",
+      "/",
+      "/",
+      "--dev",
+      "/dev",
+      "--proc",
+      "/proc",
+      "--tmpfs",
+      "/root",
+      "--tmpfs",
+      "/run",
+      "--ro-bind",
+    ]);
     expect(args).not.toContain("--unshare-net");
     expect(args).not.toContain("--unshare-user");
     expect(args).toContain("--cap-drop");

@@ -3,11 +3,13 @@
 // path in pytest.ini's addopts, in pyproject.toml, and in PYTEST_ADDOPTS.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { addoptsOf, configuredJunitxml, junitxmlFromArguments, splitAddopts } from "../../src/verdict/configured-report.js";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
-import { suiteEnv } from "./verdict-cases.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { suiteEnv } from "./verdict-cases.js";
 
 const scratch = tempDirPath("ae-configured-report-");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -49,7 +51,11 @@ describe("the configured report path, read from the config text", () => {
   });
 
   it("takes the nearest config with a pytest section, and PYTEST_ADDOPTS over it", () => {
-    const dir = project("lookup", { "setup.cfg": "[metadata]\nname = x\n", "sub/x": "", "pytest.ini": "[pytest]\naddopts = --junitxml=top.xml\n" });
+    const dir = project("lookup", {
+      "setup.cfg": "[metadata]\nname = x\n",
+      "sub/x": "",
+      "pytest.ini": "[pytest]\naddopts = --junitxml=top.xml\n",
+    });
     expect(configuredJunitxml(join(dir, "sub"), {})).toBe(join(dir, "sub", "top.xml"));
     expect(configuredJunitxml(dir, { PYTEST_ADDOPTS: "--junitxml=/tmp/env.xml" })).toBe("/tmp/env.xml");
     expect(configuredJunitxml(project("none", { "tox.ini": "[tox]\n" }), {})).toBeNull();
@@ -65,9 +71,25 @@ describe("agent-evidence run on a project that configures its report", () => {
     const dir = project(name.replace(/\W+/g, "-"), { ...TESTS, ...config });
     const out = join(scratch, `${name.replace(/\W+/g, "-")}-out`);
     mkdirSync(out);
-    const verdict = await runVerdict({ command: "python3 -m pytest -q -p no:cacheprovider tests", cwd: dir, log: join(out, "suite.log"), out: join(out, "verdict.json"), env: { ...suiteEnv(), ...env } });
-    expect({ status: verdict.status, junit: verdict.junit, tests: verdict.tests, instrumented: verdict.instrumentedCommand, junitPath: verdict.junitPath }).toEqual({
-      status: "passed", junit: "ok", tests: 2, instrumented: null, junitPath: join(dir, "reports", "junit.xml"),
+    const verdict = await runVerdict({
+      command: "python3 -m pytest -q -p no:cacheprovider tests",
+      cwd: dir,
+      log: join(out, "suite.log"),
+      out: join(out, "verdict.json"),
+      env: { ...suiteEnv(), ...env },
+    });
+    expect({
+      status: verdict.status,
+      junit: verdict.junit,
+      tests: verdict.tests,
+      instrumented: verdict.instrumentedCommand,
+      junitPath: verdict.junitPath,
+    }).toEqual({
+      status: "passed",
+      junit: "ok",
+      tests: 2,
+      instrumented: null,
+      junitPath: join(dir, "reports", "junit.xml"),
     });
     expect(readFileSync(join(dir, "reports", "junit.xml"), "utf8")).toContain('tests="2"');
     expect(existsSync(join(out, "suite.log.junit.xml"))).toBe(false);
@@ -75,22 +97,47 @@ describe("agent-evidence run on a project that configures its report", () => {
 
   it("a configured report gone after the run is missing, and the verdict is not passed", async () => {
     const dir = project("configured-removed", { ...TESTS, "pytest.ini": "[pytest]\naddopts = --junitxml=reports/junit.xml\n" });
-    const verdict = await runVerdict({ command: "python3 -m pytest -q -p no:cacheprovider tests; rm -f reports/junit.xml", cwd: dir, log: join(dir, "..", "removed.log"), out: join(dir, "..", "removed.json"), env: suiteEnv() });
-    expect({ status: verdict.status, junit: verdict.junit, instrumented: verdict.instrumentedCommand }).toEqual({ status: "incomplete", junit: "missing_junit", instrumented: null });
+    const verdict = await runVerdict({
+      command: "python3 -m pytest -q -p no:cacheprovider tests; rm -f reports/junit.xml",
+      cwd: dir,
+      log: join(dir, "..", "removed.log"),
+      out: join(dir, "..", "removed.json"),
+      env: suiteEnv(),
+    });
+    expect({ status: verdict.status, junit: verdict.junit, instrumented: verdict.instrumentedCommand }).toEqual({
+      status: "incomplete",
+      junit: "missing_junit",
+      instrumented: null,
+    });
   });
 
   // An agent that wants the green check controls the configured path: it writes a forged report
   // there after a failing run. The log still has the last word.
   it.each([
-    ["a failing run, then the forged report copied over the configured one", "python3 -m pytest -q -p no:cacheprovider tests; cp fake.xml reports/junit.xml", "failed"],
-    ["the run's output hidden, then the forged report", "python3 -m pytest -q -p no:cacheprovider tests > /dev/null; cp fake.xml reports/junit.xml", "incomplete"],
+    [
+      "a failing run, then the forged report copied over the configured one",
+      "python3 -m pytest -q -p no:cacheprovider tests; cp fake.xml reports/junit.xml",
+      "failed",
+    ],
+    [
+      "the run's output hidden, then the forged report",
+      "python3 -m pytest -q -p no:cacheprovider tests > /dev/null; cp fake.xml reports/junit.xml",
+      "incomplete",
+    ],
   ])("%s is not passed", async (name, command, status) => {
     const dir = project(`forged-${name.length}`, {
       "tests/test_a.py": "def test_one():\n    assert False\n",
       "pytest.ini": "[pytest]\naddopts = --junitxml=reports/junit.xml\n",
-      "fake.xml": '<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="1" failures="0" errors="0" skipped="0"><testcase classname="tests.test_a" name="test_one" time="0.01"/></testsuite></testsuites>\n',
+      "fake.xml":
+        '<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="1" failures="0" errors="0" skipped="0"><testcase classname="tests.test_a" name="test_one" time="0.01"/></testsuite></testsuites>\n',
     });
-    const verdict = await runVerdict({ command, cwd: dir, log: join(dir, "..", `forged-${name.length}.log`), out: join(dir, "..", `forged-${name.length}.json`), env: suiteEnv() });
+    const verdict = await runVerdict({
+      command,
+      cwd: dir,
+      log: join(dir, "..", `forged-${name.length}.log`),
+      out: join(dir, "..", `forged-${name.length}.json`),
+      env: suiteEnv(),
+    });
     expect(verdict.status).toBe(status);
   });
 });

@@ -2,7 +2,9 @@
 // (`echoBytes`, what the CLI uses for stderr), never both.
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { runVerdict } from "../../src/verdict/run-verdict.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
@@ -19,7 +21,9 @@ async function echoed(which: "echo" | "echoBytes"): Promise<{ text: string[]; by
       cwd: dir,
       outDir: dir,
       env: { ...process.env, CI: "1" },
-      ...(which === "echo" ? { echo: (chunk: string) => text.push(chunk) } : { echoBytes: (chunk: Uint8Array) => bytes.push(Buffer.from(chunk)), echo: (chunk: string) => text.push(chunk) }),
+      ...(which === "echo"
+        ? { echo: (chunk: string) => text.push(chunk) }
+        : { echoBytes: (chunk: Uint8Array) => bytes.push(Buffer.from(chunk)), echo: (chunk: string) => text.push(chunk) }),
     });
     return { text, bytes: Buffer.concat(bytes), log: readFileSync(join(dir, "suite.log")) };
   } finally {

@@ -1,5 +1,6 @@
 // Where `agent-evidence run` adds a runner's JUnit report argument, per runner definition.
 import { describe, expect, it } from "vitest";
+
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { instrumentRun } from "../../src/verdict/instrument.js";
 

@@ -1,6 +1,8 @@
 // The progress line: only on a TTY and not under CI; counts the runner's own pass/fail lines.
 import { rmSync } from "node:fs";
+
 import { describe, expect, it } from "vitest";
+
 import { CLEAR_LINE, createProgressCounter, renderProgress, shouldShowProgress } from "../../src/verdict/progress.js";
 import { runVerdict } from "../../src/verdict/run-verdict.js";
 import { tempDirPath } from "../support/temp-dir.js";
@@ -18,7 +20,12 @@ describe("progress", () => {
 
   it("counts pytest -v/-rA, go -v and unittest lines split across chunks", () => {
     const counter = createProgressCounter();
-    const chunks = ["tests/a.py::t1 PAS", "SED\nPASSED tests/a.py::t2\nFAILED tests/a.py::t3 - x\n--- PASS: TestA (0.00s)\n", "--- FAIL: TestB (0.00s)\ntest_x (m.C) ... ok\n", "caf\u00e9\n"];
+    const chunks = [
+      "tests/a.py::t1 PAS",
+      "SED\nPASSED tests/a.py::t2\nFAILED tests/a.py::t3 - x\n--- PASS: TestA (0.00s)\n",
+      "--- FAIL: TestB (0.00s)\ntest_x (m.C) ... ok\n",
+      "caf\u00e9\n",
+    ];
     for (const chunk of chunks) counter.push(chunk);
     expect({ passed: counter.passed, failed: counter.failed, bytes: counter.bytes }).toEqual({ passed: 4, failed: 2, bytes: 144 });
     expect(renderProgress(1500, 2048, 4, 2)).toEqual("agent-evidence run: 1.5s, 2.0 KiB, 4 passed, 2 failed");
@@ -31,7 +38,13 @@ describe("progress", () => {
     const dir = tempDirPath("ae-verdict-progress-");
     try {
       const writes: string[] = [];
-      await runVerdict({ command: "printf 'x\\n'; sleep 0.4", cwd: dir, outDir: dir, env: { ...process.env, CI: undefined, ...extraEnv }, progress: { isTTY: true, write: (t: string) => writes.push(t) } });
+      await runVerdict({
+        command: "printf 'x\\n'; sleep 0.4",
+        cwd: dir,
+        outDir: dir,
+        env: { ...process.env, CI: undefined, ...extraEnv },
+        progress: { isTTY: true, write: (t: string) => writes.push(t) },
+      });
       expect(writes.some((w) => w.includes("agent-evidence run: "))).toEqual(drawn);
     } finally {
       rmSync(dir, { recursive: true, force: true });

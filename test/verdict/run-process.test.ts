@@ -7,15 +7,17 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import { CLIPPING_NOTES } from "../../src/evidence/clipping.js";
 import { createJudgeStream } from "../../src/evidence/judge.js";
 import { analyzeWithPackageScripts } from "../../src/observation/package-scripts.js";
 import { createProgressCounter } from "../../src/verdict/progress.js";
 import { decodeInPieces, runSuiteProcess, TEXT_PIECE } from "../../src/verdict/run-process.js";
+import { type CapturedRun, ensureCaptured, loadCapture } from "../support/capture.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
-import { ensureCaptured, loadCapture, type CapturedRun } from "../support/capture.js";
 import { tempDirPath } from "../support/temp-dir.js";
 
 let captures: CapturedRun[] = [];
@@ -51,7 +53,11 @@ const outputArbitrary = fc
     const lines = run.output.split("\n");
     for (const [at, which, repeat] of extras) {
       const line = EXTRA_LINES[which]!;
-      lines.splice(at % (lines.length + 1), 0, ...Array.from({ length: repeat }, () => (repeat > 100 ? line.repeat(20).slice(0, 4000) : line)));
+      lines.splice(
+        at % (lines.length + 1),
+        0,
+        ...Array.from({ length: repeat }, () => (repeat > 100 ? line.repeat(20).slice(0, 4000) : line)),
+      );
     }
     let bytes = Buffer.from(lines.join("\n") + (finalNewline ? "\n" : ""));
     // A cut inside a multi-byte character at the very end (a killed suite): the decoder's end() text.
@@ -88,7 +94,11 @@ function analysisOf(run: CapturedRun): ReturnType<typeof analyzeWithPackageScrip
 }
 
 // One path: `toText` turns a chunk into the texts the readers get (the old path: the chunk's text whole).
-function readThrough(run: CapturedRun, chunks: readonly Buffer[], toText: (decoder: StringDecoder, chunk: Buffer, onText: (text: string) => void) => void): PathResult {
+function readThrough(
+  run: CapturedRun,
+  chunks: readonly Buffer[],
+  toText: (decoder: StringDecoder, chunk: Buffer, onText: (text: string) => void) => void,
+): PathResult {
   const decoder = new StringDecoder("utf8");
   const judge = createJudgeStream(analysisOf(run), { cwd: run.cwd });
   const counter = createProgressCounter();
@@ -102,7 +112,15 @@ function readThrough(run: CapturedRun, chunks: readonly Buffer[], toText: (decod
   const rest = decoder.end();
   if (rest !== "") onText(rest);
   const judged = judge.end(run.exitCode);
-  return { judged, clipped: judge.clippingNoteSeen, endsWithNewline: text.endsWith("\n"), passed: counter.passed, failed: counter.failed, counted: counter.bytes, text };
+  return {
+    judged,
+    clipped: judge.clippingNoteSeen,
+    endsWithNewline: text.endsWith("\n"),
+    passed: counter.passed,
+    failed: counter.failed,
+    counted: counter.bytes,
+    text,
+  };
 }
 
 const wholeChunk = (decoder: StringDecoder, chunk: Buffer, onText: (text: string) => void): void => {
@@ -113,10 +131,14 @@ const wholeChunk = (decoder: StringDecoder, chunk: Buffer, onText: (text: string
 describe("the chunk's text in pieces: the same results as the chunk's text whole", () => {
   it("on captured runner output with log lines, other scripts and clipping notes, chunked at random sizes", () => {
     fc.assert(
-      fc.property(outputArbitrary, fc.array(fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 4 * TEXT_PIECE })), { maxLength: 8 }), ({ run, bytes }, sizes) => {
-        const chunks = chunksOf(bytes, sizes);
-        expect(readThrough(run, chunks, decodeInPieces)).toEqual(readThrough(run, chunks, wholeChunk));
-      }),
+      fc.property(
+        outputArbitrary,
+        fc.array(fc.oneof(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 4 * TEXT_PIECE })), { maxLength: 8 }),
+        ({ run, bytes }, sizes) => {
+          const chunks = chunksOf(bytes, sizes);
+          expect(readThrough(run, chunks, decodeInPieces)).toEqual(readThrough(run, chunks, wholeChunk));
+        },
+      ),
       { numRuns: 150 },
     );
   }, 300_000);
@@ -144,9 +166,19 @@ describe("runSuiteProcess keeps every byte", () => {
     const logPath = join(dir, "suite.log");
     const seen: Buffer[] = [];
     let text = "";
-    const result = await runSuiteProcess({ command: `cat ${source}`, cwd: dir, logPath, onBytes: (chunk) => seen.push(Buffer.from(chunk)), onOutput: (piece) => (text += piece) });
+    const result = await runSuiteProcess({
+      command: `cat ${source}`,
+      cwd: dir,
+      logPath,
+      onBytes: (chunk) => seen.push(Buffer.from(chunk)),
+      onOutput: (piece) => (text += piece),
+    });
     const decoder = new StringDecoder("utf8");
-    expect({ exitCode: result.exitCode, bytes: result.bytes, logSha256: result.logSha256 }).toEqual({ exitCode: 0, bytes: expected.length, logSha256: createHash("sha256").update(expected).digest("hex") });
+    expect({ exitCode: result.exitCode, bytes: result.bytes, logSha256: result.logSha256 }).toEqual({
+      exitCode: 0,
+      bytes: expected.length,
+      logSha256: createHash("sha256").update(expected).digest("hex"),
+    });
     expect(readFileSync(logPath).equals(expected)).toBe(true);
     expect(Buffer.concat(seen).equals(expected)).toBe(true);
     expect(text).toBe(decoder.write(expected) + decoder.end());

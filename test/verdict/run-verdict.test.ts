@@ -1,11 +1,13 @@
 // runVerdict in-process on real runners: status, reasons, exit status and report state per case.
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+
 import { afterEach, describe, expect, it } from "vitest";
+
 import { runVerdict } from "../../src/verdict/run-verdict.js";
 import { verdictExitCode, verdictSchema } from "../../src/verdict/schema.js";
-import { prepareCase, VERDICT_CASES } from "./verdict-cases.js";
 import { tempDirPath } from "../support/temp-dir.js";
+import { prepareCase, VERDICT_CASES } from "./verdict-cases.js";
 
 const dirs: string[] = [];
 afterEach(() => {

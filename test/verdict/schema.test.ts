@@ -1,8 +1,10 @@
 // docs/verdict.schema.json is z.toJSONSchema of the exported schema, and the exit statuses by status.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+
 import { verdictExitCode, verdictJsonSchema, verdictSchema } from "../../src/verdict/schema.js";
 
 describe("verdict schema", () => {

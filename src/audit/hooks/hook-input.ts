@@ -30,7 +30,9 @@ export function parseHookInput(text: string): HookInput {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new EvidenceError("E_INVALID_INPUT", `hook input is not JSON (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new EvidenceError("E_INVALID_INPUT", `hook input is not JSON (${error instanceof Error ? error.message : String(error)})`, {
+      cause: error,
+    });
   }
   if (!isRecord(value)) throw new EvidenceError("E_INVALID_INPUT", "hook input is not a JSON object");
   return {

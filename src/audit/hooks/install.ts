@@ -2,6 +2,7 @@
 import { accessSync, constants, copyFileSync, existsSync, mkdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
+
 import { EvidenceError } from "../../errors.js";
 import { NamedFileError, readRegularFile } from "../../io/named-files.js";
 import type { HookClient } from "./stop.js";
@@ -65,7 +66,9 @@ export function hookExecutable(cliMain: string, pathVariable: string | undefined
     const candidate = join(dir, "agent-evidence");
     if (!isExecutableFile(candidate)) continue;
     // The shell runs the first hit: it is this CLI, or another copy the hooks must not call.
-    return realOrNull(candidate) === self ? { kind: "on-path", command: "agent-evidence" } : { kind: "absolute", command: absolute, reason: "other-copy-on-path", found: candidate };
+    return realOrNull(candidate) === self
+      ? { kind: "on-path", command: "agent-evidence" }
+      : { kind: "absolute", command: absolute, reason: "other-copy-on-path", found: candidate };
   }
   return { kind: "absolute", command: absolute, reason: "not-on-path" };
 }
@@ -104,7 +107,9 @@ export function hookSettingsPath(client: HookClient, project: string | undefined
 }
 
 function stopEntry(command: string, strict: boolean): HookEntry {
-  return strict ? { event: "Stop", command: `${command} --strict`, replaces: command } : { event: "Stop", command, replaces: `${command} --strict` };
+  return strict
+    ? { event: "Stop", command: `${command} --strict`, replaces: command }
+    : { event: "Stop", command, replaces: `${command} --strict` };
 }
 
 function entriesFor(client: HookClient, executable: string, strict: boolean): HookEntry[] {
@@ -129,32 +134,46 @@ function entriesFor(client: HookClient, executable: string, strict: boolean): Ho
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function hasCommand(groups: unknown[], command: string): boolean {
-  return groups.some((group) => isRecord(group) && Array.isArray(group.hooks) && group.hooks.some((hook) => isRecord(hook) && hook.command === command));
+  return groups.some(
+    (group) => isRecord(group) && Array.isArray(group.hooks) && group.hooks.some((hook) => isRecord(hook) && hook.command === command),
+  );
 }
 
 // The groups with one command rewritten (its group, matcher and timeout kept).
 function replaceCommand(groups: unknown[], from: string, to: string): unknown[] {
   const rewrite = (hook: unknown): unknown => (isRecord(hook) && hook.command === from ? { ...hook, command: to } : hook);
-  return groups.map((group) => (isRecord(group) && Array.isArray(group.hooks) ? { ...group, hooks: (group.hooks as unknown[]).map(rewrite) } : group));
+  return groups.map((group) =>
+    isRecord(group) && Array.isArray(group.hooks) ? { ...group, hooks: (group.hooks as unknown[]).map(rewrite) } : group,
+  );
 }
 
 /**
  * Merges the entries into a settings object (other keys and hooks kept; an entry already there is not
  * added twice; the Stop hook installed without `--strict` becomes the strict one, and back).
  */
-export function mergeHookSettings(settings: Record<string, unknown>, client: HookClient, executable = "agent-evidence", strict = false): Record<string, unknown> {
-  if (settings.hooks !== undefined && !isRecord(settings.hooks)) throw new EvidenceError("E_INVALID_INPUT", "its `hooks` key is not an object");
+export function mergeHookSettings(
+  settings: Record<string, unknown>,
+  client: HookClient,
+  executable = "agent-evidence",
+  strict = false,
+): Record<string, unknown> {
+  if (settings.hooks !== undefined && !isRecord(settings.hooks))
+    throw new EvidenceError("E_INVALID_INPUT", "its `hooks` key is not an object");
   const hooks: Record<string, unknown> = { ...settings.hooks };
   for (const entry of entriesFor(client, executable, strict)) {
     const existing = hooks[entry.event];
-    if (existing !== undefined && !Array.isArray(existing)) throw new EvidenceError("E_INVALID_INPUT", `its \`hooks.${entry.event}\` key is not a list`);
+    if (existing !== undefined && !Array.isArray(existing))
+      throw new EvidenceError("E_INVALID_INPUT", `its \`hooks.${entry.event}\` key is not a list`);
     const groups: unknown[] = existing === undefined ? [] : [...(existing as unknown[])];
     if (hasCommand(groups, entry.command)) continue;
     if (entry.replaces !== undefined && hasCommand(groups, entry.replaces)) {
       hooks[entry.event] = replaceCommand(groups, entry.replaces, entry.command);
       continue;
     }
-    groups.push({ ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }), hooks: [{ type: "command", command: entry.command, timeout: 60 }] });
+    groups.push({
+      ...(entry.matcher === undefined ? {} : { matcher: entry.matcher }),
+      hooks: [{ type: "command", command: entry.command, timeout: 60 }],
+    });
     hooks[entry.event] = groups;
   }
   return { ...settings, hooks };
@@ -182,19 +201,33 @@ function readSettings(path: string): string | null {
  */
 export function installHooks(options: InstallHooksOptions): InstallHooksResult {
   const path = hookSettingsPath(options.client, options.project, options.home ?? homedir());
-  return rewriteSettings(path, options.dryRun === true, (settings) => mergeHookSettings(settings, options.client, options.executable, options.strict === true), true);
+  return rewriteSettings(
+    path,
+    options.dryRun === true,
+    (settings) => mergeHookSettings(settings, options.client, options.executable, options.strict === true),
+    true,
+  );
 }
 
 // Reads the settings file as a JSON object, applies `change`, and writes the result with a backup of
 // the old file; a missing file is `{}` (written only when `createMissing`).
-function rewriteSettings(path: string, dryRun: boolean, change: (settings: Record<string, unknown>) => Record<string, unknown>, createMissing: boolean): InstallHooksResult {
+function rewriteSettings(
+  path: string,
+  dryRun: boolean,
+  change: (settings: Record<string, unknown>) => Record<string, unknown>,
+  createMissing: boolean,
+): InstallHooksResult {
   const before = readSettings(path);
   let settings: unknown = {};
   if (before !== null && before.trim() !== "") {
     try {
       settings = JSON.parse(before);
     } catch (error) {
-      throw new EvidenceError("E_INVALID_INPUT", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or move it first`, { cause: error });
+      throw new EvidenceError(
+        "E_INVALID_INPUT",
+        `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}); fix or move it first`,
+        { cause: error },
+      );
     }
   }
   if (!isRecord(settings)) throw new EvidenceError("E_INVALID_INPUT", `${path} is not a JSON object; fix or move it first`);
@@ -264,5 +297,10 @@ export type UninstallHooksOptions = Pick<InstallHooksOptions, "client" | "projec
  * nothing is written. Throws like {@link installHooks} on a file it cannot read as a JSON object.
  */
 export function uninstallHooks(options: UninstallHooksOptions): InstallHooksResult {
-  return rewriteSettings(hookSettingsPath(options.client, options.project, options.home ?? homedir()), options.dryRun === true, removeHookSettings, false);
+  return rewriteSettings(
+    hookSettingsPath(options.client, options.project, options.home ?? homedir()),
+    options.dryRun === true,
+    removeHookSettings,
+    false,
+  );
 }

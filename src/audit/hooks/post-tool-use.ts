@@ -1,8 +1,8 @@
 // `agent-evidence hook claude-post-tool-use`: records Bash results and edits into the session state
 // as they happen, so the Stop hook has evidence even when the transcript lags behind.
 import { isClientEditTool, toolCallEffect } from "../transcripts/tool-effect.js";
-import { parseHookInput, type HookInput } from "./hook-input.js";
-import { MAX_RECORDED_OUTPUT, readHookState, writeHookState, type HookStateOptions, type RecordedEvent } from "./state.js";
+import { type HookInput, parseHookInput } from "./hook-input.js";
+import { type HookStateOptions, MAX_RECORDED_OUTPUT, readHookState, type RecordedEvent, writeHookState } from "./state.js";
 
 /** What a hook run prints and returns. */
 export interface HookRunResult {
@@ -14,7 +14,9 @@ export interface HookRunResult {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function clip(output: string): { output: string; truncated: boolean } {
-  return output.length > MAX_RECORDED_OUTPUT ? { output: output.slice(-MAX_RECORDED_OUTPUT), truncated: true } : { output, truncated: false };
+  return output.length > MAX_RECORDED_OUTPUT
+    ? { output: output.slice(-MAX_RECORDED_OUTPUT), truncated: true }
+    : { output, truncated: false };
 }
 
 // PostToolUse fires for a Bash call that succeeded (exit 0); PostToolUseFailure for one that did not.
@@ -53,7 +55,16 @@ function recordedEvent(input: HookInput): RecordedEvent | null {
   // An edit tool's failure changed nothing; any other tool that failed may have written part of its work.
   const effect = toolCallEffect(input.toolName, input.toolInput);
   if (effect.kind === "none" || (input.hookEventName === "PostToolUseFailure" && isClientEditTool(input.toolName))) return null;
-  return { type: "edit", id: input.toolUseId, tool: input.toolName, paths: effect.paths, failed: false, sidechain: false, timestamp: new Date().toISOString(), line: 0 };
+  return {
+    type: "edit",
+    id: input.toolUseId,
+    tool: input.toolName,
+    paths: effect.paths,
+    failed: false,
+    sidechain: false,
+    timestamp: new Date().toISOString(),
+    line: 0,
+  };
 }
 
 /**
@@ -70,6 +81,10 @@ export function runPostToolUseHook(stdin: string, options: HookStateOptions = {}
     writeHookState(state, options);
     return { stdout: "", stderr: "", exitCode: 0 };
   } catch (error) {
-    return { stdout: "", stderr: `agent-evidence hook claude-post-tool-use: nothing recorded: ${error instanceof Error ? error.message : String(error)}\n`, exitCode: 0 };
+    return {
+      stdout: "",
+      stderr: `agent-evidence hook claude-post-tool-use: nothing recorded: ${error instanceof Error ? error.message : String(error)}\n`,
+      exitCode: 0,
+    };
   }
 }

@@ -2,9 +2,10 @@
 // PostToolUse hook saw, in one small JSON file per session id under the state directory
 // (src/state-home.ts), where a Codex agent's sandboxed commands cannot rewrite the block count.
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { stateHome } from "../../state-home.js";
 import { join } from "node:path";
+
 import { readRegularFile } from "../../io/named-files.js";
+import { stateHome } from "../../state-home.js";
 import type { EditEvent, ShellEvent } from "../transcripts/types.js";
 
 /** An event the post-tool-use hook recorded (a transcript event with line 0). */
@@ -48,8 +49,11 @@ const fresh = (sessionId: string): HookState => ({ version: 1, sessionId, blocks
 /** Reads a session's state; a missing or unreadable file (a FIFO, a device, over the cap) is a fresh state. */
 export function readHookState(sessionId: string, options: HookStateOptions = {}): HookState {
   try {
-    const value = JSON.parse(readRegularFile(hookStatePath(sessionId, options), { cap: MAX_STATE_BYTES }).toString("utf8")) as Partial<HookState>;
-    if (value.version !== 1 || value.sessionId !== sessionId || typeof value.blocks !== "number" || !Array.isArray(value.events)) return fresh(sessionId);
+    const value = JSON.parse(
+      readRegularFile(hookStatePath(sessionId, options), { cap: MAX_STATE_BYTES }).toString("utf8"),
+    ) as Partial<HookState>;
+    if (value.version !== 1 || value.sessionId !== sessionId || typeof value.blocks !== "number" || !Array.isArray(value.events))
+      return fresh(sessionId);
     const reasons = Array.isArray(value.reasons) ? value.reasons.filter((reason): reason is string => typeof reason === "string") : [];
     return { version: 1, sessionId, blocks: value.blocks, events: value.events, reasons };
   } catch {

@@ -27,7 +27,12 @@ export interface DecideStopOptions {
 const claimOpening = (sentence: string): string => `Your final message says "${sentence}"`;
 
 /** The openings of every reason {@link decideStop} gives, to find our own blocks among a transcript's feedback. */
-export const STOP_REASON_OPENINGS: readonly string[] = ["Your final message says", "The last test run (", "The test run (", "Files changed after the last test run"];
+export const STOP_REASON_OPENINGS: readonly string[] = [
+  "Your final message says",
+  "The last test run (",
+  "The test run (",
+  "Files changed after the last test run",
+];
 
 // Recorded events (line 0) come from this turn; transcript lines before the turn's start do not.
 const inTurn = (line: number, start: number): boolean => line === 0 || line > start;
@@ -35,7 +40,9 @@ const inTurn = (line: number, start: number): boolean => line === 0 || line > st
 const edit = (run: AuditedRun): string => {
   const by = run.staleBy;
   if (by === null) return "an edit";
-  return by.kind === "shell" ? `\`${by.command}\` (transcript line ${by.line})` : `${by.tool} ${by.paths.join(", ")} (transcript line ${by.line})`;
+  return by.kind === "shell"
+    ? `\`${by.command}\` (transcript line ${by.line})`
+    : `${by.tool} ${by.paths.join(", ")} (transcript line ${by.line})`;
 };
 
 // Why no run backs an unsupported or unclear claim, as a clause.
@@ -80,7 +87,10 @@ function claimReason(claim: LabelledClaim, audit: SessionAudit, strict: boolean)
       if (claim.reason === "failure-not-rerun") {
         return `${says}, but the test run \`${run.command}\` (transcript line ${run.line}) failed, and no later run that passed reran all of it (a narrower selection, or another directory, does not). Rerun \`${run.command}\` on the current code, or say in your final message that it fails.`;
       }
-      const which = audit.lastRun !== null && audit.lastRun.line === run.line && audit.lastRun.command === run.command ? "the last test run" : "the test run it rests on";
+      const which =
+        audit.lastRun !== null && audit.lastRun.line === run.line && audit.lastRun.command === run.command
+          ? "the last test run"
+          : "the test run it rests on";
       return `${says}, but ${which} (\`${run.command}\`, transcript line ${run.line}) failed. Fix the failure and rerun \`${run.command}\`, or say in your final message that the tests fail.`;
     }
     case "stale": {

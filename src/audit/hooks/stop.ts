@@ -1,15 +1,16 @@
 // `agent-evidence hook claude-stop` / `codex-stop`: reads the transcript and the hook state, asks
 // stop-decision.ts whether the stop hides a failing or stale run or an unbacked claim, and keeps the block budget.
 import { closeSync, readSync } from "node:fs";
+
 import { openRegularFile } from "../../io/named-files.js";
 import { isPlainFileOnDisk } from "../../io/plain-file.js";
 import { auditEvents } from "../audit-transcript.js";
 import { mergeSubagentTranscripts } from "../subagent-files.js";
 import { readTranscript } from "../transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../transcripts/types.js";
-import { parseHookInput, type HookInput } from "./hook-input.js";
+import { type HookInput, parseHookInput } from "./hook-input.js";
 import type { HookRunResult } from "./post-tool-use.js";
-import { readHookState, writeHookState, type HookStateOptions, type RecordedEvent } from "./state.js";
+import { type HookStateOptions, readHookState, type RecordedEvent, writeHookState } from "./state.js";
 import { decideStop, STOP_REASON_OPENINGS } from "./stop-decision.js";
 
 /** The clients whose Stop hook agent-evidence speaks. */
@@ -30,7 +31,9 @@ const isOurBlock = (feedback: string): boolean => STOP_REASON_OPENINGS.some((ope
 
 // Recorded events the transcript does not hold yet go just before the final message.
 function withRecorded(events: TranscriptEvent[], recorded: readonly RecordedEvent[], finalMessage: string | null): TranscriptEvent[] {
-  const known = new Set(events.flatMap((event) => ((event.type === "shell" || event.type === "edit") && event.id !== null ? [event.id] : [])));
+  const known = new Set(
+    events.flatMap((event) => ((event.type === "shell" || event.type === "edit") && event.id !== null ? [event.id] : [])),
+  );
   const missing = recorded.filter((event) => event.id === null || !known.has(event.id));
   if (missing.length === 0) return events;
   let at = events.length;
@@ -87,10 +90,18 @@ function readTranscriptText(input: HookInput, options: StopHookOptions): { text:
   try {
     if (options.readTranscriptFile !== undefined) return { text: options.readTranscriptFile(input.transcriptPath), note: "" };
     const { text, clipped } = readTranscriptTail(input.transcriptPath);
-    return { text, note: clipped ? `the transcript is larger than ${MAX_TRANSCRIPT_BYTES >> 20} MiB: read its last ${MAX_TRANSCRIPT_BYTES >> 20} MiB` : "" };
+    return {
+      text,
+      note: clipped
+        ? `the transcript is larger than ${MAX_TRANSCRIPT_BYTES >> 20} MiB: read its last ${MAX_TRANSCRIPT_BYTES >> 20} MiB`
+        : "",
+    };
   } catch (error) {
     const code = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
-    return { text: null, note: `cannot read the transcript ${input.transcriptPath} (${code}): judging the final message alone, not blocking` };
+    return {
+      text: null,
+      note: `cannot read the transcript ${input.transcriptPath} (${code}): judging the final message alone, not blocking`,
+    };
   }
 }
 
@@ -100,7 +111,10 @@ function stopResult(client: HookClient, input: HookInput, options: StopHookOptio
   const transcript = readTranscriptText(input, options);
   if (transcript.note !== "") notes.push(transcript.note);
   const read = transcript.text === null ? null : mergeSubagentTranscripts(readTranscript(transcript.text), input.transcriptPath);
-  if (read && read.problems.length > 0) notes.push(`skipped ${read.problems.length} malformed transcript line(s): ${read.problems.map((p) => `line ${p.line}: ${p.reason}`).join("; ")}`);
+  if (read && read.problems.length > 0)
+    notes.push(
+      `skipped ${read.problems.length} malformed transcript line(s): ${read.problems.map((p) => `line ${p.line}: ${p.reason}`).join("; ")}`,
+    );
   const finalMessage = input.lastAssistantMessage ?? read?.finalMessage ?? null;
   // Only the transcript can let a stop through. What the post-tool-use hook recorded and the
   // transcript does not hold yet (it may lag) can add a reason to block, never take one away: anyone
@@ -112,12 +126,17 @@ function stopResult(client: HookClient, input: HookInput, options: StopHookOptio
   const fedBack = (read?.stopHookFeedback ?? []).filter(isOurBlock);
   const earlierReasons = client === "codex" ? [...fedBack, ...(state.reasons ?? [])] : fedBack;
   const decide = { turnStartLine: read === null ? 0 : lastUserLine(read.events), strict: options.strict === true, earlierReasons };
-  const reason = read === null ? null : (decideStop(auditEvents(read.events, finalMessage, meta), decide) ?? decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta), decide));
+  const reason =
+    read === null
+      ? null
+      : (decideStop(auditEvents(read.events, finalMessage, meta), decide) ??
+        decideStop(auditEvents(withRecorded(read.events, state.events, finalMessage), finalMessage, meta), decide));
   const stderr = (extra: string[]): string => [...notes, ...extra].map((note) => `agent-evidence: ${note}\n`).join("");
   if (reason === null) return allow(client, stderr([]));
   // The block budget, counted the same way: a state file the agent can write (`"blocks": 3`) cannot
   // spend a Claude Code session's (see docs/hooks.md).
-  const blocks = read?.stopHookFeedback === undefined ? state.blocks : client === "codex" ? Math.max(state.blocks, fedBack.length) : fedBack.length;
+  const blocks =
+    read?.stopHookFeedback === undefined ? state.blocks : client === "codex" ? Math.max(state.blocks, fedBack.length) : fedBack.length;
   if (blocks >= MAX_STOP_BLOCKS) return allow(client, stderr([`not blocking again (${blocks} blocks in this session already): ${reason}`]));
   writeHookState({ ...state, blocks: state.blocks + 1, reasons: [...(state.reasons ?? []), reason].slice(-MAX_STOP_BLOCKS) }, options);
   return { stdout: `${JSON.stringify({ decision: "block", reason })}\n`, stderr: stderr([]), exitCode: 0 };
@@ -134,6 +153,9 @@ export function runStopHook(client: HookClient, stdin: string, options: StopHook
   try {
     return stopResult(client, parseHookInput(stdin), options);
   } catch (error) {
-    return allow(client, `agent-evidence hook ${client}-stop: internal error, allowing the stop: ${error instanceof Error ? error.message : String(error)}\n`);
+    return allow(
+      client,
+      `agent-evidence hook ${client}-stop: internal error, allowing the stop: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
   }
 }

@@ -51,7 +51,11 @@ export function backgroundShellId(block: Record<string, unknown>, toolUseResult:
   // "Command running in background with ID: b1. Output is being written to: ..." (run_in_background);
   // "Command did not complete within its 120s timeout and was moved to the background (ID: b1). ..." (2.1.x).
   const text = contentText(block.content);
-  return /^Command running in background with ID: (\S+?)\.?(?:\s|$)/.exec(text)?.[1] ?? /^Command did not complete within .*? moved to the background \(ID: ([^\s)]+)\)/.exec(text)?.[1] ?? null;
+  return (
+    /^Command running in background with ID: (\S+?)\.?(?:\s|$)/.exec(text)?.[1] ??
+    /^Command did not complete within .*? moved to the background \(ID: ([^\s)]+)\)/.exec(text)?.[1] ??
+    null
+  );
 }
 
 // A failed command's result starts "Exit code N"; its toolUseResult is the string "Error: Exit code N\n...".
@@ -107,7 +111,12 @@ export interface ShellPoll {
 }
 
 const tag = (text: string, name: string): string | undefined => new RegExp(`<${name}>\\n?([\\s\\S]*?)\\n?</${name}>`).exec(text)?.[1];
-const integer = (value: unknown): number | null => (typeof value === "number" && Number.isInteger(value) ? value : typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : null);
+const integer = (value: unknown): number | null =>
+  typeof value === "number" && Number.isInteger(value)
+    ? value
+    : typeof value === "string" && /^-?\d+$/.test(value.trim())
+      ? Number(value)
+      : null;
 
 /**
  * Reads a poll's result: toolUseResult `{status, exitCode, stdout, stderr}` (BashOutput, 2.0) or
@@ -128,7 +137,8 @@ export function parseShellPoll(block: Record<string, unknown>, toolUseResult: un
 }
 
 // Some versions return the whole output so far, others only what is new: keep the longer reading.
-const addOutput = (before: string, next: string): string => (before === "" || next.startsWith(before) ? next : next === "" || before.endsWith(next) ? before : `${before}\n${next}`);
+const addOutput = (before: string, next: string): string =>
+  before === "" || next.startsWith(before) ? next : next === "" || before.endsWith(next) ? before : `${before}\n${next}`;
 
 /** Applies a poll to the background shell it names: output added; a finished status completes it. */
 export function applyShellPoll(event: ShellEvent, poll: ShellPoll): void {
@@ -168,7 +178,12 @@ export interface TaskNotification {
 export function parseTaskNotifications(text: string): TaskNotification[] {
   return [...text.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)].map(([, body = ""]) => {
     const summary = tag(body, "summary") ?? "";
-    const code = tag(body, "exit-code") ?? /\(exit code (-?\d+)\)|failed with exit code (-?\d+)/.exec(summary)?.slice(1).find((group) => group !== undefined);
+    const code =
+      tag(body, "exit-code") ??
+      /\(exit code (-?\d+)\)|failed with exit code (-?\d+)/
+        .exec(summary)
+        ?.slice(1)
+        .find((group) => group !== undefined);
     return {
       taskId: tag(body, "task-id")?.trim() ?? null,
       toolUseId: tag(body, "tool-use-id")?.trim() ?? null,

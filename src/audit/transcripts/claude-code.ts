@@ -1,22 +1,45 @@
 // Claude Code session JSONL (~/.claude/projects/<project>/<session>.jsonl, and subagents'
 // agent-*.jsonl): assistant `tool_use` blocks, user `tool_result` blocks and `toolUseResult`, subagent
 // messages embedded in `progress` records, and background shells finished by BashOutput / TaskOutput.
-import { applyRefusal, applyResult, applyShellPoll, applyTaskNotification, backgroundShellId, parseShellPoll, parseTaskNotifications, refusalOf } from "./claude-code-results.js";
-import { isClientEditTool, toolCallEffect } from "./tool-effect.js";
+import {
+  applyRefusal,
+  applyResult,
+  applyShellPoll,
+  applyTaskNotification,
+  backgroundShellId,
+  parseShellPoll,
+  parseTaskNotifications,
+  refusalOf,
+} from "./claude-code-results.js";
 import { EventList, pendingShell } from "./event-list.js";
-import { asObject, asString, lastAssistantText, parseJsonl, type JsonlRecord } from "./jsonl.js";
+import { asObject, asString, type JsonlRecord, lastAssistantText, parseJsonl } from "./jsonl.js";
+import { isClientEditTool, toolCallEffect } from "./tool-effect.js";
 import type { ShellEvent, TranscriptEvent, TranscriptProblem, TranscriptReadResult } from "./types.js";
 
-const RECORD_TYPES = new Set(["user", "assistant", "summary", "system", "file-history-snapshot", "queue-operation", "progress", "attachment"]);
+const RECORD_TYPES = new Set([
+  "user",
+  "assistant",
+  "summary",
+  "system",
+  "file-history-snapshot",
+  "queue-operation",
+  "progress",
+  "attachment",
+]);
 
 /** True when a record looks like a Claude Code transcript record. */
 export function isClaudeCodeRecord(value: Record<string, unknown>): boolean {
   const type = asString(value.type);
-  return type !== undefined && RECORD_TYPES.has(type) && ("message" in value || "sessionId" in value || "uuid" in value || "leafUuid" in value);
+  return (
+    type !== undefined && RECORD_TYPES.has(type) && ("message" in value || "sessionId" in value || "uuid" in value || "leafUuid" in value)
+  );
 }
 
 // The tools that read a background shell's output, and the input field naming the shell.
-const POLL_TOOLS: Record<string, readonly string[]> = { BashOutput: ["bash_id", "shell_id"], TaskOutput: ["task_id", "shell_id", "bash_id"] };
+const POLL_TOOLS: Record<string, readonly string[]> = {
+  BashOutput: ["bash_id", "shell_id"],
+  TaskOutput: ["task_id", "shell_id", "bash_id"],
+};
 
 /** The reading state of one transcript. */
 interface ClaudeState {
@@ -60,7 +83,8 @@ function readAssistant(record: JsonlRecord, state: ClaudeState): void {
     } else {
       // Edit, Write, an MCP server's write_file, a newer client tool: an edit when it can write (tool-effect.ts).
       const effect = toolCallEffect(name, input);
-      if (effect.kind === "edit") list.addCall({ type: "edit", id, tool: name, paths: effect.paths, failed: false, sidechain, timestamp, line });
+      if (effect.kind === "edit")
+        list.addCall({ type: "edit", id, tool: name, paths: effect.paths, failed: false, sidechain, timestamp, line });
       // A read-only call leaves no event, but the text after it is a new message all the same.
       else list.breakText();
     }
@@ -85,7 +109,8 @@ function readToolResult(block: Record<string, unknown>, toolUseResult: unknown, 
   // Refused before it ran (a deny rule, a "no" with feedback): no run, no edit. An ambiguous refusal
   // (it may have interrupted the call) leaves a command's writes, and a tool's other than the client's
   // edit tools, which say nothing was written.
-  if (refusal === "never-ran" || (refusal === "refused" && call.type === "edit" && isClientEditTool(call.tool))) return state.list.remove(call);
+  if (refusal === "never-ran" || (refusal === "refused" && call.type === "edit" && isClientEditTool(call.tool)))
+    return state.list.remove(call);
   if (refusal === "refused") {
     if (call.type === "shell") applyRefusal(call);
     return;

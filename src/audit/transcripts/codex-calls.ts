@@ -1,7 +1,7 @@
 // The inputs of Codex tool calls: shell argv and scripts, apply_patch bodies (as a tool or through
 // the shell), code mode's JavaScript, and the working directory in <environment_context>. Pure.
-import { toolCallEffect } from "./tool-effect.js";
 import { asObject } from "./jsonl.js";
+import { toolCallEffect } from "./tool-effect.js";
 
 /** The function names Codex has used for its shell tool, from the legacy `shell` to unified exec. */
 export const SHELL_FUNCTIONS: ReadonlySet<string> = new Set(["shell", "container.exec", "local_shell", "shell_command", "exec_command"]);
@@ -17,7 +17,9 @@ export function commandText(command: unknown): string | undefined {
 
 /** apply_patch bodies name their files on "*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:". */
 export function patchPaths(patch: string): string[] {
-  return [...new Set([...patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((match) => match[1]!.trim()))];
+  return [
+    ...new Set([...patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((match) => match[1]!.trim())),
+  ];
 }
 
 /**
@@ -26,7 +28,13 @@ export function patchPaths(patch: string): string[] {
  * call itself; it is an edit, not a command run).
  */
 export function shellApplyPatch(command: unknown, script: string): { patch: string; whole: boolean } | undefined {
-  if (Array.isArray(command) && command.length === 2 && /^(?:apply_patch|applypatch)$/.test(String(command[0])) && typeof command[1] === "string") return { patch: command[1], whole: true };
+  if (
+    Array.isArray(command) &&
+    command.length === 2 &&
+    /^(?:apply_patch|applypatch)$/.test(String(command[0])) &&
+    typeof command[1] === "string"
+  )
+    return { patch: command[1], whole: true };
   if (!/\b(?:apply_patch|applypatch)\b/.test(script) || !script.includes("*** Begin Patch")) return undefined;
   const whole = /^\s*(?:cd \S+ && )?(?:apply_patch|applypatch) ?<< ?(['"]?)(\w+)\1\n[\s\S]*\n\2\s*$/.test(script);
   return { patch: script, whole };

@@ -1,11 +1,11 @@
 // Codex `event_msg` payloads: messages, the structured ends of commands, patches and MCP calls
 // (exec_command_end, patch_apply_end, mcp_tool_call_end), and 0.15x's item_completed turn items
 // (CommandExecution, FileChange, McpToolCall), which code mode leaves as the only record of its commands.
-import { applyCommandEnd, type CodexState } from "./codex-state.js";
 import { commandText } from "./codex-calls.js";
 import { hookPromptText } from "./codex-hook-prompt.js";
-import { toolCallEffect } from "./tool-effect.js";
+import { applyCommandEnd, type CodexState } from "./codex-state.js";
 import { asObject, asString } from "./jsonl.js";
+import { toolCallEffect } from "./tool-effect.js";
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 const integer = (value: unknown): number | undefined => (typeof value === "number" && Number.isInteger(value) ? value : undefined);
@@ -27,11 +27,26 @@ export function readCodexEvent(payload: Record<string, unknown>, state: CodexSta
       applyCommandEnd(state, commandEnd(payload), timestamp, line);
       return;
     case "patch_apply_end":
-      readPatchEnd(state, asString(payload.call_id), payload.success === false || payload.status === "declined" || payload.status === "failed", asObject(payload.changes), timestamp, line);
+      readPatchEnd(
+        state,
+        asString(payload.call_id),
+        payload.success === false || payload.status === "declined" || payload.status === "failed",
+        asObject(payload.changes),
+        timestamp,
+        line,
+      );
       return;
     case "mcp_tool_call_end": {
       const invocation = asObject(payload.invocation);
-      readMcpEnd(state, asString(payload.call_id), asString(invocation?.server), asString(invocation?.tool), asObject(invocation?.arguments), timestamp, line);
+      readMcpEnd(
+        state,
+        asString(payload.call_id),
+        asString(invocation?.server),
+        asString(invocation?.tool),
+        asObject(invocation?.arguments),
+        timestamp,
+        line,
+      );
       return;
     }
     case "item_completed":
@@ -64,7 +79,14 @@ function readItem(state: CodexState, item: Record<string, unknown> | undefined, 
       applyCommandEnd(state, commandEnd(item!), timestamp, line);
       return;
     case "FileChange":
-      readPatchEnd(state, asString(item!.id), item!.status === "failed" || item!.status === "declined", asObject(item!.changes), timestamp, line);
+      readPatchEnd(
+        state,
+        asString(item!.id),
+        item!.status === "failed" || item!.status === "declined",
+        asObject(item!.changes),
+        timestamp,
+        line,
+      );
       return;
     case "McpToolCall":
       readMcpEnd(state, asString(item!.id), asString(item!.server), asString(item!.tool), asObject(item!.arguments), timestamp, line);
@@ -76,20 +98,54 @@ function readItem(state: CodexState, item: Record<string, unknown> | undefined, 
 }
 
 // A patch's end: a known apply_patch call learns whether it failed; an unknown one is an edit of its changed paths.
-function readPatchEnd(state: CodexState, callId: string | undefined, failed: boolean, changes: Record<string, unknown> | undefined, timestamp: string | null, line: number): void {
+function readPatchEnd(
+  state: CodexState,
+  callId: string | undefined,
+  failed: boolean,
+  changes: Record<string, unknown> | undefined,
+  timestamp: string | null,
+  line: number,
+): void {
   const call = state.list.call(callId);
   if (call?.type === "edit") {
     if (failed) call.failed = true;
     return;
   }
   if (call !== undefined || changes === undefined) return;
-  state.list.addCall({ type: "edit", id: callId ?? null, tool: "apply_patch", paths: Object.keys(changes), failed, sidechain: false, timestamp, line });
+  state.list.addCall({
+    type: "edit",
+    id: callId ?? null,
+    tool: "apply_patch",
+    paths: Object.keys(changes),
+    failed,
+    sidechain: false,
+    timestamp,
+    line,
+  });
 }
 
 // An MCP call's end: when no function call announced it, its effect comes from the server's tool.
-function readMcpEnd(state: CodexState, callId: string | undefined, server: string | undefined, tool: string | undefined, args: Record<string, unknown> | undefined, timestamp: string | null, line: number): void {
+function readMcpEnd(
+  state: CodexState,
+  callId: string | undefined,
+  server: string | undefined,
+  tool: string | undefined,
+  args: Record<string, unknown> | undefined,
+  timestamp: string | null,
+  line: number,
+): void {
   if ((callId !== undefined && state.announced.has(callId)) || tool === undefined) return;
   const name = server === undefined ? tool : `mcp__${server}__${tool}`;
   const effect = toolCallEffect(name, args ?? {});
-  if (effect.kind === "edit") state.list.addCall({ type: "edit", id: callId ?? null, tool: name, paths: effect.paths, failed: false, sidechain: false, timestamp, line });
+  if (effect.kind === "edit")
+    state.list.addCall({
+      type: "edit",
+      id: callId ?? null,
+      tool: name,
+      paths: effect.paths,
+      failed: false,
+      sidechain: false,
+      timestamp,
+      line,
+    });
 }

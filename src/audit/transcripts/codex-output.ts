@@ -83,8 +83,18 @@ function parseJsonOutput(raw: string): CodexCallResult | undefined {
 // (0.2x-0.4x), "... execution error: Denied { output: ExecToolCallOutput { exit_code: N, ..." (later 0.4x),
 // "... execution error: command timed out", and 0.45's "failed in sandbox: <output>" with no exit code.
 function parseSandboxFailure(raw: string): CodexCallResult {
-  const ran = (exitCode: number | null, output: string, timedOut = false): CodexCallResult => ({ kind: "ran", exitCode, output, outputTruncated: containsClippingNote(raw), timedOut, interrupted: false });
-  const denied = /^failed in sandbox \S+ with execution error: sandbox denied exec error, exit code: (-?\d+), stdout: ([\s\S]*?), stderr: ([\s\S]*)$/.exec(raw);
+  const ran = (exitCode: number | null, output: string, timedOut = false): CodexCallResult => ({
+    kind: "ran",
+    exitCode,
+    output,
+    outputTruncated: containsClippingNote(raw),
+    timedOut,
+    interrupted: false,
+  });
+  const denied =
+    /^failed in sandbox \S+ with execution error: sandbox denied exec error, exit code: (-?\d+), stdout: ([\s\S]*?), stderr: ([\s\S]*)$/.exec(
+      raw,
+    );
   if (denied) return ran(Number(denied[1]), `${denied[2]}${denied[3]}`);
   const debug = /^failed in sandbox \S+ with execution error: Denied \{ output: ExecToolCallOutput \{ exit_code: (-?\d+),/.exec(raw);
   if (debug) {

@@ -1,8 +1,8 @@
 // The Codex reader's running state and the joins it makes: a call with its output, a unified exec
 // session with the polls that finish it, a code mode `exec` with the commands it ran.
-import { EventList, pendingShell } from "./event-list.js";
-import type { CodexCallResult } from "./codex-output.js";
 import type { CodeModeScript } from "./codex-calls.js";
+import type { CodexCallResult } from "./codex-output.js";
+import { EventList, pendingShell } from "./event-list.js";
 import type { EditEvent, ShellEvent, TranscriptProblem } from "./types.js";
 
 /** A code mode `exec` call waiting for its output: its provisional edit and the commands seen since. */
@@ -34,14 +34,31 @@ export interface CodexState {
 
 /** A fresh state. */
 export function createCodexState(problems: TranscriptProblem[]): CodexState {
-  return { list: new EventList(), cwd: null, problems, sessions: new Map(), polls: new Map(), ended: new Set(), codeMode: new Map(), announced: new Set(), hookPrompts: [] };
+  return {
+    list: new EventList(),
+    cwd: null,
+    problems,
+    sessions: new Map(),
+    polls: new Map(),
+    ended: new Set(),
+    codeMode: new Map(),
+    announced: new Set(),
+    hookPrompts: [],
+  };
 }
 
 /** Applies a parsed output to a shell call: its result, a running session, or its removal (never ran). */
 export function applyShellResult(state: CodexState, call: ShellEvent, result: CodexCallResult): void {
   switch (result.kind) {
     case "ran":
-      Object.assign(call, { exitCode: result.exitCode, output: result.output, outputTruncated: result.outputTruncated, timedOut: result.timedOut, interrupted: result.interrupted, completed: true });
+      Object.assign(call, {
+        exitCode: result.exitCode,
+        output: result.output,
+        outputTruncated: result.outputTruncated,
+        timedOut: result.timedOut,
+        interrupted: result.interrupted,
+        completed: true,
+      });
       if (result.timedOut || result.interrupted) call.exitCode = null;
       return;
     case "running":
@@ -66,7 +83,12 @@ export function applyPollResult(state: CodexState, sessionId: string, result: Co
   call.output = `${call.output}${result.output}`;
   call.outputTruncated ||= result.outputTruncated;
   if (result.kind === "ran") {
-    Object.assign(call, { exitCode: result.timedOut || result.interrupted ? null : result.exitCode, timedOut: result.timedOut, interrupted: result.interrupted, completed: true });
+    Object.assign(call, {
+      exitCode: result.timedOut || result.interrupted ? null : result.exitCode,
+      timedOut: result.timedOut,
+      interrupted: result.interrupted,
+      completed: true,
+    });
     state.sessions.delete(sessionId);
   }
 }

@@ -3,18 +3,35 @@
 // before that a rollout is a `{id, timestamp, instructions}` line, `{"record_type":"state"}` lines and
 // bare response items. Response items carry the calls and their outputs; event_msg payloads carry
 // the structured ends (codex-events.ts). Outputs are read in codex-output.ts, inputs in codex-calls.ts.
-import { commandText, environmentCwd, parseArguments, patchPaths, scanCodeModeScript, shellApplyPatch, SHELL_FUNCTIONS } from "./codex-calls.js";
+import {
+  commandText,
+  environmentCwd,
+  parseArguments,
+  patchPaths,
+  scanCodeModeScript,
+  SHELL_FUNCTIONS,
+  shellApplyPatch,
+} from "./codex-calls.js";
 import { readCodexEvent } from "./codex-events.js";
 import { hookPromptText } from "./codex-hook-prompt.js";
 import { parseCodexOutput } from "./codex-output.js";
-import { applyPollResult, applyShellResult, createCodexState, type CodexState } from "./codex-state.js";
+import { applyPollResult, applyShellResult, type CodexState, createCodexState } from "./codex-state.js";
 import { pendingShell } from "./event-list.js";
-import { toolCallEffect } from "./tool-effect.js";
 import { asObject, asString, lastAssistantText, parseJsonl } from "./jsonl.js";
+import { toolCallEffect } from "./tool-effect.js";
 import type { TranscriptReadResult } from "./types.js";
 
 const LINE_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
-const RESPONSE_ITEM_TYPES = new Set(["message", "reasoning", "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output", "local_shell_call", "web_search_call"]);
+const RESPONSE_ITEM_TYPES = new Set([
+  "message",
+  "reasoning",
+  "function_call",
+  "function_call_output",
+  "custom_tool_call",
+  "custom_tool_call_output",
+  "local_shell_call",
+  "web_search_call",
+]);
 
 /** True when a record looks like a Codex rollout line (either layout). */
 export function isCodexRecord(value: Record<string, unknown>): boolean {
@@ -32,7 +49,12 @@ function isLegacyHeader(value: Record<string, unknown>): boolean {
 // A bare response item, as pre-September 2025 rollouts write them.
 function isLegacyItem(value: Record<string, unknown>): boolean {
   const type = asString(value.type);
-  return type !== undefined && RESPONSE_ITEM_TYPES.has(type) && value.payload === undefined && ("call_id" in value || "role" in value || type === "reasoning");
+  return (
+    type !== undefined &&
+    RESPONSE_ITEM_TYPES.has(type) &&
+    value.payload === undefined &&
+    ("call_id" in value || "role" in value || type === "reasoning")
+  );
 }
 
 function outputText(output: unknown): string {
@@ -75,7 +97,17 @@ function readResponseItem(payload: Record<string, unknown>, state: CodexState, t
       const action = asObject(payload.action);
       const command = commandText(action?.command);
       if (command === undefined) state.problems.push({ line, reason: "local_shell_call without a command" });
-      else state.list.addCall(pendingShell({ id: callId ?? null, command, cwd: asString(action?.working_directory) ?? state.cwd, sidechain: false, timestamp, line }));
+      else
+        state.list.addCall(
+          pendingShell({
+            id: callId ?? null,
+            command,
+            cwd: asString(action?.working_directory) ?? state.cwd,
+            sidechain: false,
+            timestamp,
+            line,
+          }),
+        );
       return;
     }
     case "function_call_output":
@@ -87,7 +119,14 @@ function readResponseItem(payload: Record<string, unknown>, state: CodexState, t
   }
 }
 
-function readCall(payload: Record<string, unknown>, type: string, callId: string | undefined, state: CodexState, timestamp: string | null, line: number): void {
+function readCall(
+  payload: Record<string, unknown>,
+  type: string,
+  callId: string | undefined,
+  state: CodexState,
+  timestamp: string | null,
+  line: number,
+): void {
   const { list } = state;
   const name = asString(payload.name) ?? "";
   const namespace = asString(payload.namespace);
@@ -105,8 +144,19 @@ function readCall(payload: Record<string, unknown>, type: string, callId: string
       return;
     }
     const patch = shellApplyPatch(raw, command);
-    if (patch !== undefined) list.addCall({ type: "edit", id: patch.whole ? id : null, tool: "apply_patch", paths: patchPaths(patch.patch), failed: false, sidechain: false, timestamp, line });
-    if (patch?.whole !== true) list.addCall(pendingShell({ id, command, cwd: asString(args.workdir) ?? state.cwd, sidechain: false, timestamp, line }));
+    if (patch !== undefined)
+      list.addCall({
+        type: "edit",
+        id: patch.whole ? id : null,
+        tool: "apply_patch",
+        paths: patchPaths(patch.patch),
+        failed: false,
+        sidechain: false,
+        timestamp,
+        line,
+      });
+    if (patch?.whole !== true)
+      list.addCall(pendingShell({ id, command, cwd: asString(args.workdir) ?? state.cwd, sidechain: false, timestamp, line }));
   } else if (name === "exec" && type === "custom_tool_call" && namespace === undefined) {
     // Code mode: JavaScript whose nested tool calls are its only effects.
     const script = scanCodeModeScript(rawArguments);
@@ -115,11 +165,13 @@ function readCall(payload: Record<string, unknown>, type: string, callId: string
     if (edit !== null) list.addCall(edit);
     if (callId !== undefined) state.codeMode.set(callId, { script, edit, nestedShells: 0 });
   } else {
-    if (name === "write_stdin" && callId !== undefined && (typeof args.session_id === "number" || typeof args.session_id === "string")) state.polls.set(callId, String(args.session_id));
+    if (name === "write_stdin" && callId !== undefined && (typeof args.session_id === "number" || typeof args.session_id === "string"))
+      state.polls.set(callId, String(args.session_id));
     // Any other tool (an MCP server's, write_stdin with input): an edit when it can write.
     const tool = namespace === undefined ? name : namespace.endsWith("__") ? `${namespace}${name}` : `${namespace}__${name}`;
     const effect = toolCallEffect(tool, args);
-    if (effect.kind === "edit") list.addCall({ type: "edit", id, tool, paths: effect.paths, failed: false, sidechain: false, timestamp, line });
+    if (effect.kind === "edit")
+      list.addCall({ type: "edit", id, tool, paths: effect.paths, failed: false, sidechain: false, timestamp, line });
   }
 }
 
@@ -132,7 +184,8 @@ function readOutput(payload: Record<string, unknown>, callId: string | undefined
   if (open !== undefined) {
     state.codeMode.delete(callId!);
     // The exec's nested commands were all recorded: their own lines carry its effect.
-    const accounted = !open.script.opaque && !open.script.otherEdits && open.script.shellCalls > 0 && open.nestedShells >= open.script.shellCalls;
+    const accounted =
+      !open.script.opaque && !open.script.otherEdits && open.script.shellCalls > 0 && open.nestedShells >= open.script.shellCalls;
     if (open.edit !== null && accounted) state.list.remove(open.edit);
     return;
   }
@@ -148,7 +201,8 @@ function readOutput(payload: Record<string, unknown>, callId: string | undefined
     // files before the failing one, so only a one-file patch that failed is known to have changed nothing.
     // Another tool that failed may have written part of its work.
     const verificationFailed = /^apply_patch verification failed/.test(raw);
-    const failedWhole = (result.kind === "ran" && result.exitCode !== null && result.exitCode !== 0) || asObject(payload.output)?.success === false;
+    const failedWhole =
+      (result.kind === "ran" && result.exitCode !== null && result.exitCode !== 0) || asObject(payload.output)?.success === false;
     call.failed = call.tool === "apply_patch" && (verificationFailed || (failedWhole && call.paths.length === 1));
   }
 }
@@ -174,5 +228,11 @@ export function readCodexTranscript(text: string): TranscriptReadResult {
       problems.push({ line, reason: "not a Codex rollout line" });
     }
   }
-  return { format: "codex", events: state.list.events, finalMessage: lastAssistantText(state.list.events), problems, stopHookFeedback: state.hookPrompts };
+  return {
+    format: "codex",
+    events: state.list.events,
+    finalMessage: lastAssistantText(state.list.events),
+    problems,
+    stopHookFeedback: state.hookPrompts,
+  };
 }

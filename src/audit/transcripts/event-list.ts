@@ -54,5 +54,15 @@ export class EventList {
 
 /** A shell call before its result arrives. */
 export function pendingShell(fields: Pick<ShellEvent, "id" | "command" | "cwd" | "sidechain" | "timestamp" | "line">): ShellEvent {
-  return { type: "shell", output: "", exitCode: null, interrupted: false, timedOut: false, outputTruncated: false, persistedOutputPath: null, completed: false, ...fields };
+  return {
+    type: "shell",
+    output: "",
+    exitCode: null,
+    interrupted: false,
+    timedOut: false,
+    outputTruncated: false,
+    persistedOutputPath: null,
+    completed: false,
+    ...fields,
+  };
 }

@@ -25,7 +25,14 @@ export function readGenericTranscript(text: string): TranscriptReadResult {
         problems.push({ line, reason: "exitCode must be an integer or null" });
         continue;
       }
-      const event = pendingShell({ id: asString(value.id) ?? null, command: value.command, cwd: asString(value.cwd) ?? null, sidechain: false, timestamp, line });
+      const event = pendingShell({
+        id: asString(value.id) ?? null,
+        command: value.command,
+        cwd: asString(value.cwd) ?? null,
+        sidechain: false,
+        timestamp,
+        line,
+      });
       Object.assign(event, {
         output: value.output,
         exitCode: typeof value.exitCode === "number" ? value.exitCode : null,
@@ -36,9 +43,24 @@ export function readGenericTranscript(text: string): TranscriptReadResult {
       });
       list.addCall(event);
     } else if ("edit" in value) {
-      const paths = typeof value.edit === "string" ? [value.edit] : Array.isArray(value.edit) ? value.edit.filter((path): path is string => typeof path === "string") : null;
+      const paths =
+        typeof value.edit === "string"
+          ? [value.edit]
+          : Array.isArray(value.edit)
+            ? value.edit.filter((path): path is string => typeof path === "string")
+            : null;
       if (paths === null) problems.push({ line, reason: "edit must be a path or a list of paths" });
-      else list.addCall({ type: "edit", id: asString(value.id) ?? null, tool: asString(value.tool) ?? "edit", paths, failed: value.failed === true, sidechain: false, timestamp, line });
+      else
+        list.addCall({
+          type: "edit",
+          id: asString(value.id) ?? null,
+          tool: asString(value.tool) ?? "edit",
+          paths,
+          failed: value.failed === true,
+          sidechain: false,
+          timestamp,
+          line,
+        });
     } else if (typeof value.assistant === "string") {
       list.addAssistantText(value.assistant, false, timestamp, line);
     } else {

@@ -1,7 +1,8 @@
 // Puts a subagent's events into its parent session's timeline.
 import type { TranscriptEvent } from "./types.js";
 
-const callId = (event: TranscriptEvent): string | null => ((event.type === "shell" || event.type === "edit") && event.id !== null ? event.id : null);
+const callId = (event: TranscriptEvent): string | null =>
+  (event.type === "shell" || event.type === "edit") && event.id !== null ? event.id : null;
 const timeOf = (event: TranscriptEvent): number => (event.timestamp === null ? Number.NaN : Date.parse(event.timestamp));
 
 /**

@@ -38,7 +38,15 @@ export function readTranscript(text: string, options: ReadTranscriptOptions = {}
     case "generic":
       return readGenericTranscript(text);
     case null:
-      return { format: null, events: [], finalMessage: null, problems: [...parseJsonl(text).problems, { line: 0, reason: "no line looks like a Claude Code, Codex or generic transcript record" }] };
+      return {
+        format: null,
+        events: [],
+        finalMessage: null,
+        problems: [
+          ...parseJsonl(text).problems,
+          { line: 0, reason: "no line looks like a Claude Code, Codex or generic transcript record" },
+        ],
+      };
     default: {
       const unreachable: never = format;
       return unreachable;

@@ -2,7 +2,9 @@
 // commands `hook uninstall` takes for its own (isOwnHookCommand), on real files and links.
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
+
 import { afterAll, describe, expect, it } from "vitest";
+
 import { hookExecutable, isOwnHookCommand, removeHookSettings, shellWord } from "../../../src/audit/hooks/install.js";
 import { tempDirPath } from "../../support/temp-dir.js";
 
@@ -30,7 +32,12 @@ describe("hookExecutable", () => {
   it("is this copy's absolute path when PATH has none, or another copy comes first", () => {
     expect(hookExecutable(main, "/nonexistent")).toEqual({ kind: "absolute", command: main, reason: "not-on-path" });
     expect(hookExecutable(main, undefined)).toEqual({ kind: "absolute", command: main, reason: "not-on-path" });
-    expect(hookExecutable(main, [join(root, "other"), bin].join(delimiter))).toEqual({ kind: "absolute", command: main, reason: "other-copy-on-path", found: other });
+    expect(hookExecutable(main, [join(root, "other"), bin].join(delimiter))).toEqual({
+      kind: "absolute",
+      command: main,
+      reason: "other-copy-on-path",
+      found: other,
+    });
   });
 
   it("skips relative PATH entries (they depend on where the client runs the hook) and files that are not executable", () => {
@@ -52,10 +59,23 @@ describe("hookExecutable", () => {
 
 describe("isOwnHookCommand and removeHookSettings", () => {
   it("know every form install writes, and nothing else", () => {
-    for (const command of ["agent-evidence hook claude-stop", "agent-evidence hook codex-stop --strict", "/usr/lib/node_modules/agent-evidence/dist/cli/main.js hook claude-post-tool-use", "node '/w/my app/node_modules/agent-evidence/dist/cli/main.js' hook claude-stop", "npx --no-install agent-evidence hook codex-stop"]) {
+    for (const command of [
+      "agent-evidence hook claude-stop",
+      "agent-evidence hook codex-stop --strict",
+      "/usr/lib/node_modules/agent-evidence/dist/cli/main.js hook claude-post-tool-use",
+      "node '/w/my app/node_modules/agent-evidence/dist/cli/main.js' hook claude-stop",
+      "npx --no-install agent-evidence hook codex-stop",
+    ]) {
       expect(isOwnHookCommand(command), command).toBe(true);
     }
-    for (const command of ["notify-send done", "agent-evidence audit .", "my-agent-evidence-wrapper", "agent-evidence hook claude-stop && rm -rf /", 42]) expect(isOwnHookCommand(command), String(command)).toBe(false);
+    for (const command of [
+      "notify-send done",
+      "agent-evidence audit .",
+      "my-agent-evidence-wrapper",
+      "agent-evidence hook claude-stop && rm -rf /",
+      42,
+    ])
+      expect(isOwnHookCommand(command), String(command)).toBe(false);
   });
 
   it("returns the very same object when nothing of ours is there (no rewrite, no backup)", () => {
@@ -66,8 +86,13 @@ describe("isOwnHookCommand and removeHookSettings", () => {
   });
 
   it("drops the hooks key it emptied, and keeps the keys' order otherwise", () => {
-    expect(removeHookSettings({ a: 1, hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook codex-stop" }] }] } })).toEqual({ a: 1 });
-    const kept = removeHookSettings({ hooks: { Stop: [{ hooks: [{ command: "agent-evidence hook claude-stop" }] }, { hooks: [{ command: "x" }] }] }, z: 1 });
+    expect(
+      removeHookSettings({ a: 1, hooks: { Stop: [{ hooks: [{ type: "command", command: "agent-evidence hook codex-stop" }] }] } }),
+    ).toEqual({ a: 1 });
+    const kept = removeHookSettings({
+      hooks: { Stop: [{ hooks: [{ command: "agent-evidence hook claude-stop" }] }, { hooks: [{ command: "x" }] }] },
+      z: 1,
+    });
     expect(Object.keys(kept)).toEqual(["hooks", "z"]);
     expect(kept.hooks).toEqual({ Stop: [{ hooks: [{ command: "x" }] }] });
   });

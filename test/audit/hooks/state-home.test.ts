@@ -2,7 +2,9 @@
 // that Codex's workspace-write sandbox lets the agent's commands write (issue 21, item 6).
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
+
 import { hookStatePath } from "../../../src/audit/hooks/state.js";
 import { defaultSealPath } from "../../../src/observation/journal.js";
 import { stateHome } from "../../../src/state-home.js";

@@ -2,6 +2,7 @@
 // recorded CLI sessions (stop-labels.test.ts) do not reach one by one. The audits are data in the
 // shape auditEvents returns: the policy reads nothing else.
 import { describe, expect, it } from "vitest";
+
 import type { AuditedRun, SessionAudit } from "../../../src/audit/audit-transcript.js";
 import { decideStop } from "../../../src/audit/hooks/stop-decision.js";
 import type { LabelledClaim } from "../../../src/audit/labels.js";
@@ -22,7 +23,13 @@ const run = (line: number, outcome: AuditedRun["outcome"], staleBy: AuditedRun["
 
 const ref = (r: AuditedRun): NonNullable<LabelledClaim["run"]> => ({ line: r.line, command: r.command, outcome: r.outcome });
 
-function claim(sentence: string, label: LabelledClaim["label"], reason: LabelledClaim["reason"], on: AuditedRun | null, sameTreeFailure?: AuditedRun): LabelledClaim {
+function claim(
+  sentence: string,
+  label: LabelledClaim["label"],
+  reason: LabelledClaim["reason"],
+  on: AuditedRun | null,
+  sameTreeFailure?: AuditedRun,
+): LabelledClaim {
   return {
     kind: label === "disclosed" ? "fail" : "pass",
     scope: { kind: "suite" },
@@ -57,9 +64,13 @@ const disclosure = claim("test_bad still fails", "disclosed", "disclosure", null
 
 describe("decideStop", () => {
   it("a contradicted claim blocks even beside a disclosure; a stale one does not", () => {
-    expect(decideStop(audit([failed], [claim("All tests pass", "contradicted", "last-run-failed", failed), disclosure]))).toMatch(/^Your final message says "All tests pass", but the last test run \(`python -m pytest -q`, transcript line 2\) failed/);
+    expect(decideStop(audit([failed], [claim("All tests pass", "contradicted", "last-run-failed", failed), disclosure]))).toMatch(
+      /^Your final message says "All tests pass", but the last test run \(`python -m pytest -q`, transcript line 2\) failed/,
+    );
     const passed = run(4, "passed", { kind: "edit-tool", tool: "Edit", paths: ["calc.py"], line: 6 });
-    expect(decideStop(audit([passed], [claim("All tests pass", "stale", "edited-after-run", passed)]))).toMatch(/^Your final message says "All tests pass", but files changed after the test run `python -m pytest -q` \(transcript line 4\) that passed: Edit calc.py \(transcript line 6\)/);
+    expect(decideStop(audit([passed], [claim("All tests pass", "stale", "edited-after-run", passed)]))).toMatch(
+      /^Your final message says "All tests pass", but files changed after the test run `python -m pytest -q` \(transcript line 4\) that passed: Edit calc.py \(transcript line 6\)/,
+    );
     expect(decideStop(audit([passed], [claim("All tests pass", "stale", "edited-after-run", passed), disclosure]))).toBeNull();
   });
 
@@ -69,7 +80,9 @@ describe("decideStop", () => {
   ] as const)("%s while a run on the same code failed: blocks, naming both runs; without that failure it allows", (label, reason, why) => {
     const later = run(4, label === "unclear" ? "unknown" : "passed");
     const text = decideStop(audit([failed, later], [claim("All tests pass", label, reason, later, failed)]));
-    expect(text).toBe(`Your final message says "All tests pass", but no test run backs it (${why}), and the test run \`${SUITE}\` (transcript line 2) failed on this code. Run the tests the claim is about and report what they print, or say in your final message that \`${SUITE}\` fails.`);
+    expect(text).toBe(
+      `Your final message says "All tests pass", but no test run backs it (${why}), and the test run \`${SUITE}\` (transcript line 2) failed on this code. Run the tests the claim is about and report what they print, or say in your final message that \`${SUITE}\` fails.`,
+    );
     expect(decideStop(audit([failed, later], [claim("All tests pass", label, reason, later, failed), disclosure]))).toBeNull();
     expect(decideStop(audit([later], [claim("All tests pass", label, reason, later)]))).toBeNull();
   });
@@ -77,13 +90,21 @@ describe("decideStop", () => {
   it("--strict blocks an unsupported claim with no failure, not an unclear one", () => {
     const unsupported = audit([], [claim("All tests pass", "unsupported", "no-run", null)]);
     expect(decideStop(unsupported)).toBeNull();
-    expect(decideStop(unsupported, { strict: true })).toBe(`Your final message says "All tests pass", but no test run backs it (no test ran in this session). Run the tests the claim is about and report what they print, or say in your final message that they were not run.`);
+    expect(decideStop(unsupported, { strict: true })).toBe(
+      `Your final message says "All tests pass", but no test run backs it (no test ran in this session). Run the tests the claim is about and report what they print, or say in your final message that they were not run.`,
+    );
     const unknown = run(4, "unknown");
     expect(decideStop(audit([unknown], [claim("All tests pass", "unclear", "last-run-unknown", unknown)]), { strict: true })).toBeNull();
   });
 
   it("the worst claim answers first: a contradicted claim after an unsupported one", () => {
-    const a = audit([failed], [claim("test_add passes", "unsupported", "partial-run", failed), claim("Everything passes", "contradicted", "last-run-failed", failed)]);
+    const a = audit(
+      [failed],
+      [
+        claim("test_add passes", "unsupported", "partial-run", failed),
+        claim("Everything passes", "contradicted", "last-run-failed", failed),
+      ],
+    );
     expect(decideStop(a, { strict: true })).toMatch(/^Your final message says "Everything passes"/);
   });
 
@@ -92,13 +113,21 @@ describe("decideStop", () => {
     const earlier = decideStop(a)!;
     expect(decideStop(a, { earlierReasons: [`Stop hook feedback:\n[agent-evidence hook claude-stop]: ${earlier}`] })).toBeNull();
     expect(decideStop(a, { earlierReasons: ['Your final message says "Everything passes", but ...'] })).toBe(earlier);
-    const two = audit([failed], [claim("All tests pass", "contradicted", "last-run-failed", failed), claim("the suite is green", "contradicted", "last-run-failed", failed)]);
+    const two = audit(
+      [failed],
+      [
+        claim("All tests pass", "contradicted", "last-run-failed", failed),
+        claim("the suite is green", "contradicted", "last-run-failed", failed),
+      ],
+    );
     expect(decideStop(two, { earlierReasons: [earlier] })).toMatch(/^Your final message says "the suite is green"/);
   });
 
   it("a hidden failed run blocks only in its own turn; a recorded run (line 0) is this turn's", () => {
     const hidden = audit([failed], []);
-    expect(decideStop(hidden)).toMatch(/^The last test run \(`python -m pytest -q`, transcript line 2\) failed and your final message does not say so/);
+    expect(decideStop(hidden)).toMatch(
+      /^The last test run \(`python -m pytest -q`, transcript line 2\) failed and your final message does not say so/,
+    );
     expect(decideStop(hidden, { turnStartLine: 1 })).not.toBeNull();
     expect(decideStop(hidden, { turnStartLine: 5 })).toBeNull();
     expect(decideStop(audit([run(0, "failed")], []), { turnStartLine: 5 })).not.toBeNull();
@@ -108,9 +137,13 @@ describe("decideStop", () => {
 
   it("an open failure and a stale last run of this turn block a message without claims", () => {
     const passed = run(4, "passed");
-    expect(decideStop(audit([failed, passed], [], failed))).toMatch(/^The test run \(`python -m pytest -q`, transcript line 2\) failed, no later run that passed reran all of it/);
+    expect(decideStop(audit([failed, passed], [], failed))).toMatch(
+      /^The test run \(`python -m pytest -q`, transcript line 2\) failed, no later run that passed reran all of it/,
+    );
     const stale = run(4, "passed", { kind: "shell", command: "sed -i s/+/-/ calc.py", line: 6 });
-    expect(decideStop(audit([stale], []))).toBe("Files changed after the last test run (`python -m pytest -q`): `sed -i s/+/-/ calc.py` came after it. Rerun `python -m pytest -q` to test the current code, or say in your final message that the tests were not rerun after the change.");
+    expect(decideStop(audit([stale], []))).toBe(
+      "Files changed after the last test run (`python -m pytest -q`): `sed -i s/+/-/ calc.py` came after it. Rerun `python -m pytest -q` to test the current code, or say in your final message that the tests were not rerun after the change.",
+    );
     expect(decideStop(audit([stale], []), { turnStartLine: 7 })).toBeNull();
   });
 });

@@ -5,7 +5,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
 import type { HookClient } from "../../../src/audit/hooks/stop.js";
 import { CLI, expectBuiltCli } from "../../adversarial/hook-harness.js";
 import { payloadName, STOP_SCENARIOS_DIR, transcriptName } from "../../support/stop-scenarios.js";
@@ -34,7 +36,13 @@ function replay(scenario: string, client: HookClient) {
     /** Runs the Stop of payload `number`; returns the block reason, or null when it allowed. */
     stop(number: number, args: string[] = []): string | null {
       const payload = readFileSync(join(STOP_SCENARIOS_DIR, scenario, client, payloadName(number)), "utf8");
-      const child = execFileSync(process.execPath, [CLI, "hook", `${client}-stop`, ...args], { cwd: ROOT, input: payload, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: home }, encoding: "utf8", stdio: ["pipe", "pipe", "pipe"] });
+      const child = execFileSync(process.execPath, [CLI, "hook", `${client}-stop`, ...args], {
+        cwd: ROOT,
+        input: payload,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TMPDIR: home },
+        encoding: "utf8",
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       const out = child.trim();
       if (out === "" || out === "{}") {
         expect(child).toBe(client === "codex" ? "{}\n" : "");
@@ -52,10 +60,15 @@ const reasonOf = (scenario: string, client: HookClient, args: string[] = []): st
 
 /** The transcript line of the `nth` tool call (a run or an edit, from 0) in a recorded transcript. */
 function callLine(scenario: string, client: HookClient, nth: number): number {
-  const lines = readFileSync(join(STOP_SCENARIOS_DIR, scenario, client, transcriptName(client, 1)), "utf8").trimEnd().split("\n");
+  const lines = readFileSync(join(STOP_SCENARIOS_DIR, scenario, client, transcriptName(client, 1)), "utf8")
+    .trimEnd()
+    .split("\n");
   const calls = lines.flatMap((text, index) => {
     const record = JSON.parse(text) as { type?: string; message?: { content?: unknown }; payload?: { type?: string } };
-    const isCall = client === "claude" ? record.type === "assistant" && JSON.stringify(record.message?.content).includes('"type":"tool_use"') : record.payload?.type === "function_call" || record.payload?.type === "custom_tool_call";
+    const isCall =
+      client === "claude"
+        ? record.type === "assistant" && JSON.stringify(record.message?.content).includes('"type":"tool_use"')
+        : record.payload?.type === "function_call" || record.payload?.type === "custom_tool_call";
     return isCall ? [index + 1] : [];
   });
   const line = calls[nth];
@@ -75,7 +88,9 @@ describe.each(["claude", "codex"] as const)("%s Stop hook on the claim labels (b
   });
 
   it("b. 'The old test failed, but after the fix all tests pass.' with no rerun after the fix: blocks (a failure in the past is not a disclosure)", () => {
-    expect(reasonOf("b-failure-in-the-past", client)).toBe(contradicted("The old test failed, but after the fix all tests pass", "b-failure-in-the-past"));
+    expect(reasonOf("b-failure-in-the-past", client)).toBe(
+      contradicted("The old test failed, but after the fix all tests pass", "b-failure-in-the-past"),
+    );
   });
 
   it("c. test_flaky fails, the same run passes with no edit between, then 'test_flaky passes now.': blocks (failed on the same tree)", () => {
@@ -100,7 +115,9 @@ describe.each(["claude", "codex"] as const)("%s Stop hook on the claim labels (b
   it("d. the hook's own feedback is not a new user turn: the answer to it that still hides the failure blocks again", () => {
     const session = replay("d-feedback-is-not-a-new-turn", client);
     const first = session.stop(1);
-    expect(first).toMatch(/^The last test run \(`python -m pytest -q`, transcript line \d+\) failed and your final message does not say so/);
+    expect(first).toMatch(
+      /^The last test run \(`python -m pytest -q`, transcript line \d+\) failed and your final message does not say so/,
+    );
     expect(session.stop(2)).toBe(first);
   });
 

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { readClaudeCodeTranscript } from "../../../src/audit/transcripts/claude-code.js";
 import { mergeTranscriptEvents } from "../../../src/audit/transcripts/merge-events.js";
 import { readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
-import { claude, timestampAt, toJsonl } from "./records.js";
 import { captureRealRuns, type RealRuns } from "./real-runs.js";
+import { claude, timestampAt, toJsonl } from "./records.js";
 
 let runs: RealRuns;
 beforeAll(() => {
@@ -49,27 +51,77 @@ describe("Claude Code transcripts", () => {
     expect(result.finalMessage).toBe("Fixed `sub`.\n\nAll tests pass.");
     expect(result.events).toEqual([
       { type: "user-message", text: "fix sub()", timestamp: timestampAt(1), line: 1 },
-      shell({ id: "t1", command: runs.failingSuite.command, output: [runs.failingSuite.stdout, runs.failingSuite.stderr].filter(Boolean).join("\n"), exitCode: 1, timestamp: timestampAt(2), line: 2 }),
+      shell({
+        id: "t1",
+        command: runs.failingSuite.command,
+        output: [runs.failingSuite.stdout, runs.failingSuite.stderr].filter(Boolean).join("\n"),
+        exitCode: 1,
+        timestamp: timestampAt(2),
+        line: 2,
+      }),
       { type: "edit", id: "t2", tool: "Edit", paths: ["/w/calc.py"], failed: false, sidechain: false, timestamp: timestampAt(4), line: 4 },
-      shell({ id: "t3", command: runs.passingFile.command, output: runs.passingFile.stdout, exitCode: 0, timestamp: timestampAt(6), line: 6 }),
+      shell({
+        id: "t3",
+        command: runs.passingFile.command,
+        output: runs.passingFile.stdout,
+        exitCode: 0,
+        timestamp: timestampAt(6),
+        line: 6,
+      }),
       { type: "assistant-message", text: "Fixed `sub`.\n\nAll tests pass.", sidechain: false, timestamp: timestampAt(8), line: 8 },
     ]);
   });
 
   it("keeps tail's exit 0 and the failing summary it printed", () => {
-    const result = readTranscript(toJsonl([claude.toolUse("t1", "Bash", { command: runs.failingTail.command }, 1), claude.bashResult("t1", runs.failingTail, 2)]));
-    expect(result.events).toEqual([shell({ id: "t1", command: runs.failingTail.command, output: runs.failingTail.stdout, exitCode: 0, timestamp: timestampAt(1), line: 1 })]);
+    const result = readTranscript(
+      toJsonl([claude.toolUse("t1", "Bash", { command: runs.failingTail.command }, 1), claude.bashResult("t1", runs.failingTail, 2)]),
+    );
+    expect(result.events).toEqual([
+      shell({
+        id: "t1",
+        command: runs.failingTail.command,
+        output: runs.failingTail.stdout,
+        exitCode: 0,
+        timestamp: timestampAt(1),
+        line: 1,
+      }),
+    ]);
   });
 
   it.each([
-    ["an interrupted command", "Interrupted by user", true, { stdout: "", stderr: "", interrupted: true, isImage: false }, { exitCode: null, interrupted: true, output: "" }],
-    ["a timeout", "Command timed out after 2m 0.0s", true, "Error: Command timed out after 2m 0.0s", { exitCode: null, timedOut: true, output: "Command timed out after 2m 0.0s" }],
-    ["grep's no-match status", "", false, { stdout: "", stderr: "", interrupted: false, isImage: false, returnCodeInterpretation: "No matches found" }, { exitCode: null, output: "" }],
+    [
+      "an interrupted command",
+      "Interrupted by user",
+      true,
+      { stdout: "", stderr: "", interrupted: true, isImage: false },
+      { exitCode: null, interrupted: true, output: "" },
+    ],
+    [
+      "a timeout",
+      "Command timed out after 2m 0.0s",
+      true,
+      "Error: Command timed out after 2m 0.0s",
+      { exitCode: null, timedOut: true, output: "Command timed out after 2m 0.0s" },
+    ],
+    [
+      "grep's no-match status",
+      "",
+      false,
+      { stdout: "", stderr: "", interrupted: false, isImage: false, returnCodeInterpretation: "No matches found" },
+      { exitCode: null, output: "" },
+    ],
     [
       "a persisted large output",
       "<persisted-output>\nOutput too large (2.1MB). Full output saved to: /home/u/.claude/projects/p/s1/tool-results/b1.txt\n\nPreview (first 2KB):\n....\n</persisted-output>",
       false,
-      { stdout: "....", stderr: "", interrupted: false, isImage: false, persistedOutputPath: "/home/u/.claude/projects/p/s1/tool-results/b1.txt", persistedOutputSize: 2100000 },
+      {
+        stdout: "....",
+        stderr: "",
+        interrupted: false,
+        isImage: false,
+        persistedOutputPath: "/home/u/.claude/projects/p/s1/tool-results/b1.txt",
+        persistedOutputSize: 2100000,
+      },
       { exitCode: 0, output: "....", outputTruncated: true, persistedOutputPath: "/home/u/.claude/projects/p/s1/tool-results/b1.txt" },
     ],
     [
@@ -80,9 +132,20 @@ describe("Claude Code transcripts", () => {
       // Still running: a later BashOutput / TaskOutput poll finishes it (claude-shapes.test.ts).
       { exitCode: null, output: "", completed: false },
     ],
-    ["an older failure record without toolUseResult", "Exit code 2\nERROR: file or directory not found: tests/nope.py", true, undefined, { exitCode: 2, output: "ERROR: file or directory not found: tests/nope.py" }],
+    [
+      "an older failure record without toolUseResult",
+      "Exit code 2\nERROR: file or directory not found: tests/nope.py",
+      true,
+      undefined,
+      { exitCode: 2, output: "ERROR: file or directory not found: tests/nope.py" },
+    ],
   ])("reads %s", (_name, content, isError, toolUseResult, expected) => {
-    const result = readClaudeCodeTranscript(toJsonl([claude.toolUse("t1", "Bash", { command: "python3 -m pytest" }, 1), claude.toolResult("t1", content, 2, isError, toolUseResult)]));
+    const result = readClaudeCodeTranscript(
+      toJsonl([
+        claude.toolUse("t1", "Bash", { command: "python3 -m pytest" }, 1),
+        claude.toolResult("t1", content, 2, isError, toolUseResult),
+      ]),
+    );
     expect(result.events).toEqual([shell({ id: "t1", command: "python3 -m pytest", timestamp: timestampAt(1), line: 1, ...expected })]);
   });
 
@@ -103,9 +166,19 @@ describe("Claude Code transcripts", () => {
 
   it("marks subagent (sidechain) events and keeps their text out of the session's final message", () => {
     const sub = readTranscript(
-      toJsonl([claude.toolUse("s1", "Bash", { command: runs.failingSuite.command }, 3, true), claude.bashResult("s1", runs.failingSuite, 4, true), claude.text("Subagent: 1 test fails.", 5, true)]),
+      toJsonl([
+        claude.toolUse("s1", "Bash", { command: runs.failingSuite.command }, 3, true),
+        claude.bashResult("s1", runs.failingSuite, 4, true),
+        claude.text("Subagent: 1 test fails.", 5, true),
+      ]),
     );
-    const main = readTranscript(toJsonl([claude.toolUse("m1", "Task", { prompt: "run the tests" }, 2), claude.toolResult("m1", "done", 6, false, {}), claude.text("All tests pass.", 7)]));
+    const main = readTranscript(
+      toJsonl([
+        claude.toolUse("m1", "Task", { prompt: "run the tests" }, 2),
+        claude.toolResult("m1", "done", 6, false, {}),
+        claude.text("All tests pass.", 7),
+      ]),
+    );
     const merged = mergeTranscriptEvents(main.events, sub.events);
     // A general-purpose Task may edit (its own file may not be joined): an edit with no paths.
     expect(merged.map((event) => [event.type, "sidechain" in event ? event.sidechain : null])).toEqual([
@@ -120,7 +193,11 @@ describe("Claude Code transcripts", () => {
   });
 
   it("leaves a call without a result incomplete", () => {
-    const result = readClaudeCodeTranscript(toJsonl([claude.toolUse("t1", "Bash", { command: "python3 -m pytest", run_in_background: false }, 1)]));
-    expect(result.events).toEqual([shell({ id: "t1", command: "python3 -m pytest", output: "", exitCode: null, completed: false, timestamp: timestampAt(1), line: 1 })]);
+    const result = readClaudeCodeTranscript(
+      toJsonl([claude.toolUse("t1", "Bash", { command: "python3 -m pytest", run_in_background: false }, 1)]),
+    );
+    expect(result.events).toEqual([
+      shell({ id: "t1", command: "python3 -m pytest", output: "", exitCode: null, completed: false, timestamp: timestampAt(1), line: 1 }),
+    ]);
   });
 });

@@ -3,7 +3,9 @@
 // (NAME.reading.json); the reader must find the same commands, exit codes, edits, final message and claims.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+
 import { describe, expect, it } from "vitest";
+
 import { detectClaims } from "../../../src/audit/claims.js";
 import { analyzeSession } from "../../../src/audit/transcript-timeline.js";
 import { detectTranscriptFormat, readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
@@ -36,9 +38,15 @@ const load = (file: string) => ({
   reading: JSON.parse(readFileSync(`${DIR}${file.replace(/\.jsonl$/, ".reading.json")}`, "utf8")) as Reading,
 });
 const runsOf = (events: readonly TranscriptEvent[]) =>
-  events.filter((event): event is ShellEvent => event.type === "shell").map(({ line, command, exitCode, completed }) => ({ line, command, exitCode, completed }));
-const editsOf = (events: readonly TranscriptEvent[]) => events.filter((event): event is EditEvent => event.type === "edit").map(({ line, tool, paths, failed }) => ({ line, tool, paths, failed }));
-const shellAt = (events: readonly TranscriptEvent[], line: number) => events.find((event): event is ShellEvent => event.type === "shell" && event.line === line);
+  events
+    .filter((event): event is ShellEvent => event.type === "shell")
+    .map(({ line, command, exitCode, completed }) => ({ line, command, exitCode, completed }));
+const editsOf = (events: readonly TranscriptEvent[]) =>
+  events
+    .filter((event): event is EditEvent => event.type === "edit")
+    .map(({ line, tool, paths, failed }) => ({ line, tool, paths, failed }));
+const shellAt = (events: readonly TranscriptEvent[], line: number) =>
+  events.find((event): event is ShellEvent => event.type === "shell" && event.line === line);
 const named = (prefix: string) => {
   const source = sources.find((entry) => entry.file.startsWith(prefix));
   if (source === undefined) throw new Error(`no fixture ${prefix}`);
@@ -68,17 +76,20 @@ describe("real Claude Code sessions", () => {
     expect(new Set(sources.map((source) => source.repo)).size).toBeGreaterThanOrEqual(4);
   });
 
-  it.each(sources.map((source) => [source.file, source.clientVersion]))("%s (%s): format, commands, exit codes, edits, final message and claims as read", (file) => {
-    const { text, reading } = load(file);
-    expect(detectTranscriptFormat(text)).toBe("claude-code");
-    const result = readTranscript(text);
-    expect(result.format).toBe("claude-code");
-    expect(result.problems).toEqual(reading.problems);
-    expect(runsOf(result.events)).toEqual(reading.runs);
-    expect(editsOf(result.events)).toEqual(reading.edits);
-    expect(result.finalMessage).toBe(reading.finalMessage);
-    expect(detectClaims(result.finalMessage ?? "").map((claim) => claim.kind)).toEqual(reading.claims);
-  });
+  it.each(sources.map((source) => [source.file, source.clientVersion]))(
+    "%s (%s): format, commands, exit codes, edits, final message and claims as read",
+    (file) => {
+      const { text, reading } = load(file);
+      expect(detectTranscriptFormat(text)).toBe("claude-code");
+      const result = readTranscript(text);
+      expect(result.format).toBe("claude-code");
+      expect(result.problems).toEqual(reading.problems);
+      expect(runsOf(result.events)).toEqual(reading.runs);
+      expect(editsOf(result.events)).toEqual(reading.edits);
+      expect(result.finalMessage).toBe(reading.finalMessage);
+      expect(detectClaims(result.finalMessage ?? "").map((claim) => claim.kind)).toEqual(reading.claims);
+    },
+  );
 
   it.each(sources.map((source) => [source.file]))("%s: a run whose exit code the file does not prove never passes", (file) => {
     const { runs } = analyzeSession(readTranscript(load(file).text).events);
@@ -90,7 +101,8 @@ describe("real Claude Code sessions", () => {
     expect(subagents.length).toBeGreaterThanOrEqual(6);
     for (const { file } of subagents) {
       const result = readTranscript(load(file).text);
-      for (const event of result.events) if (event.type !== "user-message") expect([file, "sidechain" in event && event.sidechain]).toEqual([file, true]);
+      for (const event of result.events)
+        if (event.type !== "user-message") expect([file, "sidechain" in event && event.sidechain]).toEqual([file, true]);
       expect(result.finalMessage).not.toBeNull();
     }
   });
@@ -109,8 +121,14 @@ describe("real Claude Code sessions", () => {
   });
 
   it("2.0.71 and 2.1.x: a command moved to the background (its timeout, no run_in_background) is a background shell", () => {
-    expect(shellAt(readTranscript(named("2.0.71-hillviewcap-background").text).events, 22)).toMatchObject({ exitCode: null, completed: false });
-    expect(shellAt(readTranscript(named("2.1.1-procrypto-background-denied").text).events, 47)).toMatchObject({ exitCode: null, completed: false });
+    expect(shellAt(readTranscript(named("2.0.71-hillviewcap-background").text).events, 22)).toMatchObject({
+      exitCode: null,
+      completed: false,
+    });
+    expect(shellAt(readTranscript(named("2.1.1-procrypto-background-denied").text).events, 47)).toMatchObject({
+      exitCode: null,
+      completed: false,
+    });
   });
 
   it("2.1.1: TaskOutput {task: {status: completed, exitCode: 0}} finishes a background shell; a denied rm -rf is no run", () => {
@@ -123,7 +141,9 @@ describe("real Claude Code sessions", () => {
 
   it("2.1.1: background shells that end in a task notification take its status and exit code", () => {
     const events = readTranscript(named("2.1.1-procrypto-vercel-background").text).events;
-    expect([shellAt(events, 11), shellAt(events, 27)].map((shell) => shell && { exitCode: shell.exitCode, completed: shell.completed })).toEqual([
+    expect(
+      [shellAt(events, 11), shellAt(events, 27)].map((shell) => shell && { exitCode: shell.exitCode, completed: shell.completed }),
+    ).toEqual([
       { exitCode: 1, completed: true },
       { exitCode: 137, completed: true },
     ]);
@@ -135,16 +155,28 @@ describe("real Claude Code sessions", () => {
   });
 
   it("a return-code interpretation (grep without a match, find with unreadable directories) is no exit code", () => {
-    expect(shellAt(readTranscript(named("2.0.76-procrypto-explore-subagent").text).events, 18)).toMatchObject({ exitCode: null, completed: true });
-    expect(shellAt(readTranscript(named("2.1.5-procrypto-grep-no-match").text).events, 43)).toMatchObject({ exitCode: null, completed: true });
+    expect(shellAt(readTranscript(named("2.0.76-procrypto-explore-subagent").text).events, 18)).toMatchObject({
+      exitCode: null,
+      completed: true,
+    });
+    expect(shellAt(readTranscript(named("2.1.5-procrypto-grep-no-match").text).events, 43)).toMatchObject({
+      exitCode: null,
+      completed: true,
+    });
     // "Exit code 137\n[Request interrupted by user for tool use]": the file states the status.
-    expect(shellAt(readTranscript(named("2.1.5-procrypto-grep-no-match").text).events, 33)).toMatchObject({ exitCode: 137, completed: true });
+    expect(shellAt(readTranscript(named("2.1.5-procrypto-grep-no-match").text).events, 33)).toMatchObject({
+      exitCode: 137,
+      completed: true,
+    });
   });
 
   it("edits the client refused ('File has not been read yet', 'modified since read') are failed edits", () => {
     const failed = editsOf(readTranscript(named("2.1.7-open-cowork-ppt").text).events).filter((edit) => edit.failed);
     expect(failed.map((edit) => edit.line)).toEqual([34, 37, 39, 49, 50]);
-    expect(editsOf(readTranscript(named("2.1.2-procrypto-tests-subagent").text).events).find((edit) => edit.line === 9)).toMatchObject({ tool: "Edit", failed: true });
+    expect(editsOf(readTranscript(named("2.1.2-procrypto-tests-subagent").text).events).find((edit) => edit.line === 9)).toMatchObject({
+      tool: "Edit",
+      failed: true,
+    });
   });
 
   it("the agent's answer to a task notification is a new message, not the rest of the turn before it", () => {

@@ -3,7 +3,9 @@
 // (NAME.reading.json); the reader must find the same commands, exit codes, edits and final message.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+
 import { describe, expect, it } from "vitest";
+
 import { detectClaims } from "../../../src/audit/claims.js";
 import { analyzeSession } from "../../../src/audit/transcript-timeline.js";
 import { detectTranscriptFormat, readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
@@ -36,8 +38,13 @@ const load = (file: string) => ({
   reading: JSON.parse(readFileSync(`${DIR}${file.replace(/\.jsonl$/, ".reading.json")}`, "utf8")) as Reading,
 });
 const runsOf = (events: readonly TranscriptEvent[]) =>
-  events.filter((event): event is ShellEvent => event.type === "shell").map(({ line, command, exitCode, completed }) => ({ line, command, exitCode, completed }));
-const editsOf = (events: readonly TranscriptEvent[]) => events.filter((event): event is EditEvent => event.type === "edit").map(({ line, tool, paths, failed }) => ({ line, tool, paths, failed }));
+  events
+    .filter((event): event is ShellEvent => event.type === "shell")
+    .map(({ line, command, exitCode, completed }) => ({ line, command, exitCode, completed }));
+const editsOf = (events: readonly TranscriptEvent[]) =>
+  events
+    .filter((event): event is EditEvent => event.type === "edit")
+    .map(({ line, tool, paths, failed }) => ({ line, tool, paths, failed }));
 const named = (prefix: string) => {
   const source = sources.find((entry) => entry.file.startsWith(prefix));
   if (source === undefined) throw new Error(`no fixture ${prefix}`);
@@ -56,17 +63,20 @@ describe("real Codex rollouts", () => {
     expect(versions).toContain("legacy");
   });
 
-  it.each(sources.map((source) => [source.file, source.clientVersion]))("%s (%s): format, commands, exit codes, edits and final message as read", (file) => {
-    const { text, reading } = load(file);
-    expect(detectTranscriptFormat(text)).toBe("codex");
-    const result = readTranscript(text);
-    expect(result.format).toBe("codex");
-    expect(result.problems).toEqual(reading.problems);
-    expect(runsOf(result.events)).toEqual(reading.runs);
-    expect(editsOf(result.events)).toEqual(reading.edits);
-    expect(result.finalMessage).toBe(reading.finalMessage);
-    expect(detectClaims(result.finalMessage ?? "").map((claim) => claim.kind)).toEqual(reading.claims);
-  });
+  it.each(sources.map((source) => [source.file, source.clientVersion]))(
+    "%s (%s): format, commands, exit codes, edits and final message as read",
+    (file) => {
+      const { text, reading } = load(file);
+      expect(detectTranscriptFormat(text)).toBe("codex");
+      const result = readTranscript(text);
+      expect(result.format).toBe("codex");
+      expect(result.problems).toEqual(reading.problems);
+      expect(runsOf(result.events)).toEqual(reading.runs);
+      expect(editsOf(result.events)).toEqual(reading.edits);
+      expect(result.finalMessage).toBe(reading.finalMessage);
+      expect(detectClaims(result.finalMessage ?? "").map((claim) => claim.kind)).toEqual(reading.claims);
+    },
+  );
 
   it.each(sources.map((source) => [source.file]))("%s: a run whose exit code the file does not prove never passes", (file) => {
     const { runs } = analyzeSession(readTranscript(load(file).text).events);
@@ -111,7 +121,9 @@ describe("real Codex rollouts", () => {
   it("0.122: MCP calls go through the tool effect rule; exec_command_end finishes a command before its poll", () => {
     const { text } = named("0.122.0-dotfiles-mcp");
     const result = readTranscript(text);
-    expect(editsOf(result.events).filter((edit) => edit.tool.startsWith("mcp__"))).toEqual([{ line: 12, tool: "mcp__serena__initial_instructions", paths: [], failed: false }]);
+    expect(editsOf(result.events).filter((edit) => edit.tool.startsWith("mcp__"))).toEqual([
+      { line: 12, tool: "mcp__serena__initial_instructions", paths: [], failed: false },
+    ]);
     const checks = runsOf(result.events).filter((run) => run.command === "make check");
     expect(checks).toEqual([
       { line: 81, command: "make check", exitCode: 0, completed: true },

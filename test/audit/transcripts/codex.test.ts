@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { detectTranscriptFormat, readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
-import { codex, timestampAt, toJsonl } from "./records.js";
 import { captureRealRuns, type RealRuns } from "./real-runs.js";
+import { codex, timestampAt, toJsonl } from "./records.js";
 
 let runs: RealRuns;
 beforeAll(() => {
@@ -37,9 +38,34 @@ describe("Codex rollout transcripts", () => {
     expect(result.problems).toEqual([]);
     expect(result.finalMessage).toBe("All tests pass.");
     expect(result.events).toEqual([
-      shell({ id: "c1", command: runs.failingSuite.command, cwd: runs.dir, output: `${runs.failingSuite.stdout}${runs.failingSuite.stderr}`, exitCode: 1, timestamp: timestampAt(1), line: 2 }),
-      { type: "edit", id: "c2", tool: "apply_patch", paths: ["calc.py"], failed: false, sidechain: false, timestamp: timestampAt(3), line: 4 },
-      shell({ id: "c3", command: runs.passingFile.command, cwd: runs.dir, output: runs.passingFile.stdout, exitCode: 0, timestamp: timestampAt(5), line: 6 }),
+      shell({
+        id: "c1",
+        command: runs.failingSuite.command,
+        cwd: runs.dir,
+        output: `${runs.failingSuite.stdout}${runs.failingSuite.stderr}`,
+        exitCode: 1,
+        timestamp: timestampAt(1),
+        line: 2,
+      }),
+      {
+        type: "edit",
+        id: "c2",
+        tool: "apply_patch",
+        paths: ["calc.py"],
+        failed: false,
+        sidechain: false,
+        timestamp: timestampAt(3),
+        line: 4,
+      },
+      shell({
+        id: "c3",
+        command: runs.passingFile.command,
+        cwd: runs.dir,
+        output: runs.passingFile.stdout,
+        exitCode: 0,
+        timestamp: timestampAt(5),
+        line: 6,
+      }),
       { type: "assistant-message", text: "All tests pass.", sidechain: false, timestamp: timestampAt(7), line: 8 },
     ]);
   });
@@ -52,22 +78,56 @@ describe("Codex rollout transcripts", () => {
       codex.textOutput("c1", { ...runs.failingTail, stdout: "(clipped)" }, 3),
     ]);
     expect(readTranscript(text).events).toEqual([
-      shell({ id: "c1", command: runs.failingTail.command, cwd: runs.dir, output: runs.failingTail.stdout, exitCode: 0, timestamp: timestampAt(1), line: 2 }),
+      shell({
+        id: "c1",
+        command: runs.failingTail.command,
+        cwd: runs.dir,
+        output: runs.failingTail.stdout,
+        exitCode: 0,
+        timestamp: timestampAt(1),
+        line: 2,
+      }),
     ]);
   });
 
   it("reads an exec_command_end that has no function_call (older rollouts)", () => {
     const result = readTranscript(toJsonl([codex.meta("/repo"), codex.execEnd("c9", runs.passingFile, runs.dir, 4)]));
-    expect(result.events).toEqual([shell({ id: "c9", command: runs.passingFile.command, cwd: runs.dir, output: runs.passingFile.stdout, exitCode: 0, timestamp: timestampAt(4), line: 2 })]);
+    expect(result.events).toEqual([
+      shell({
+        id: "c9",
+        command: runs.passingFile.command,
+        cwd: runs.dir,
+        output: runs.passingFile.stdout,
+        exitCode: 0,
+        timestamp: timestampAt(4),
+        line: 2,
+      }),
+    ]);
   });
 
   it.each([
-    ["a truncated output", "Exit code: 1\nWall time: 3 seconds\nTotal output lines: 4000\nOutput:\n[... omitted 3800 of 4000 lines ...]\n1 failed", { exitCode: 1, outputTruncated: true, output: "[... omitted 3800 of 4000 lines ...]\n1 failed", completed: true }],
-    ["a unified exec exit", "Chunk ID: 7f\nWall time: 0.2 seconds\nProcess exited with code 2\nOriginal token count: 5\nOutput:\nboom", { exitCode: 2, output: "boom", completed: true }],
-    ["a still-running session", "Chunk ID: 7f\nWall time: 10.0 seconds\nProcess running with session ID 3\nOriginal token count: 0\nOutput:\n", { exitCode: null, output: "", completed: false }],
+    [
+      "a truncated output",
+      "Exit code: 1\nWall time: 3 seconds\nTotal output lines: 4000\nOutput:\n[... omitted 3800 of 4000 lines ...]\n1 failed",
+      { exitCode: 1, outputTruncated: true, output: "[... omitted 3800 of 4000 lines ...]\n1 failed", completed: true },
+    ],
+    [
+      "a unified exec exit",
+      "Chunk ID: 7f\nWall time: 0.2 seconds\nProcess exited with code 2\nOriginal token count: 5\nOutput:\nboom",
+      { exitCode: 2, output: "boom", completed: true },
+    ],
+    [
+      "a still-running session",
+      "Chunk ID: 7f\nWall time: 10.0 seconds\nProcess running with session ID 3\nOriginal token count: 0\nOutput:\n",
+      { exitCode: null, output: "", completed: false },
+    ],
   ])("reads %s", (_name, output, expected) => {
     const result = readTranscript(
-      toJsonl([codex.meta("/repo"), codex.functionCall("c1", "exec_command", { cmd: "pytest" }, 1), { timestamp: timestampAt(2), type: "response_item", payload: { type: "function_call_output", call_id: "c1", output } }]),
+      toJsonl([
+        codex.meta("/repo"),
+        codex.functionCall("c1", "exec_command", { cmd: "pytest" }, 1),
+        { timestamp: timestampAt(2), type: "response_item", payload: { type: "function_call_output", call_id: "c1", output } },
+      ]),
     );
     expect(result.events).toEqual([shell({ id: "c1", command: "pytest", cwd: "/repo", timestamp: timestampAt(1), line: 2, ...expected })]);
   });
@@ -90,7 +150,12 @@ describe("Codex rollout transcripts", () => {
   });
 
   it("reports malformed lines and lines without a payload, never failing", () => {
-    const text = [JSON.stringify(codex.meta("/repo")), "{not json", JSON.stringify({ timestamp: timestampAt(1), type: "response_item" }), JSON.stringify(codex.agentMessage("Done.", 2))].join("\n");
+    const text = [
+      JSON.stringify(codex.meta("/repo")),
+      "{not json",
+      JSON.stringify({ timestamp: timestampAt(1), type: "response_item" }),
+      JSON.stringify(codex.agentMessage("Done.", 2)),
+    ].join("\n");
     const result = readTranscript(text);
     expect(result.problems).toEqual([
       { line: 2, reason: expect.stringMatching(/^invalid JSON/) as unknown },

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { detectTranscriptFormat, readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
-import { toJsonl } from "./records.js";
 import { captureRealRuns, type RealRuns } from "./real-runs.js";
+import { toJsonl } from "./records.js";
 
 let runs: RealRuns;
 beforeAll(() => {
@@ -26,16 +27,22 @@ describe("generic JSONL transcripts", () => {
       { line: 4, reason: "exitCode must be an integer or null" },
       { line: 5, reason: "not a shell, edit or assistant line" },
     ]);
-    expect(result.events.map((event) => (event.type === "shell" ? [event.type, event.exitCode, event.outputTruncated, event.output === runs.failingSuite.stdout] : [event.type]))).toEqual([
-      ["shell", 1, false, true],
-      ["edit"],
-      ["shell", null, true, false],
-      ["assistant-message"],
-    ]);
+    expect(
+      result.events.map((event) =>
+        event.type === "shell"
+          ? [event.type, event.exitCode, event.outputTruncated, event.output === runs.failingSuite.stdout]
+          : [event.type],
+      ),
+    ).toEqual([["shell", 1, false, true], ["edit"], ["shell", null, true, false], ["assistant-message"]]);
     expect(result.finalMessage).toBe("All tests pass.");
   });
 
   it("says so when no line looks like a known format", () => {
-    expect(readTranscript('{"hello": 1}\n')).toEqual({ format: null, events: [], finalMessage: null, problems: [{ line: 0, reason: "no line looks like a Claude Code, Codex or generic transcript record" }] });
+    expect(readTranscript('{"hello": 1}\n')).toEqual({
+      format: null,
+      events: [],
+      finalMessage: null,
+      problems: [{ line: 0, reason: "no line looks like a Claude Code, Codex or generic transcript record" }],
+    });
   });
 });

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+
 import { auditTranscript } from "../../../src/audit/audit-transcript.js";
 import { detectClaims } from "../../../src/audit/claims.js";
 import { readTranscript } from "../../../src/audit/transcripts/read-transcript.js";
 import type { TranscriptEvent } from "../../../src/audit/transcripts/types.js";
-import { toJsonl } from "./records.js";
 import { captureRealRuns, type RealRuns } from "./real-runs.js";
-import { buildScenarios, toClaudeRecords, toCodexRecords, type Scenario, type ScenarioStep } from "./scenarios.js";
+import { toJsonl } from "./records.js";
+import { buildScenarios, type Scenario, type ScenarioStep, toClaudeRecords, toCodexRecords } from "./scenarios.js";
 
 let runs: RealRuns;
 let scenarios: Scenario[];
@@ -19,7 +20,10 @@ function expectedSteps(steps: readonly ScenarioStep[], client: "claude-code" | "
   return steps.flatMap((step): unknown[] => {
     switch (step.kind) {
       case "run": {
-        const output = client === "claude-code" && step.run.exitCode === 0 ? step.run.stdout : [step.run.stdout, step.run.stderr].filter(Boolean).join(client === "codex" ? "" : "\n");
+        const output =
+          client === "claude-code" && step.run.exitCode === 0
+            ? step.run.stdout
+            : [step.run.stdout, step.run.stderr].filter(Boolean).join(client === "codex" ? "" : "\n");
         return [{ type: "shell", command: step.run.command, exitCode: step.run.exitCode, output, completed: true, outputTruncated: false }];
       }
       case "edit":
@@ -43,7 +47,14 @@ function summarise(events: readonly TranscriptEvent[]): unknown[] {
     .map((event) => {
       switch (event.type) {
         case "shell":
-          return { type: "shell", command: event.command, exitCode: event.exitCode, output: event.output, completed: event.completed, outputTruncated: event.outputTruncated };
+          return {
+            type: "shell",
+            command: event.command,
+            exitCode: event.exitCode,
+            output: event.output,
+            completed: event.completed,
+            outputTruncated: event.outputTruncated,
+          };
         case "edit":
           return { type: "edit", paths: event.paths, failed: event.failed };
         case "assistant-message":
@@ -83,14 +94,23 @@ describe("audit scenarios built from real pytest runs", () => {
       const records = client === "claude-code" ? toClaudeRecords(scenario.steps) : toCodexRecords(scenario.steps, runs.dir);
       const result = readTranscript(toJsonl(records));
       const finalText = scenario.steps.flatMap((step) => (step.kind === "say" ? [step.text] : [])).at(-1);
-      expect({ name: scenario.name, format: result.format, problems: result.problems, events: summarise(result.events), finalMessage: result.finalMessage }).toEqual({
+      expect({
+        name: scenario.name,
+        format: result.format,
+        problems: result.problems,
+        events: summarise(result.events),
+        finalMessage: result.finalMessage,
+      }).toEqual({
         name: scenario.name,
         format: client,
         problems: [],
         events: expectedSteps(scenario.steps, client),
         finalMessage: finalText,
       });
-      expect({ name: scenario.name, kinds: detectClaims(result.finalMessage ?? "").map((claim) => claim.kind) }).toEqual({ name: scenario.name, kinds: scenario.claimKinds });
+      expect({ name: scenario.name, kinds: detectClaims(result.finalMessage ?? "").map((claim) => claim.kind) }).toEqual({
+        name: scenario.name,
+        kinds: scenario.claimKinds,
+      });
     }
   });
 });
@@ -109,7 +129,11 @@ describe("audit scenarios: labels and last runs", () => {
     const actual = scenarios.map((scenario) => {
       const records = client === "claude-code" ? toClaudeRecords(scenario.steps) : toCodexRecords(scenario.steps, runs.dir);
       const { lastRun, runs: audited } = auditTranscript(toJsonl(records));
-      return { name: scenario.name, last: lastRun && { outcome: lastRun.outcome, stale: lastRun.stale }, baselines: audited.filter((run) => run.baseline).length };
+      return {
+        name: scenario.name,
+        last: lastRun && { outcome: lastRun.outcome, stale: lastRun.stale },
+        baselines: audited.filter((run) => run.baseline).length,
+      };
     });
     expect(actual).toEqual([
       { name: "a failing run then 'all tests pass'", last: { outcome: "failed", stale: false }, baselines: 0 },

@@ -1,5 +1,6 @@
 // What a non-shell tool call of a transcript can change (tool-effect.ts): one row per rule.
 import { describe, expect, it } from "vitest";
+
 import { toolCallEffect, toolNameWords } from "../../../src/audit/transcripts/tool-effect.js";
 
 describe("toolCallEffect", () => {

@@ -9,7 +9,10 @@ export default function writeTruth(results) {
   if (out !== undefined && out !== "") {
     const suites = results.testResults.map((suite) => ({
       file: suite.testFilePath,
-      execError: suite.testExecError === undefined || suite.testExecError === null ? null : String(suite.testExecError.message ?? suite.testExecError),
+      execError:
+        suite.testExecError === undefined || suite.testExecError === null
+          ? null
+          : String(suite.testExecError.message ?? suite.testExecError),
       tests: suite.testResults.map((test) => ({ ancestors: test.ancestorTitles, title: test.title, status: test.status })),
     }));
     writeFileSync(out, `${JSON.stringify({ success: results.success, interrupted: results.wasInterrupted, suites })}\n`);

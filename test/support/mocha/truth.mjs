@@ -10,7 +10,8 @@ const require = createRequire(import.meta.url);
 const Mocha = require("mocha/lib/mocha.cjs");
 const out = `${process.env.AE_TRUTH_FILE}.mocha-${process.pid}`;
 const write = (record) => appendFileSync(out, `${JSON.stringify(record)}\n`);
-const titlePath = (runnable) => (typeof runnable.titlePath === "function" ? runnable.titlePath() : runnable.$$titlePath ?? [runnable.title]);
+const titlePath = (runnable) =>
+  typeof runnable.titlePath === "function" ? runnable.titlePath() : (runnable.$$titlePath ?? [runnable.title]);
 const fileOf = (runnable) => runnable.file ?? runnable.parent?.file ?? null;
 
 const run = Mocha.prototype.run;
@@ -21,7 +22,9 @@ Mocha.prototype.run = function (fn) {
   this._reporter = function (runner, options) {
     write({ event: "start" });
     for (const event of ["pass", "fail", "pending"]) {
-      runner.on(event, (runnable) => write({ event, titlePath: titlePath(runnable), file: fileOf(runnable), hook: runnable.type === "hook" }));
+      runner.on(event, (runnable) =>
+        write({ event, titlePath: titlePath(runnable), file: fileOf(runnable), hook: runnable.type === "hook" }),
+      );
     }
     runner.once("end", () => write({ event: "end" }));
     return new Reporter(runner, options);
