@@ -142,9 +142,10 @@ describe("writeJudgeJson", () => {
     }
   });
 
-  it("the CLI reads a log in 1 MiB blocks: characters of 2 to 4 bytes across a block's end give judge()'s JSON, from --output, a redirected stdin and a pipe", () => {
+  it("the CLI reads a log in blocks: characters of 2 to 4 bytes across a read's end give judge()'s JSON, from --output, a redirected stdin and a pipe", () => {
     const dir = makeTempDir("ae-judge-read-");
     try {
+      // A multiple of the CLI's 64 KiB reads.
       const BLOCK = 1 << 20;
       const filler = (i: number): string => `PASSED tests/test_mod.py::test_case[p-${String(i).padStart(7, "0")}]\n`;
       // For each offset of a multi-byte character against the end of the first block: ASCII lines up to
