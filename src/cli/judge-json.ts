@@ -1,7 +1,9 @@
 // The judge's JSON, written in pieces: the id lists of a log with millions of ids are never joined
 // into one string (`JSON.stringify` of the whole result was the CLI's peak on such logs). The bytes
 // are exactly `JSON.stringify` of the contract's fields in the contract's order; `--ids` leaves id
-// lists out for callers who only need the verdict.
+// lists out for callers who only need the verdict. Each piece of ids is `JSON.stringify` of a slice
+// of the list without its brackets: the same bytes by the definition of an array's JSON, in one
+// native call per slice (half the CPU of quoting each id).
 import type { JudgeResult } from "../evidence/judge-types.js";
 
 /** Which id lists the JSON carries: all three, only `failed`, or none (the lists are then left out). */
@@ -13,13 +15,8 @@ export const IDS_MODES: readonly IdsMode[] = ["all", "failed", "none"];
 /** Receives the JSON in order; a returned promise is awaited before the next piece (backpressure). */
 export type JsonSink = (text: string) => void | Promise<void>;
 
-/** Characters of ids gathered before they are handed to the sink. */
-const BATCH_CHARS = 64 * 1024;
-/** Ids joined and checked for characters JSON escapes at once. */
+/** Ids quoted by one `JSON.stringify` and handed to the sink as one piece (512 to 1,024 measured fastest). */
 const BATCH_IDS = 1024;
-// What JSON.stringify escapes in a string: `"`, `\`, control characters, and (lone) surrogates.
-// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * Writes the judge's JSON to `sink`. With `ids: "all"` the bytes equal
@@ -51,15 +48,14 @@ export async function writeJudgeJson(result: JudgeResult, sink: JsonSink, ids: I
       text += `${first ? "" : ","}${JSON.stringify(key)}:[`;
       first = false;
       const list = run[key];
-      let batch = text;
+      // Each piece goes to the sink as it is: a concatenation of pieces would be copied again when written.
       for (let at = 0; at < list.length; at += BATCH_IDS) {
-        batch += `${at === 0 ? "" : ","}${jsonStrings(list, at, Math.min(list.length, at + BATCH_IDS))}`;
-        if (batch.length >= BATCH_CHARS) {
-          await sink(batch);
-          batch = "";
-        }
+        // What comes before a piece: the key and `[` before the first, a comma between two.
+        await sink(text);
+        await sink(jsonStrings(list, at, Math.min(list.length, at + BATCH_IDS)));
+        text = ",";
       }
-      text = `${batch}]`;
+      text = list.length === 0 ? `${text}]` : "]";
     }
     field("reasons", run.reasons);
     field("unprovenTargets", run.unprovenTargets);
@@ -69,12 +65,8 @@ export async function writeJudgeJson(result: JudgeResult, sink: JsonSink, ids: I
   await sink("]}");
 }
 
-// `list[from..to)` as JSON strings joined by commas, byte for byte what JSON.stringify gives each:
-// ids without a character JSON escapes (nearly all) are quoted as they are, in one join.
+// `list[from..to)` as JSON strings joined by commas: JSON.stringify of the slice is `[` + exactly
+// that + `]` (an array's JSON is its elements' JSON joined by commas), so the brackets are cut off.
 function jsonStrings(list: readonly string[], from: number, to: number): string {
-  const joined = list.slice(from, to).join('","');
-  if (!NEEDS_ESCAPE.test(joined)) return `"${joined}"`;
-  let text = "";
-  for (let at = from; at < to; at++) text += `${at === from ? "" : ","}${JSON.stringify(list[at])}`;
-  return text;
+  return JSON.stringify(list.slice(from, to)).slice(1, -1);
 }

@@ -1,6 +1,6 @@
 // `agent-evidence judge`: judge a captured command output from a file or stdin; one JSON object out.
 // Exit status 0 passed, 1 failed, 2 unknown, 64 usage error, 65 a --junit report over its cap.
-import { createReadStream, statSync } from "node:fs";
+import { closeSync, fstatSync, readSync, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
@@ -10,6 +10,7 @@ import { EvidenceError } from "../errors.js";
 import type { JudgeReport } from "../evidence/judge-types.js";
 import { NamedFileError, openRegularFile, readRegularFile } from "../io/named-files.js";
 import type { Outcome } from "../types.js";
+import { createBufferedOutput } from "./buffered-output.js";
 import { IDS_MODES, type IdsMode, writeJudgeJson } from "./judge-json.js";
 
 interface JudgeCliOptions {
@@ -75,12 +76,16 @@ export function registerJudgeCommand(program: Command): void {
         reports,
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       });
-      const input = output === null ? process.stdin : createReadStream("", { fd: output.fd, start: 0 });
-      await feed(input, (chunk) => stream.push(chunk), options.output);
+      const push = (chunk: string): void => stream.push(chunk);
+      if (output !== null) feedFile(output.fd, push, options.output);
+      else if (isRegularFile(0)) feedFile(0, push, undefined);
+      else await feed(process.stdin, push);
       const result = stream.end();
-      // Written in pieces, waiting for stdout to drain: a result with millions of ids is never one string.
-      await writeJudgeJson(result, writeStdout, ids);
-      await writeStdout("\n");
+      // Written in pieces gathered into large writes, waiting for stdout to drain: a result with millions of ids is never one string.
+      const out = createBufferedOutput(process.stdout);
+      await writeJudgeJson(result, (text) => out.write(text), ids);
+      await out.write("\n");
+      await out.flush();
       process.exitCode = verdictExitStatus(result.verdict);
     });
 }
@@ -91,14 +96,6 @@ function parseIds(text: string | undefined): IdsMode {
   if (mode === undefined)
     throw new EvidenceError("E_USAGE", `judge: --ids must be one of ${IDS_MODES.join(", ")}, got ${JSON.stringify(text)}`);
   return mode;
-}
-
-// Resolves once stdout took the text (at once, or after it drained).
-function writeStdout(text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (process.stdout.write(text, (error) => (error === null || error === undefined ? undefined : reject(error)))) resolve();
-    else process.stdout.once("drain", resolve);
-  });
 }
 
 function parseExitCode(text: string | undefined): number | null {
@@ -123,18 +120,60 @@ async function readJunit(path: string, startedAt: string | undefined): Promise<J
   return startedAt === undefined ? { kind: "junit", xml, path } : { kind: "junit", xml, path, mtime: statSync(path).mtime, startedAt };
 }
 
-// Streams the output in chunks (a multi-gigabyte log is never held whole); UTF-8 split safely.
-async function feed(input: Readable, push: (chunk: string) => void, path: string | undefined): Promise<void> {
+/**
+ * Bytes read from a regular file at once. Measured against 128 KiB and 1 MiB: 64 KiB takes the least
+ * CPU on the service suite and the 1.23 M-id log (a decoded chunk stays in the cache and the young
+ * generation), 1 MiB on the parametrised log only (its ids keep their chunks alive).
+ */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+// A regular file (--output FILE, or stdin redirected from one) is read with synchronous reads into
+// one reused buffer (no stream, no Buffer per chunk), decoded chunk by chunk (UTF-8 split safely);
+// the fd is closed at the end.
+function feedFile(fd: number, push: (chunk: string) => void, path: string | undefined): void {
+  const decoder = new StringDecoder("utf8");
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  try {
+    for (let read = readInput(fd, buffer, path); read > 0; read = readInput(fd, buffer, path))
+      push(decoder.write(read === buffer.length ? buffer : buffer.subarray(0, read)));
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+  push(decoder.end());
+}
+
+function readInput(fd: number, buffer: Buffer, path: string | undefined): number {
+  try {
+    return readSync(fd, buffer, 0, buffer.length, null);
+  } catch (error) {
+    throw readError(error, path);
+  }
+}
+
+// Stdin from a pipe or a terminal streams in the chunks it arrives in (a multi-gigabyte log is never held whole).
+async function feed(input: Readable, push: (chunk: string) => void): Promise<void> {
   const decoder = new StringDecoder("utf8");
   try {
     for await (const chunk of input) push(typeof chunk === "string" ? chunk : decoder.write(chunk as Buffer));
   } catch (error) {
-    const code = error instanceof Error && "code" in error ? String(error.code) : "EIO";
-    throw new NamedFileError("read", code, path ?? "-", `cannot read ${path === undefined ? "stdin" : `--output ${path}`} (${code})`, {
-      cause: error,
-    });
+    throw readError(error, undefined);
   }
   push(decoder.end());
+}
+
+function readError(error: unknown, path: string | undefined): NamedFileError {
+  const code = error instanceof Error && "code" in error ? String(error.code) : "EIO";
+  return new NamedFileError("read", code, path ?? "-", `cannot read ${path === undefined ? "stdin" : `--output ${path}`} (${code})`, {
+    cause: error,
+  });
+}
+
+function isRegularFile(fd: number): boolean {
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(path: string): boolean {

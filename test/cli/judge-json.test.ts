@@ -2,7 +2,7 @@
 // contract's fields in the contract's order, whatever the ids hold; --ids failed / none leave the
 // lists out; and the CLI prints it for a log with many ids.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import fc from "fast-check";
@@ -87,6 +87,21 @@ describe("writeJudgeJson", () => {
     );
   });
 
+  it("lists of any strings across many pieces (1,024 ids a piece) give JSON.stringify's bytes", async () => {
+    const base = judge({ command: "python -m pytest -rA tests", output: pytestLog(1), exitCode: 0 });
+    const id = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 12 }),
+      fc.nat().map((n) => `t.py::test_p[${n}]`),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(id, { maxLength: 3500 }), fc.array(id, { maxLength: 1100 }), async (passed, failed) => {
+        const result: JudgeResult = { ...base, runs: base.runs.map((run) => ({ ...run, passed, failed, skipped: failed })) };
+        for (const ids of ["all", "failed"] as const) expect((await written(result, ids)).text).toBe(contract(result, ids));
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it("hands a long id list over in pieces, never as one string", async () => {
     const result = judge({ command: "python -m pytest -rA tests", output: pytestLog(20_000), exitCode: 0 });
     const { text, pieces } = await written(result);
@@ -122,6 +137,61 @@ describe("writeJudgeJson", () => {
       expect(cli(["--ids", "failed"]).stdout).toBe(`${contract(expected, "failed")}\n`);
       expect(cli(["--ids", "all"]).status).toBe({ passed: 0, failed: 1, unknown: 2 }[expected.verdict]);
       expect(cli(["--ids", "some"])).toMatchObject({ status: 64, stdout: "" });
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("the CLI reads a log in blocks: characters of 2 to 4 bytes across a read's end give judge()'s JSON, from --output, a redirected stdin and a pipe", () => {
+    const dir = makeTempDir("ae-judge-read-");
+    try {
+      // A multiple of the CLI's 64 KiB reads.
+      const BLOCK = 1 << 20;
+      const filler = (i: number): string => `PASSED tests/test_mod.py::test_case[p-${String(i).padStart(7, "0")}]\n`;
+      // For each offset of a multi-byte character against the end of the first block: ASCII lines up to
+      // just before it, then a line whose characters straddle it, then ids with characters of every width.
+      for (const [char, before] of [
+        ["\u00e9", 1],
+        ["\u20ac", 2],
+        ["\u{1f600}", 1],
+        ["\u{1f600}", 3],
+      ] as const) {
+        const head = "PASSED tests/test_u.py::test_u[";
+        const lines: string[] = [];
+        let bytes = 0;
+        for (let i = 0; bytes + filler(i).length + head.length < BLOCK - before - 60; i++) {
+          lines.push(filler(i));
+          bytes += filler(i).length;
+        }
+        const pad = BLOCK - before - bytes - head.length - 1;
+        lines.push(
+          `PASSED tests/test_pad.py::t[${"x".repeat(pad - "PASSED tests/test_pad.py::t[]".length)}]\n`,
+          `${head}${char}\u00e9\u20ac\u{1f600}]\n`,
+        );
+        for (let i = 0; i < 2000; i++) lines.push(`PASSED tests/test_u.py::test_v[\u00e9\u20ac-${i}-\u{1f600}]\n`);
+        lines.push("2002 passed in 1.00s\n");
+        const text = lines.join("");
+        // The character starts `before` bytes before the block's end.
+        expect(
+          Buffer.from(text)
+            .subarray(BLOCK - before, BLOCK + 4)
+            .toString("utf8")
+            .startsWith(char),
+        ).toBe(true);
+        const log = join(dir.dir, "out.log");
+        writeFileSync(log, text);
+        const command = ["judge", "--command", "python -m pytest -rA tests", "--exit-code", "0"];
+        const main = join(repoRoot, "dist", "cli", "main.js");
+        const expected = `${contract(judge({ command: "python -m pytest -rA tests", output: text, exitCode: 0 }))}\n`;
+        expect(spawnSync(process.execPath, [main, ...command, "--output", log], { encoding: "utf8" }).stdout).toBe(expected);
+        const fd = openSync(log, "r");
+        try {
+          expect(spawnSync(process.execPath, [main, ...command], { encoding: "utf8", stdio: [fd, "pipe", "pipe"] }).stdout).toBe(expected);
+        } finally {
+          closeSync(fd);
+        }
+        expect(spawnSync(process.execPath, [main, ...command], { encoding: "utf8", input: text }).stdout).toBe(expected);
+      }
     } finally {
       dir.cleanup();
     }
