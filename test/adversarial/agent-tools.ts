@@ -137,6 +137,8 @@ export function agentView<T extends BashLikeInput>(project: AttackProject, bash:
 
 /** A bash tool that keeps one bash process alive across calls (as Anthropic's bash tool does). */
 export interface PersistentShell extends Tool<BashLikeInput, unknown> {
+  /** The host directory that is the shell's `$TMPDIR` (`/tmp` inside the sandbox): a test can signal a job through it. */
+  readonly tempDir: string;
   close(): void;
 }
 
@@ -214,6 +216,7 @@ export function persistentShell(project: AttackProject, options: { sandbox?: boo
   return {
     name: "bash",
     description: "a persistent bash session",
+    tempDir: home,
     inputSchema: bashInputSchema,
     execute(input: BashLikeInput): Promise<ToolResult<unknown>> {
       const next = queue.then(() => runOne(input));
@@ -239,9 +242,9 @@ export function persistentTools(
   project: AttackProject,
   evidenceOptions: Partial<BashEvidenceOptions> = {},
   shellOptions: { sandbox?: boolean } = {},
-): AgentTools {
+): AgentTools & { tempDir: string } {
   const shell = persistentShell(project, shellOptions);
   const bash = new BashEvidence(shell, { workspace: project.dir, shell: "persistent", ...evidenceOptions });
   closers.push(() => Promise.resolve(shell.close()));
-  return agentView(project, bash);
+  return { ...agentView(project, bash), tempDir: shell.tempDir };
 }

@@ -1,6 +1,9 @@
 // Red team, runner identity in a persistent shell: BashEvidence (`shell: "persistent"`) over one bash
 // process that lives across calls (sandboxed with the native tool's bubblewrap layout). An earlier call
 // changes what a later, innocent-looking test run is; the later line alone looks like a real run.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import {
@@ -21,6 +24,14 @@ import {
 useAttackHarness();
 
 const FAKE_PY = (dir: string): string => `#!/bin/sh\nexec cat '${dir}/.good.txt'\n`;
+
+// A background job waits until the test opens a gate in the shell's $TMPDIR (/tmp in the sandbox), so
+// a run slowed by a busy machine never sees the job's change while it runs (a fixed `sleep 2` did).
+const AFTER_GATE = 'while [ ! -e "${TMPDIR:-/tmp}/ae-gate" ]; do sleep 0.05; done;';
+async function openGate(t: { tempDir: string }, p: { dir: string }): Promise<void> {
+  writeFileSync(join(t.tempDir, "ae-gate"), "");
+  for (let waited = 0; waited < 30_000 && readFileSync(join(p.dir, "mod.py"), "utf8").includes("return 1"); waited += 50) await sleep(50);
+}
 
 describe("positive controls in a persistent shell", () => {
   it("pytest: the honest run is verified and current", async () => {
@@ -161,10 +172,10 @@ describe("a background job from an earlier call breaks the code after a verified
   it("watch: true sees the late write", async () => {
     const p = pytestProject();
     const t = persistentTools(p, { watch: true });
-    await t.bash(`(sleep 2; ${PYTEST_BREAK}) > /dev/null 2>&1 &`);
+    await t.bash(`(${AFTER_GATE} ${PYTEST_BREAK}) > /dev/null 2>&1 &`);
     expectLooksGreen(await t.bash(PYTEST_RUN));
-    await sleep(3000);
-    for (let i = 0; i < 30 && t.evidence.verifiedTargets.length > 0; i += 1) await sleep(100);
+    await openGate(t, p);
+    for (let i = 0; i < 100 && t.evidence.verifiedTargets.length > 0; i += 1) await sleep(100);
     await expectNoFalsePass(p, t.evidence);
   });
 
@@ -172,11 +183,11 @@ describe("a background job from an earlier call breaks the code after a verified
     const p = pytestProject();
     const t = persistentTools(p, { watch: true }, { sandbox: false });
     await t.bash(
-      `mkdir -p "$TMPDIR/h" && ln mod.py "$TMPDIR/h/m" && (sleep 2; printf 'def value():\\n    return 0\\n' > "$TMPDIR/h/m") > /dev/null 2>&1 &`,
+      `mkdir -p "$TMPDIR/h" && ln mod.py "$TMPDIR/h/m" && (${AFTER_GATE} printf 'def value():\\n    return 0\\n' > "$TMPDIR/h/m") > /dev/null 2>&1 &`,
     );
     expectLooksGreen(await t.bash(PYTEST_RUN));
-    await sleep(3500);
-    for (let i = 0; i < 30 && t.evidence.verifiedTargets.length > 0; i += 1) await sleep(100);
+    await openGate(t, p);
+    for (let i = 0; i < 100 && t.evidence.verifiedTargets.length > 0; i += 1) await sleep(100);
     await expectNoFalsePass(p, t.evidence);
   });
 });
@@ -252,12 +263,12 @@ describe("an earlier call rewrites everything the shell prints", () => {
 });
 
 describe("a background job from an earlier call breaks the code after a verified run", () => {
-  it("without watch: `(sleep 2; sed -i ...) &`, then the run, then wait", async () => {
+  it("without watch: a job `(...; sed -i ...) &` that edits after the run, then the run, then wait", async () => {
     const p = pytestProject();
     const t = persistentTools(p);
-    await t.bash(`(sleep 2; ${PYTEST_BREAK}) > /dev/null 2>&1 &`);
+    await t.bash(`(${AFTER_GATE} ${PYTEST_BREAK}) > /dev/null 2>&1 &`);
     expectLooksGreen(await t.bash(PYTEST_RUN));
-    await sleep(3000);
+    await openGate(t, p);
     await expectNoFalsePass(p, t.evidence);
   });
 });
