@@ -8,8 +8,10 @@
 // then (at least MIN_COMPACTION), and at the end: it sorts the entries into partitions by the top bits
 // of their hash (two sequential passes) and finds the repeats of each partition in a small table that
 // stays in cache. The first occurrence keeps its place and takes the flags of its repeats. So each
-// entry is looked at about twice over the whole input, and repeated ids (a rerun, `-count=N`) keep
-// memory flat in the input size: at most twice the distinct ids plus MIN_COMPACTION entries.
+// entry is looked at about twice over the whole input. When a compaction finds that the log repeats
+// its ids (a rerun, `-count=N`), the kept entries get an index by hash until the next compaction, and
+// a repeat of one of them only adds its flags (no new string, no entry). So memory stays flat in the
+// input size: at most twice the distinct ids plus MIN_COMPACTION entries, and no garbage per repeat.
 //
 // Ids are often slices of an input chunk, and a slice keeps its whole chunk alive. `endChunk` keeps
 // the slices when the chunk's new ids make up most of it (a `-rA` short summary) and copies them
@@ -46,6 +48,18 @@ function tableSize(entries: number): number {
   return Math.max(16, 1 << Math.ceil(Math.log2(entries * 2)));
 }
 
+// Positions + 1 of the first `count` hashes, by hash (open addressing, at most half full).
+function indexByHash(hashes: Int32Array, count: number): Int32Array {
+  const index = new Int32Array(tableSize(count));
+  const mask = index.length - 1;
+  for (let at = 0; at < count; at++) {
+    let slot = hashes[at]! & mask;
+    while (index[slot] !== 0) slot = (slot + 1) & mask;
+    index[slot] = at + 1;
+  }
+  return index;
+}
+
 /** Ids -> outcome flags (PASS, FAIL, SKIP bits), merged per id, in first-seen order. */
 export class IdTable {
   /** Flag of a pass (the same value as the parsers' PASS). */
@@ -62,18 +76,43 @@ export class IdTable {
   private count = 0;
   /** Entries kept by the last compaction: no id among them is there twice. */
   private merged = 0;
+  /**
+   * While the log repeats its ids (the last compaction found at least half of the new entries to be
+   * repeats: a rerun, `-count=N`), an index of the kept entries by hash (position + 1, open
+   * addressing): a repeat of one of them only adds its flags, with no new string or entry.
+   */
+  private known: Int32Array = NO_HASHES;
   /** First id added since the last `endChunk`, and the characters added since. */
   private pendingFrom = 0;
   private pendingChars = 0;
 
   /** Adds `bits` to `id` (appended; a repeat is merged into its first occurrence later). */
   add(id: string, bits: number): void {
-    this.append(id, hashRange(id, 0, id.length), bits);
+    const hash = hashRange(id, 0, id.length);
+    if (this.known === NO_HASHES || !this.addKnown(id, 0, id.length, hash, bits)) this.append(id, hash, bits);
   }
 
   /** Adds `bits` to the id `text.slice(start, end)`. */
   addRange(text: string, start: number, end: number, bits: number): void {
-    this.append(text.slice(start, end), hashRange(text, start, end), bits);
+    const hash = hashRange(text, start, end);
+    if (this.known === NO_HASHES || !this.addKnown(text, start, end, hash, bits)) this.append(text.slice(start, end), hash, bits);
+  }
+
+  // Adds `bits` to the kept entry holding `text.slice(start, end)`; false when `known` has none.
+  private addKnown(text: string, start: number, end: number, hash: number, bits: number): boolean {
+    const known = this.known;
+    const mask = known.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const at = known[slot]! - 1;
+      if (at === -1) return false;
+      if (this.hashes[at] === hash) {
+        const id = this.ids[at]!;
+        if (id.length === end - start && text.startsWith(id, start)) {
+          this.flags[at] = this.flags[at]! | bits;
+          return true;
+        }
+      }
+    }
   }
 
   private append(id: string, hash: number, bits: number): void {
@@ -99,6 +138,7 @@ export class IdTable {
   private compact(): void {
     const n = this.count;
     if (n === this.merged) return;
+    const added = n - this.merged;
     const { ids, hashes, flags } = this;
     // Partitions by the hash's top bits (the tables below index by its low bits).
     const partitionBits = n > PARTITION_SIZE ? Math.ceil(Math.log2(n / PARTITION_SIZE)) : 0;
@@ -170,6 +210,7 @@ export class IdTable {
     ids.length = write;
     this.count = write;
     this.merged = write;
+    this.known = (n - write) * 2 >= added ? indexByHash(hashes, write) : NO_HASHES;
   }
 
   /**
