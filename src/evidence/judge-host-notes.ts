@@ -1,6 +1,9 @@
 // Signals in the output that no runner parser reads: the tool host's clipping and timeout notes,
-// `git stash` messages, a runner that never started, and `echo` markers. Found by substring search
-// so a gigabyte log costs one indexOf pass per needle, not a regex per line.
+// `git stash` messages, a runner that never started, and `echo` markers. Found by one alternation of
+// their needles (plain substrings) run over whole blocks of lines, not a regex per line; only a line
+// holding a needle is read further. Irregexp scans a block at about 1 GB/s here, which one indexOf
+// pass per needle (5x slower), a multi-needle shift table in JavaScript (1.5x slower) or the needles
+// factored into a trie (the same) did not beat.
 import { stripAnsi } from "../observers/lines.js";
 import type { StartError } from "../runners/definition.js";
 import type { CommandAnalysis } from "../shell/types.js";

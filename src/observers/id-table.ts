@@ -1,24 +1,26 @@
 // Test ids with their outcome flags, in first-seen order, built for logs with millions of ids.
 //
 // A Map keyed by a million distinct ids costs about a microsecond per insert here (hashing into a big
-// table misses the cache, and every key is a new string). Most ids of a log are new, so this table
-// appends them to plain arrays and answers "seen before?" with a Bloom filter small enough to stay in
-// cache. Only ids the filter may have seen are looked up exactly, in a small open-addressing index
-// (`hot`, compared in place, so a repeat costs no new string). A repeat `hot` does not know yet is
-// appended once and joins `hot`; its first occurrence, which went in unchecked, is merged into it by
-// a compaction that runs when such ids pile up and at the end. So an id has at most two entries, and
-// repeated ids (a rerun, `-count=N`) keep memory flat in the input size.
+// table misses the cache, and every key is a new string); so did a Bloom filter in front of plain
+// arrays (three probes of a filter of megabytes per id, and setting every id's bits again as it grew).
+// This table only appends: the id, its hash and its flags go to plain arrays, in order. Repeats are
+// merged by a compaction that runs when the entries added since the last one reach the number kept
+// then (at least MIN_COMPACTION), and at the end: it sorts the entries into partitions by the top bits
+// of their hash (two sequential passes) and finds the repeats of each partition in a small table that
+// stays in cache. The first occurrence keeps its place and takes the flags of its repeats. So each
+// entry is looked at about twice over the whole input. When a compaction finds that the log repeats
+// its ids (a rerun, `-count=N`), the kept entries get an index by hash until the next compaction, and
+// a repeat of one of them only adds its flags (no new string, no entry). So memory stays flat in the
+// input size: at most twice the distinct ids plus MIN_COMPACTION entries, and no garbage per repeat.
 //
 // Ids are often slices of an input chunk, and a slice keeps its whole chunk alive. `endChunk` keeps
 // the slices when the chunk's new ids make up most of it (a `-rA` short summary) and copies them
 // into one compact string otherwise, so what stays alive is at most about twice the ids' own text.
 import { FAIL, PASS, SKIP } from "./lines.js";
 
-const BLOOM_HASHES = 3;
-// Bits per id before the filter doubles: about 1% false hits at worst, 0.15% just after doubling.
-const BLOOM_BITS_PER_ID = 12;
-const MAX_BLOOM_BITS = 1 << 28;
 const MIN_COMPACTION = 4096;
+// Entries per partition of a compaction: its table (two slots an entry) stays in the core's cache.
+const PARTITION_SIZE = 2048;
 // Shared by the tables that hold no id yet (never written: storage is allocated on the first id).
 const NO_HASHES = new Int32Array(0);
 const NO_FLAGS = new Uint8Array(0);
@@ -41,6 +43,23 @@ export function hashRange(text: string, start: number, end: number): number {
   return hash ^ (hash >>> 16);
 }
 
+// A power of two at least twice `entries` (and at least 16).
+function tableSize(entries: number): number {
+  return Math.max(16, 1 << Math.ceil(Math.log2(entries * 2)));
+}
+
+// Positions + 1 of the first `count` hashes, by hash (open addressing, at most half full).
+function indexByHash(hashes: Int32Array, count: number): Int32Array {
+  const index = new Int32Array(tableSize(count));
+  const mask = index.length - 1;
+  for (let at = 0; at < count; at++) {
+    let slot = hashes[at]! & mask;
+    while (index[slot] !== 0) slot = (slot + 1) & mask;
+    index[slot] = at + 1;
+  }
+  return index;
+}
+
 /** Ids -> outcome flags (PASS, FAIL, SKIP bits), merged per id, in first-seen order. */
 export class IdTable {
   /** Flag of a pass (the same value as the parsers' PASS). */
@@ -55,88 +74,55 @@ export class IdTable {
   private hashes = NO_HASHES;
   private flags = NO_FLAGS;
   private count = 0;
-  private bloom = NO_HASHES;
-  private bloomMask = (1 << 16) - 1;
-  /** Hashes the filter has seen twice: their ids may be in the table more than once until compaction. */
-  private readonly suspects = new Set<number>();
-  /** Index + 1 of the entries whose hash is a suspect, by hash (open addressing; 0 is empty). */
-  private hot = NO_HASHES;
-  private hotCount = 0;
-  private unmergedSuspects = 0;
+  /** Entries kept by the last compaction: no id among them is there twice. */
+  private merged = 0;
+  /**
+   * While the log repeats its ids (the last compaction found at least half of the new entries to be
+   * repeats: a rerun, `-count=N`), an index of the kept entries by hash (position + 1, open
+   * addressing): a repeat of one of them only adds its flags, with no new string or entry.
+   */
+  private known: Int32Array = NO_HASHES;
   /** First id added since the last `endChunk`, and the characters added since. */
   private pendingFrom = 0;
   private pendingChars = 0;
 
-  /** Adds `bits` to `id` (a new id is appended). */
+  /** Adds `bits` to `id` (appended; a repeat is merged into its first occurrence later). */
   add(id: string, bits: number): void {
-    this.insert(id, hashRange(id, 0, id.length), bits);
+    const hash = hashRange(id, 0, id.length);
+    if (this.known === NO_HASHES || !this.addKnown(id, 0, id.length, hash, bits)) this.append(id, hash, bits);
   }
 
-  /** Adds `bits` to the id `text.slice(start, end)`, slicing only when `hot` does not know the id. */
+  /** Adds `bits` to the id `text.slice(start, end)`. */
   addRange(text: string, start: number, end: number, bits: number): void {
-    this.insert(text, hashRange(text, start, end), bits, start, end);
+    const hash = hashRange(text, start, end);
+    if (this.known === NO_HASHES || !this.addKnown(text, start, end, hash, bits)) this.append(text.slice(start, end), hash, bits);
   }
 
-  private insert(text: string, hash: number, bits: number, start = 0, end = -1): void {
-    if (this.bloom === NO_HASHES) {
-      this.hashes = new Int32Array(1024);
-      this.flags = new Uint8Array(1024);
-      this.bloom = new Int32Array(1 << 11);
-      this.hot = new Int32Array(64);
-    }
-    const to = end === -1 ? text.length : end;
-    if (this.testAndSet(hash)) {
-      const at = this.hotFind(text, start, to, hash);
-      if (at !== -1) {
-        this.flags[at]! |= bits;
-        return;
-      }
-      this.suspects.add(hash);
-      this.unmergedSuspects += 1;
-      this.append(end === -1 ? text : text.slice(start, end), hash, bits);
-      // Later repeats find this entry; the unchecked first occurrence is merged into it at compaction.
-      this.hotAdd(hash, this.count - 1);
-      if (this.unmergedSuspects >= Math.max(MIN_COMPACTION, this.count >>> 2)) this.compact();
-      return;
-    }
-    this.append(end === -1 ? text : text.slice(start, end), hash, bits);
-  }
-
-  // The entry of `hot` holding `text.slice(start, end)`, or -1.
-  private hotFind(text: string, start: number, end: number, hash: number): number {
-    const hot = this.hot;
-    const mask = hot.length - 1;
+  // Adds `bits` to the kept entry holding `text.slice(start, end)`; false when `known` has none.
+  private addKnown(text: string, start: number, end: number, hash: number, bits: number): boolean {
+    const known = this.known;
+    const mask = known.length - 1;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const at = hot[slot]! - 1;
-      if (at === -1) return -1;
+      const at = known[slot]! - 1;
+      if (at === -1) return false;
       if (this.hashes[at] === hash) {
         const id = this.ids[at]!;
-        if (id.length === end - start && text.startsWith(id, start)) return at;
+        if (id.length === end - start && text.startsWith(id, start)) {
+          this.flags[at] = this.flags[at]! | bits;
+          return true;
+        }
       }
     }
-  }
-
-  private hotAdd(hash: number, at: number): void {
-    if ((this.hotCount + 1) * 2 > this.hot.length) {
-      const old = this.hot;
-      this.hot = new Int32Array(old.length * 2);
-      this.hotCount = 0;
-      for (const entry of old) if (entry !== 0) this.hotAdd(this.hashes[entry - 1]!, entry - 1);
-    }
-    const mask = this.hot.length - 1;
-    let slot = hash & mask;
-    while (this.hot[slot] !== 0) slot = (slot + 1) & mask;
-    this.hot[slot] = at + 1;
-    this.hotCount += 1;
   }
 
   private append(id: string, hash: number, bits: number): void {
     const at = this.count;
     if (at === this.hashes.length) {
-      const hashes = new Int32Array(at * 2);
+      const size = Math.max(1024, at * 2);
+      const hashes = new Int32Array(size);
       hashes.set(this.hashes);
       this.hashes = hashes;
-      const flags = new Uint8Array(at * 2);
+      const flags = new Uint8Array(size);
       flags.set(this.flags);
       this.flags = flags;
     }
@@ -145,71 +131,77 @@ export class IdTable {
     this.flags[at] = bits;
     this.count = at + 1;
     this.pendingChars += id.length;
-    if (this.count * BLOOM_BITS_PER_ID > this.bloomMask && this.bloomMask < MAX_BLOOM_BITS - 1) this.growBloom();
+    if (this.count - this.merged >= Math.max(MIN_COMPACTION, this.merged)) this.compact();
   }
 
-  // Sets the hash's bits; true when all were set already (the id may have been seen).
-  private testAndSet(hash: number): boolean {
-    const step = Math.imul(hash ^ (hash >>> 15), 0x2c1b3c6d) | 1;
-    const mask = this.bloomMask;
-    const bloom = this.bloom;
-    let seen = true;
-    for (let i = 0; i < BLOOM_HASHES; i++) {
-      const bit = (hash + Math.imul(i, step)) & mask;
-      const word = bit >>> 5;
-      const flag = 1 << (bit & 31);
-      if ((bloom[word]! & flag) === 0) {
-        seen = false;
-        bloom[word] = bloom[word]! | flag;
+  /** Merges every repeat into its first occurrence and drops it, keeping the order of the rest. */
+  private compact(): void {
+    const n = this.count;
+    if (n === this.merged) return;
+    const added = n - this.merged;
+    const { ids, hashes, flags } = this;
+    // Partitions by the hash's top bits (the tables below index by its low bits).
+    const partitionBits = n > PARTITION_SIZE ? Math.ceil(Math.log2(n / PARTITION_SIZE)) : 0;
+    const partitions = 1 << partitionBits;
+    const shift = 32 - partitionBits;
+    const partitionOf = (hash: number): number => (partitionBits === 0 ? 0 : hash >>> shift);
+    const starts = new Int32Array(partitions + 1);
+    for (let i = 0; i < n; i++) {
+      const p = partitionOf(hashes[i]!) + 1;
+      starts[p] = starts[p]! + 1;
+    }
+    let largest = 0;
+    for (let p = 0; p < partitions; p++) {
+      largest = Math.max(largest, starts[p + 1]!);
+      starts[p + 1] = starts[p + 1]! + starts[p]!;
+    }
+    // Each partition's entries in input order, with their hashes beside them (read in sequence below).
+    const order = new Int32Array(n);
+    const sorted = new Int32Array(n);
+    const next = starts.slice(0, partitions);
+    for (let i = 0; i < n; i++) {
+      const hash = hashes[i]!;
+      const k = next[partitionOf(hash)]!++;
+      order[k] = i;
+      sorted[k] = hash;
+    }
+    const repeat = new Uint8Array(n);
+    // Open addressing over positions in `sorted` + 1 (0 is empty), at most half full.
+    const table = new Int32Array(tableSize(largest));
+    for (let p = 0; p < partitions; p++) {
+      const from = starts[p]!;
+      const to = starts[p + 1]!;
+      if (to - from < 2) continue;
+      const mask = tableSize(to - from) - 1;
+      table.fill(0, 0, mask + 1);
+      for (let k = from; k < to; k++) {
+        const hash = sorted[k]!;
+        for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+          const other = table[slot]! - 1;
+          if (other === -1) {
+            table[slot] = k + 1;
+            break;
+          }
+          if (sorted[other] === hash) {
+            const first = order[other]!;
+            const at = order[k]!;
+            if (ids[first] === ids[at]) {
+              flags[first] = flags[first]! | flags[at]!;
+              repeat[at] = 1;
+              break;
+            }
+          }
+        }
       }
     }
-    return seen;
-  }
-
-  private growBloom(): void {
-    const bits = (this.bloomMask + 1) * 2;
-    this.bloom = new Int32Array(bits >>> 5);
-    this.bloomMask = bits - 1;
-    for (let i = 0; i < this.count; i++) this.testAndSet(this.hashes[i]!);
-  }
-
-  /** Merges the repeats of suspect ids into their first occurrence. */
-  private compact(): void {
-    this.unmergedSuspects = 0;
-    if (this.suspects.size === 0) return;
-    const { ids, hashes, flags, suspects } = this;
-    // A bit per hash (low bits) in front of the Set: most entries are not suspects.
-    const filterBits = Math.min(1 << 24, Math.max(1024, 1 << Math.ceil(Math.log2(suspects.size * 16))));
-    const filter = new Int32Array(filterBits >>> 5);
-    const filterMask = filterBits - 1;
-    for (const hash of suspects) filter[(hash & filterMask) >>> 5] = filter[(hash & filterMask) >>> 5]! | (1 << (hash & 31));
-    // `hot` is rebuilt as the entries move down: it then holds exactly the entries written so far.
-    this.hot = new Int32Array(Math.max(64, this.hot.length));
-    this.hotCount = 0;
     let write = 0;
     let pendingFrom = -1;
-    for (let read = 0; read < this.count; read++) {
+    for (let read = 0; read < n; read++) {
       if (read === this.pendingFrom) pendingFrom = write;
-      const hash = hashes[read]!;
-      if ((filter[(hash & filterMask) >>> 5]! & (1 << (hash & 31))) !== 0 && suspects.has(hash)) {
-        const id = ids[read]!;
-        const first = this.hotFind(id, 0, id.length, hash);
-        if (first !== -1) {
-          flags[first] = flags[first]! | flags[read]!;
-          continue;
-        }
-        if (write !== read) {
-          ids[write] = id;
-          hashes[write] = hash;
-          flags[write] = flags[read]!;
-        }
-        this.hotAdd(hash, write);
-        write += 1;
-        continue;
-      }
+      if (repeat[read] === 1) continue;
       if (write !== read) {
         ids[write] = ids[read]!;
-        hashes[write] = hash;
+        hashes[write] = hashes[read]!;
         flags[write] = flags[read]!;
       }
       write += 1;
@@ -217,6 +209,8 @@ export class IdTable {
     this.pendingFrom = pendingFrom === -1 ? write : pendingFrom;
     ids.length = write;
     this.count = write;
+    this.merged = write;
+    this.known = (n - write) * 2 >= added ? indexByHash(hashes, write) : NO_HASHES;
   }
 
   /**

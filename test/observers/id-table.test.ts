@@ -78,6 +78,25 @@ describe("IdTable", () => {
     expect(passed).toHaveLength(999);
   });
 
+  it("merges like a Map when the log repeats its ids (repeats of kept ids are merged as they come)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6000 }),
+        fc.array(bitsArb, { minLength: 40_000, maxLength: 40_000 }),
+        fc.integer({ min: 1, max: 700 }),
+        (distinct, bits, perChunk) => {
+          // The same ids over and over (a rerun, `-count=N`), some of them only later, with any flags.
+          const ops = bits.map((b, i) => ({
+            id: `pkg/t${(i * 7919) % distinct}::Test${i % 5 === 0 ? i % 97 : (i * 31) % distinct}`,
+            bits: b,
+          }));
+          expect(viaTable(ops, perChunk)).toEqual(reference(ops));
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
   it("returns ids equal to the text they were read from, after copying sparse chunks", () => {
     const table = new IdTable();
     const chunk = `${"x".repeat(5000)}\nPASSED tests/test_a.py::test_one[a b-c]\n${"y".repeat(5000)}\n`;

@@ -86,6 +86,9 @@ const LINES = [
   "collecting ... collected 3 items",
   "gw0 [2] / gw1 [2]",
   "[gw0] [ 50%] PASSED tests/test_b.py::test_x",
+  // A usage error the chunk check sends to the regexes, and a line that only looks like one to that check.
+  "pytest: error: unrecognized arguments: --bogus",
+  "2024-05-01 12:00:03 normalized arguments: a b",
 ];
 
 function parse(lines: readonly string[], chunkSize: number, ansi: boolean): ParsedRunOutput {
