@@ -57,10 +57,10 @@ function exitMeaning(invocation: TestInvocation, definition: RunnerDefinition | 
   return definition?.exitCodes?.[code] ?? "other";
 }
 
-// What a parser reads from no output at all, of the same kind.
-function emptyParse(parsed: ParsedRunOutput): ParsedRunOutput {
+/** What a parser of `kind` reads from output that shows none of its lines (`lines` lines counted). */
+export function emptyParse(kind: ParsedRunOutput["kind"], lines = 0): ParsedRunOutput {
   return {
-    kind: parsed.kind,
+    kind,
     passed: [],
     failed: [],
     skipped: [],
@@ -70,7 +70,7 @@ function emptyParse(parsed: ParsedRunOutput): ParsedRunOutput {
     forgeries: [],
     gates: [],
     rootdir: null,
-    lines: 0,
+    lines,
   };
 }
 
@@ -128,7 +128,7 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
   const { invocation, attribution, signals, reports } = facts;
   // Output the runner's results never reached proves nothing: only its report files speak for it.
   const notTheRunners = invocation.output === "transformed" || invocation.output === "hidden";
-  const parsed = notTheRunners ? emptyParse(facts.parsed) : facts.parsed;
+  const parsed = notTheRunners ? emptyParse(facts.parsed.kind) : facts.parsed;
   const lastLine = notTheRunners ? "" : facts.lastLine;
   const base: DecidedRun = {
     kind: invocation.kind,

@@ -14,7 +14,7 @@ import type { Outcome, RunEvidence } from "../types.js";
 import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-host-notes.js";
 import { createNoiseFilter } from "./judge-noise.js";
 import { attachReports, reportFacts } from "./judge-reports.js";
-import { decideRun, type RunFacts, showsWhole } from "./judge-rules.js";
+import { decideRun, emptyParse, type RunFacts, showsWhole } from "./judge-rules.js";
 import { createOutputRouter, type RoutedRun, type RoutedSegment } from "./judge-run-split.js";
 import type { JudgeInput, JudgeResult, JudgeStream, JudgeStreamOptions } from "./judge-types.js";
 
@@ -220,19 +220,7 @@ function createSilentParser(kind: RunEvidence["kind"]): OutputParser {
     push(chunk: string): void {
       for (let at = chunk.indexOf("\n"); at !== -1; at = chunk.indexOf("\n", at + 1)) lines += 1;
     },
-    end: () => ({
-      kind,
-      passed: [],
-      failed: [],
-      skipped: [],
-      summary: null,
-      summaryCount: 0,
-      markers: [],
-      forgeries: [],
-      gates: [],
-      rootdir: null,
-      lines,
-    }),
+    end: () => emptyParse(kind, lines),
     get summaryCount() {
       return 0;
     },
