@@ -288,7 +288,7 @@ export function createCargoParser(): OutputParser {
       if (headerPending && !binaryUsageError)
         findings.mark("incomplete", lineNo, `no \`running N tests\` after the header of ${announced ?? "a binary"}`);
       block = null;
-      const classified = ids.classify();
+      const classified = ids.drain();
       // Lines a test printed can imitate any pass or skip: with a forgery in view, only failures are kept.
       const lists = findings.forgeries.length === 0 ? classified : { ...classified, passed: [], skipped: [] };
       const summary: FinalSummary | null =

@@ -334,7 +334,7 @@ export function createGoTestParser(): OutputParser {
           open.length > 0 ? `no final result for ${open.join(", ")}` : "test lines without a package result",
         );
       }
-      const lists = ids.classify();
+      const lists = ids.drain();
       let summary: FinalSummary | null = null;
       if (packages.size > 0) {
         const counts: Record<string, number> = { "packages passed": 0, "packages failed": 0, "packages skipped": 0 };

@@ -238,8 +238,21 @@ export class IdTable {
     return this.count;
   }
 
-  /** Splits the ids into the three lists: any failure wins, then a pass, then a skip. */
+  /** Splits the ids into the three lists: any failure wins, then a pass, then a skip. The table is left as it was. */
   classify(): { passed: string[]; failed: string[]; skipped: string[] } {
+    return this.split(false);
+  }
+
+  /**
+   * {@link classify} for the table's last use (a parser's `end()`): the passes are moved down inside
+   * the table's own array, which becomes `passed` (no second array of millions of slots at the peak),
+   * and the table is left empty.
+   */
+  drain(): { passed: string[]; failed: string[]; skipped: string[] } {
+    return this.split(true);
+  }
+
+  private split(inPlace: boolean): { passed: string[]; failed: string[]; skipped: string[] } {
     this.endChunk(Number.POSITIVE_INFINITY);
     this.compact();
     const { ids, flags, count } = this;
@@ -251,17 +264,29 @@ export class IdTable {
       else if ((bits & PASS) !== 0) passedCount += 1;
     }
     // Filled in order up to their exact length, so no hole is left.
-    const passed = new Array<string>(passedCount);
+    const passed = inPlace ? ids : new Array<string>(passedCount);
     const failed = new Array<string>(failedCount);
     const skipped = new Array<string>(count - failedCount - passedCount);
     let p = 0;
     let f = 0;
     let s = 0;
+    // In place, a pass is written at or before the position it is read from.
     for (let i = 0; i < count; i++) {
       const bits = flags[i]!;
       if ((bits & FAIL) !== 0) failed[f++] = ids[i]!;
       else if ((bits & PASS) !== 0) passed[p++] = ids[i]!;
       else skipped[s++] = ids[i]!;
+    }
+    if (inPlace) {
+      passed.length = passedCount;
+      this.ids = [];
+      this.hashes = NO_HASHES;
+      this.flags = NO_FLAGS;
+      this.known = NO_HASHES;
+      this.count = 0;
+      this.merged = 0;
+      this.pendingFrom = 0;
+      this.pendingChars = 0;
     }
     return { passed, failed, skipped };
   }
@@ -283,7 +308,7 @@ export function mergeOutcomeIds(lists: readonly OutcomeIds[]): { passed: string[
   for (const list of lists) for (const id of list.failed) table.add(id, FAIL);
   for (const list of lists) for (const id of list.passed) table.add(id, PASS);
   for (const list of lists) for (const id of list.skipped) table.add(id, SKIP);
-  return table.classify();
+  return table.drain();
 }
 
 /**
@@ -337,12 +362,12 @@ export class NameIndex<T> {
     if (this.names.length * 2 > this.slots.length) this.grow();
   }
 
-  /** The values in the order their names were first set. */
   /** The names in the order they were first set. */
   namesInOrder(): readonly string[] {
     return this.names;
   }
 
+  /** The values in the order their names were first set. */
   valuesInOrder(): readonly T[] {
     return this.values;
   }

@@ -365,7 +365,7 @@ export function createJestParser(): OutputParser {
       closeSuite();
       // A summary cut off by the end of the output is no summary (a clipped copy), and no forgery either.
       block = null;
-      const lists = ids.classify();
+      const lists = ids.drain();
       const final: FinalSummary | null = summary;
       if (final !== null) {
         const counts = final.counts;

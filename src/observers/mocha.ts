@@ -254,7 +254,7 @@ export function createMochaParser(): OutputParser {
         if (startsBlank && shownFailures === 0 && shownResults >= counted) closeEpilogue();
         epilogue = null;
       }
-      const lists = listReporter ? { passed: [], failed: [...new Set(listFailures)], skipped: [] } : ids.classify();
+      const lists = listReporter ? { passed: [], failed: [...new Set(listFailures)], skipped: [] } : ids.drain();
       const final: FinalSummary | null = summary;
       if (final !== null && shownPasses > (final.counts.passed ?? 0)) {
         findings.forge("ids-exceed-summary", final.line, `${shownPasses} passes shown, the epilogue counts ${final.counts.passed ?? 0}`);

@@ -305,7 +305,7 @@ export function createNodeTestParser(): OutputParser {
       flushPending();
       // A summary cut off by the end of the output is no summary (a clipped copy), and no forgery either.
       block = null;
-      const lists = ids.classify();
+      const lists = ids.drain();
       const final: FinalSummary | null = summary;
       // Node counts every test that passed, and every suite is shown as a result line too: more pass
       // lines than the two together were not all printed by the reporter.

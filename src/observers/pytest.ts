@@ -413,7 +413,7 @@ export function createPytestParser(): OutputParser {
       splitter.end();
       for (const [id, bits] of unsectionedResults) addId(id, bits);
       unsectionedResults.clear();
-      const lists = ids.classify();
+      const lists = ids.drain();
       const finalSummary: FinalSummary | null = summary;
       if (finalSummary !== null && lists.passed.length > (finalSummary.counts.passed ?? 0)) {
         findings.forge(

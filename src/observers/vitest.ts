@@ -254,7 +254,7 @@ export function createVitestParser(): OutputParser {
     end(): ParsedRunOutput {
       // A summary cut off by the end of the output is no summary (a clipped copy), and no forgery either.
       block = null;
-      let lists = ids.classify();
+      let lists = ids.drain();
       const final: FinalSummary | null = summary;
       // The verbose reporter prints every test and no file lines; the default and dot reporters never
       // print a test's `file > name` line. Both kinds in one output: a test printed the test lines.

@@ -1,5 +1,5 @@
 // IdTable against a Map that does the same merge: any failure wins, then a pass, then a skip; each
-// id once, first-seen order. Sizes go past the Bloom filter's growth and the compaction thresholds.
+// id once, first-seen order. Sizes go past the compaction thresholds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -104,6 +104,27 @@ describe("IdTable", () => {
     table.addRange(chunk, start, chunk.indexOf("\n", start), PASS);
     table.endChunk(chunk.length);
     expect(table.classify().passed).toEqual(["tests/test_a.py::test_one[a b-c]"]);
+  });
+
+  it("drains to the same lists as classify, and is empty after", () => {
+    for (const seed of [1, 2, 3]) {
+      let state = seed;
+      const next = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0);
+      const ops: Op[] = Array.from({ length: 20_000 }, () => ({ id: `t::${next() % 5000}`, bits: [PASS, FAIL, SKIP][next() % 3]! }));
+      const a = new IdTable();
+      const b = new IdTable();
+      for (const { id, bits } of ops) {
+        a.add(id, bits);
+        b.add(id, bits);
+      }
+      const classified = a.classify();
+      // classify leaves the table as it was: asked again, it answers the same.
+      expect(a.classify()).toEqual(classified);
+      expect(b.drain()).toEqual(classified);
+      expect(classified).toEqual(reference(ops));
+      expect(b.size).toBe(0);
+      expect(b.drain()).toEqual({ passed: [], failed: [], skipped: [] });
+    }
   });
 
   it("hashes a range like the same text on its own", () => {
