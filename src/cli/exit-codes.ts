@@ -55,7 +55,8 @@ const USAGE_OR_UNREAD: ExitRow = [EXIT_USAGE, "usage error, or an input file can
 const OVER_CAP: ExitRow = [EXIT_DATA, "input over its cap, not read"];
 const INTERNAL: ExitRow = [EXIT_INTERNAL, "internal error"];
 const CANT_CREATE: ExitRow = [EXIT_CANT_CREATE, "an output file cannot be created"];
-const WRITE_FAILED: ExitRow = [EXIT_IO, "writing an output file failed"];
+const WRITE_FAILED: ExitRow = [EXIT_IO, "writing an output file or stdout failed"];
+const STDOUT_FAILED: ExitRow = [EXIT_IO, "writing stdout failed"];
 const HOOK_ALWAYS: ExitRow = [0, "always: the hook's decision is on stdout, a problem's reason on stderr"];
 const SETTINGS_UNCHANGED: ExitRow = [
   1,
@@ -64,42 +65,45 @@ const SETTINGS_UNCHANGED: ExitRow = [
 
 /** Every status each command can exit with, and what it means. */
 export const CLI_EXITS: Record<CliCommand, readonly ExitRow[]> = {
-  "(no command)": [[0, "help or version printed"], USAGE, INTERNAL],
-  triage: [[0, "the markers printed (zero matches prove nothing)"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
-  patch: [[0, "the report printed"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
-  judge: [[0, "verdict passed"], [1, "verdict failed"], [2, "verdict unknown"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL],
+  "(no command)": [[0, "help or version printed"], USAGE, INTERNAL, STDOUT_FAILED],
+  triage: [[0, "the markers printed (zero matches prove nothing)"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL, STDOUT_FAILED],
+  patch: [[0, "the report printed"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL, STDOUT_FAILED],
+  judge: [[0, "verdict passed"], [1, "verdict failed"], [2, "verdict unknown"], USAGE_OR_UNREAD, OVER_CAP, INTERNAL, STDOUT_FAILED],
   mcp: [
     [0, "the client closed stdin"],
     USAGE,
     [EXIT_DATA, "a message larger than 8 MiB"],
     [EXIT_UNAVAILABLE, "@modelcontextprotocol/sdk was left out of the install"],
     INTERNAL,
+    STDOUT_FAILED,
   ],
   run: [
     ...RUN_STATUSES,
     USAGE,
     INTERNAL,
     [EXIT_CANT_CREATE, "--out, --log or --verdict cannot be created; the suite did not run"],
-    [EXIT_IO, "writing the log failed during the run"],
+    [EXIT_IO, "writing the log during the run, or stdout, failed"],
   ],
   "verify-verdict": [
     [0, "the log and report still hash as recorded"],
     [1, "not: a file changed or is missing, or the verdict does not parse"],
     USAGE,
     INTERNAL,
+    STDOUT_FAILED,
   ],
   "verify-bundle": [
     [0, "every listed file still hashes as recorded"],
     [1, "not: a file changed, is missing or unlisted, or the manifest does not parse"],
     USAGE,
     INTERNAL,
+    STDOUT_FAILED,
   ],
-  demo: [[0, "the demo ran"], USAGE, INTERNAL],
-  "hook claude-stop": [HOOK_ALWAYS, USAGE, INTERNAL],
-  "hook codex-stop": [HOOK_ALWAYS, USAGE, INTERNAL],
-  "hook claude-post-tool-use": [[0, "always: the result recorded, or the reason nothing was on stderr"], USAGE, INTERNAL],
-  "hook install": [[0, "installed, already installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL],
-  "hook uninstall": [[0, "removed, not installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL],
+  demo: [[0, "the demo ran"], USAGE, INTERNAL, STDOUT_FAILED],
+  "hook claude-stop": [HOOK_ALWAYS, USAGE, INTERNAL, STDOUT_FAILED],
+  "hook codex-stop": [HOOK_ALWAYS, USAGE, INTERNAL, STDOUT_FAILED],
+  "hook claude-post-tool-use": [[0, "always: the result recorded, or the reason nothing was on stderr"], USAGE, INTERNAL, STDOUT_FAILED],
+  "hook install": [[0, "installed, already installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL, STDOUT_FAILED],
+  "hook uninstall": [[0, "removed, not installed, or shown (--dry-run)"], SETTINGS_UNCHANGED, USAGE, INTERNAL, STDOUT_FAILED],
   audit: [
     [0, "every transcript audited"],
     [1, "a transcript could not be read; the others were audited"],
@@ -114,6 +118,7 @@ export const CLI_EXITS: Record<CliCommand, readonly ExitRow[]> = {
     [2, "the first place is tied, or not green"],
     USAGE,
     INTERNAL,
+    STDOUT_FAILED,
   ],
 };
 
@@ -131,6 +136,19 @@ export function exitStatusHelp(command: CliCommand): string {
 
 // Write errors that come after the file was created: the data did not fit or the device failed.
 const WRITE_IO_CODES = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EIO"]);
+// A write to stdout or stderr that failed: those, or the reader closed the pipe.
+const OUTPUT_WRITE_CODES = new Set([...WRITE_IO_CODES, "EPIPE"]);
+
+/**
+ * 74 for an error of a failed write to the command's own output (stdout or stderr: the stream's
+ * `error` event, which nothing else handles), else null. Such a run's answer did not reach its reader,
+ * so its status must not be a verdict's; it is not a bug either (not 70).
+ */
+export function outputWriteExitStatus(error: unknown): number | null {
+  if (!(error instanceof Error)) return null;
+  const { syscall, code } = error as NodeJS.ErrnoException;
+  return syscall === "write" && code !== undefined && OUTPUT_WRITE_CODES.has(code) ? EXIT_IO : null;
+}
 
 /** The exit status for a named file that was not read (64, or 65 over a cap) or not written (73, or 74 mid-write). */
 export function fileErrorExitStatus(error: Pick<NamedFileError, "operation" | "code">): number {

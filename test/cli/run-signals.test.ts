@@ -23,18 +23,21 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // A process that exited but is not reaped yet (a zombie, state Z) is gone for this purpose: whoever
-// inherits an orphan reaps it in its own time.
-const alive = (pid: number): boolean => {
+// inherits an orphan reaps it in its own time. A process is named by its pid and its start time (field
+// 22 of /proc/PID/stat): with pid_max at 32,768 a busy suite can hand a dead process's pid to a new one.
+const statFields = (pid: number): string[] | null => {
   try {
-    process.kill(pid, 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After the command name, which may hold spaces and parentheses: field 3 (the state) onwards.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
-    return false;
+    return null;
   }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
+};
+const startTime = (pid: number): string | null => statFields(pid)?.[19] ?? null;
+const alive = ({ pid, started }: { pid: number; started: string | null }): boolean => {
+  const fields = statFields(pid);
+  return fields !== null && fields[0] !== "Z" && fields[19] === started;
 };
 
 async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
@@ -72,7 +75,7 @@ describe("agent-evidence run stopped by a signal after a passing run", () => {
       );
       const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
       expect(await waitFor(() => hasPid("suite.pid") && hasPid("bg.pid"), 15_000)).toBe(true);
-      const pids = [readPid("suite.pid"), readPid("bg.pid")];
+      const pids = [readPid("suite.pid"), readPid("bg.pid")].map((pid) => ({ pid, started: startTime(pid) }));
       expect(pids.every(alive)).toBe(true);
 
       child.kill(signal);
@@ -88,7 +91,7 @@ describe("agent-evidence run stopped by a signal after a passing run", () => {
       }
       // The watchdog kills the group when `run` dies without a word.
       // Generous: on a loaded machine the watchdog's shell may be slow to be scheduled.
-      await waitFor(() => pids.every((pid) => !alive(pid)), 45_000);
+      await waitFor(() => pids.every((p) => !alive(p)), 45_000);
       // On failure this shows each survivor's /proc state line (who holds it, in which state).
       // and which watchdog shells are still waiting.
       const watchdogs = (): string =>
@@ -97,7 +100,7 @@ describe("agent-evidence run stopped by a signal after a passing run", () => {
           .filter((l) => l.includes("read -r g"))
           .join("\n");
       expect(
-        pids.map((pid) => (alive(pid) ? readFileSync(`/proc/${pid}/stat`, "utf8").slice(0, 80) : "gone")),
+        pids.map((p) => (alive(p) ? readFileSync(`/proc/${p.pid}/stat`, "utf8").slice(0, 80) : "gone")),
         watchdogs(),
       ).toEqual(pids.map(() => "gone"));
     },

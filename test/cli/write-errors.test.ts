@@ -2,8 +2,8 @@
 // write(2) fail with EFBIG as a full disk fails with ENOSPC; node ignores SIGXFSZ) exits 74 (EX_IOERR)
 // with one line, and `run` leaves the `incomplete` verdict it wrote first, never a verdict for a log
 // that was not kept.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,5 +47,34 @@ describe("an output that fails mid-write exits 74", () => {
     const result = withFileSizeLimit(0, ["audit", "--no-progress", "--report", report, empty]);
     expect(result.status).toBe(EXIT_IO);
     expect(result.stderr.trimEnd().split("\n").at(-1)).toBe(`agent-evidence: audit: cannot write --report ${report} (EFBIG)`);
+  });
+});
+
+// stdout that cannot take the answer: 74, never the verdict's status (0 would read as "passed" with no JSON).
+describe("stdout that fails exits 74", () => {
+  it("judge, stdout on a full disk (/dev/full): one line on stderr", () => {
+    const log = join(dir, "one-pass.log");
+    writeFileSync(log, "1 passed in 0.01s\n");
+    const full = openSync("/dev/full", "w");
+    try {
+      const result = spawnSync(process.execPath, [cliPath, "judge", "--command", "pytest", "--exit-code", "0", "--output", log], {
+        stdio: ["ignore", full, "pipe"],
+        encoding: "utf8",
+      });
+      expect(result.status).toBe(EXIT_IO);
+      expect(result.stderr).toMatch(/^agent-evidence: cannot write the output: ENOSPC[^\n]*\n$/);
+    } finally {
+      closeSync(full);
+    }
+  });
+
+  it("--help into a pipe its reader closed: quiet, 74", async () => {
+    const child = spawn(process.execPath, [cliPath, "--help"], { stdio: ["ignore", "pipe", "pipe"] });
+    // Closed before the CLI has started: its first write gets EPIPE.
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    const status = await new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    expect([status, stderr]).toEqual([EXIT_IO, ""]);
   });
 });
