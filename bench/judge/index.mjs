@@ -889,6 +889,10 @@ function checkTargets(results) {
         " MB",
       );
       if (cli) targets.ratio(`${label}: judge CLI peak RSS in MB`, cli.maxRssMb, Number(limit.toFixed(0)), "max", " MB");
+      // What the limit leaves: a process that only counts newlines (Node itself), and one that keeps the ids as strings.
+      console.log(
+        `context: ${label}: peak RSS against the limit of ${limit.toFixed(0)} MB: the newline count ${newline ? `${newline.maxRssMb.toFixed(0)} MB` : "not measured"}, the floor keeping the ids as strings ${floor ? `${floor.maxRssMb.toFixed(0)} MB` : "not measured"}, the judge ${judge.maxRssMb.toFixed(0)} MB`,
+      );
     }
   }
   // Memory flat in log size for a fixed id count: the 200 MB run may hold its ids, not the input.

@@ -19,6 +19,9 @@
 import { FAIL, PASS, SKIP } from "./lines.js";
 
 const MIN_COMPACTION = 4096;
+// Entries the hash and flag arrays get first, doubled as they fill: most tables hold a handful of ids
+// (a judged tool call, one run of a line of many), and 1,024 made 5 KB per table.
+const FIRST_CAPACITY = 16;
 // Entries per partition of a compaction: its table (two slots an entry) stays in the core's cache.
 const PARTITION_SIZE = 2048;
 // Shared by the tables that hold no id yet (never written: storage is allocated on the first id).
@@ -118,7 +121,7 @@ export class IdTable {
   private append(id: string, hash: number, bits: number): void {
     const at = this.count;
     if (at === this.hashes.length) {
-      const size = Math.max(1024, at * 2);
+      const size = Math.max(FIRST_CAPACITY, at * 2);
       const hashes = new Int32Array(size);
       hashes.set(this.hashes);
       this.hashes = hashes;
