@@ -1,8 +1,9 @@
 // The in-place reading of pytest lines: predicates on `text.slice(start, end)` that let the parser
-// skip or read a line without the regexes (and without making a line string). Each one answers
-// exactly what the regex path of pytest.ts would; test/observers/pytest-fast-path.test.ts checks it.
+// skip or read a line without the regexes (and without making a line string), and the count of a
+// progress line's marks. Each predicate answers exactly what the regex path of pytest.ts would;
+// test/observers/pytest-fast-path.test.ts checks it.
 
-/** Where splitPytestIdMessage (pytest.ts) would cut `text.slice(start, end)`, as an index into `text`. */
+/** Where splitPytestIdMessage (pytest-summary.ts) would cut `text.slice(start, end)`, as an index into `text`. */
 export function idEndBeforeMessage(text: string, start: number, end: number): number {
   let from = start;
   for (;;) {
@@ -105,4 +106,23 @@ export function isJsWhitespace(code: number): boolean {
     code === 0x3000 ||
     code === 0xfeff
   );
+}
+
+// The progress marks (`..F.s`) that open `text.slice(start, end)`, after its file under default
+// verbosity (`tests/a.py ..F`); read in place, no regex (it runs on every progress-section line).
+export function leadingMarks(text: string, start: number, end: number): number {
+  let at = start;
+  if (!isMark(text.charCodeAt(at))) {
+    const space = text.indexOf(" ", start);
+    if (space === -1 || space >= end || space - start < 4 || !text.startsWith(".py", space - 3)) return 0;
+    at = space + 1;
+  }
+  const from = at;
+  while (at < end && isMark(text.charCodeAt(at))) at += 1;
+  return at - from;
+}
+
+// . s F E x X R
+function isMark(code: number): boolean {
+  return code === 46 || code === 115 || code === 70 || code === 69 || code === 120 || code === 88 || code === 82;
 }

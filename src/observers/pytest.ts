@@ -1,18 +1,32 @@
 // pytest 7 to 9 terminal output -> ids, the final summary, markers, coverage gate and forgery signals.
+// This file is the state machine: sections, captured output, and the in-place reading of a big log's
+// lines. What a summary line says is in pytest-summary.ts, the markers and the gate in
+// pytest-markers.ts, the in-place line tests in pytest-line-shapes.ts, where the output starts in
+// pytest-start.ts.
 import type { GateFinding } from "../types.js";
 import { IdTable } from "./id-table.js";
 import { HeadLines } from "./line-start.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
-import { headerIgnores, idEndBeforeMessage, isJsWhitespace, isUnderscoreRule, mayAct, mayBeVerbose } from "./pytest-line-shapes.js";
+import {
+  headerIgnores,
+  idEndBeforeMessage,
+  isJsWhitespace,
+  isUnderscoreRule,
+  leadingMarks,
+  mayAct,
+  mayBeVerbose,
+} from "./pytest-line-shapes.js";
+import { readPytestMarkerLine } from "./pytest-markers.js";
 import { pytestRuleFill, pytestStart } from "./pytest-start.js";
+import { idBeforeReason, parsePytestSummaryBody, splitPytestIdMessage } from "./pytest-summary.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
+
+export { parsePytestSummaryBody, splitPytestIdMessage } from "./pytest-summary.js";
 
 type Section = "header" | "progress" | "short-summary" | "other";
 
 const STATUS_FLAGS: Record<string, number> = { PASSED: PASS, FAILED: FAIL, ERROR: FAIL, SKIPPED: SKIP, XFAIL: SKIP, XPASS: SKIP };
 const DECORATED_RE = /^=+ (.*?) =+$/;
-const SUMMARY_ITEMS_RE = /^(\d+ [a-z]+(?: [a-z]+)?(?:, \d+ [a-z]+(?: [a-z]+)?)*) in \d+(?:\.\d+)?s(?:econds)?(?: \([^)]*\))?$/;
-const NO_TESTS_RE = /^no tests ran in \d+(?:\.\d+)?s(?:econds)?(?: \([^)]*\))?$/;
 const VERBOSE_RE = / (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?: \(.*\))?$/;
 const PERCENT_RE = /\s+\[\s*\d+%\]$/;
 const XDIST_RE = /^\[gw\d+\] \[\s*\d+%\] (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/;
@@ -20,87 +34,10 @@ const SHORT_RE = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/;
 const CAPTURED_RE = /^-+ Captured (?:stdout|stderr|log) .* -+$/;
 const DASHED_RE = /^-{3,} .* -{3,}$/;
 const TEST_HEADER_RE = /^_{3,} .* _{3,}$/;
-const BANG_RE = /^!+ (.*?) !+$/;
-const GATE_FAIL_RE = /^FAIL Required test coverage of ([\d.]+)% not reached\. Total coverage: ([\d.]+)%/;
-const GATE_PASS_RE = /^Required test coverage of ([\d.]+)% reached\. Total coverage: ([\d.]+)%/;
 const ROOTDIR_RE = /^rootdir: (.+?)(?:, (?:configfile|inifile|testpaths|plugins): .*)?$/;
 const COLLECTED_RE = /^collect(?:ing \.\.\. collect)?ed (\d+) items?/;
-const USAGE_RES = [
-  /^ERROR: usage: /,
-  /: error: unrecognized arguments: /,
-  /^ERROR: file or directory not found: /,
-  /^ERROR: not found: /,
-  /^ERROR: found no collectors for /,
-  /^ERROR: module or package not found: /,
-];
-
-const WORD_ALIASES: Record<string, string> = {
-  error: "errors",
-  warning: "warnings",
-  "test collected": "collected",
-  "tests collected": "collected",
-  reruns: "rerun",
-};
-
-/** Reads the body of a final summary (`1 failed, 2 passed in 0.1s`, `no tests ran in 0.01s`) into counts. */
-export function parsePytestSummaryBody(body: string): Record<string, number> | null {
-  if (NO_TESTS_RE.test(body)) return {};
-  const match = SUMMARY_ITEMS_RE.exec(body);
-  if (match === null) return null;
-  const counts: Record<string, number> = {};
-  for (const item of match[1]!.split(", ")) {
-    const space = item.indexOf(" ");
-    const word = item.slice(space + 1);
-    const key = WORD_ALIASES[word] ?? word;
-    counts[key] = (counts[key] ?? 0) + Number(item.slice(0, space));
-  }
-  return counts;
-}
-
-/**
- * Cuts `id - message` at the ` - ` that ends the id: ids may hold ` - ` inside their brackets
- * (`test_x[a - b]`), so a cut is accepted only where the prefix has no `[` or ends with `]`.
- */
-export function splitPytestIdMessage(text: string): string {
-  let from = 0;
-  for (;;) {
-    const at = text.indexOf(" - ", from);
-    if (at === -1) return text;
-    const prefix = text.slice(0, at);
-    if (!prefix.includes("[") || prefix.endsWith("]")) return prefix;
-    from = at + 1;
-  }
-}
-
-// XPASS lines of pytest 7 put the reason after a space (`XPASS id reason`): cut at the first space after `::name[...]`.
-function idBeforeReason(text: string): string {
-  const cut = splitPytestIdMessage(text);
-  if (cut !== text) return cut;
-  const lastColons = text.lastIndexOf("::");
-  const bracket = text.indexOf("[", lastColons);
-  const end = bracket === -1 ? text.indexOf(" ", lastColons) : text.indexOf("] ", bracket) + 1;
-  return end <= 0 ? text : text.slice(0, end);
-}
 
 const ESC = "\u001b";
-// The progress marks (`..F.s`) that open `text.slice(start, end)`, after its file under default
-// verbosity (`tests/a.py ..F`); read in place, no regex (it runs on every progress-section line).
-function leadingMarks(text: string, start: number, end: number): number {
-  let at = start;
-  if (!isMark(text.charCodeAt(at))) {
-    const space = text.indexOf(" ", start);
-    if (space === -1 || space >= end || space - start < 4 || !text.startsWith(".py", space - 3)) return 0;
-    at = space + 1;
-  }
-  const from = at;
-  while (at < end && isMark(text.charCodeAt(at))) at += 1;
-  return at - from;
-}
-
-// . s F E x X R
-function isMark(code: number): boolean {
-  return code === 46 || code === 115 || code === 70 || code === 69 || code === 120 || code === 88 || code === 82;
-}
 
 /** Creates an incremental pytest output parser. */
 export function createPytestParser(): OutputParser {
@@ -213,51 +150,6 @@ export function createPytestParser(): OutputParser {
     else into.set(id, (into.get(id) ?? 0) | STATUS_FLAGS[status]!);
   };
 
-  const onMarkerLine = (line: string): boolean => {
-    // Each marker starts with its own character, except `...: error: unrecognized arguments: ...`.
-    const first = line.charCodeAt(0);
-    if (
-      first !== 73 &&
-      first !== 69 &&
-      first !== 33 &&
-      first !== 43 &&
-      first !== 70 &&
-      first !== 82 &&
-      !line.includes("unrecognized arguments")
-    )
-      return false;
-    if (line.startsWith("INTERNALERROR>")) {
-      findings.mark("internal-error", lineNo, line);
-      return true;
-    }
-    for (const re of USAGE_RES) {
-      if (re.test(line)) {
-        findings.mark("usage-error", lineNo, line);
-        return true;
-      }
-    }
-    const bang = BANG_RE.exec(line);
-    if (bang !== null) {
-      const text = bang[1]!;
-      if (/^Interrupted: \d+ errors? during collection$/.test(text)) findings.mark("collection-error", lineNo, text);
-      else if (/^stopping after \d+ failures?$/.test(text)) findings.mark("stopped-early", lineNo, text);
-      else if (text.includes("KeyboardInterrupt") || text.startsWith("Interrupted") || text.includes("Exit"))
-        findings.mark("interrupted", lineNo, text);
-      return true;
-    }
-    if (/^\+{3,} Timeout \+{3,}$/.test(line)) {
-      findings.mark("timeout", lineNo, line);
-      return true;
-    }
-    const gateFail = GATE_FAIL_RE.exec(line);
-    const gatePass = gateFail === null ? GATE_PASS_RE.exec(line) : null;
-    if (gateFail !== null || gatePass !== null) {
-      gates.push({ kind: "coverage", passed: gateFail === null, detail: line });
-      return true;
-    }
-    return false;
-  };
-
   const onLine = (raw: string): void => {
     lineNo += 1;
     const line = stripAnsi(raw).trimEnd();
@@ -304,7 +196,7 @@ export function createPytestParser(): OutputParser {
       takeSummary(counts, line, false);
       return;
     }
-    if (onMarkerLine(line)) return;
+    if (readPytestMarkerLine(line, lineNo, findings, gates)) return;
     if (section === "header" && !sawSectionHeader && SHORT_RE.test(line)) {
       onShortSummaryLine(line, unsectionedResults);
       return;
