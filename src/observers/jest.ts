@@ -1,10 +1,32 @@
 // jest 30 output (its default, verbose and agent reporters, on stderr) -> ids `file::describe > test`,
 // the final summary block, markers and forgery signals. Jest prints a `PASS file` / `FAIL file` line
 // per suite; with --verbose (or one test file) the suite's tests follow as a tree (`✓ name (3 ms)`,
-// two spaces per level); a failure is a `  ● describe › test` block.
+// two spaces per level); a failure is a `  ● describe › test` block. This file is the state machine;
+// the line shapes are in jest-line-shapes.ts, where the output starts in jest-start.ts.
 import { IdTable } from "./id-table.js";
+import {
+  CONSOLE_RE,
+  DURATION_RE,
+  FAILING_SUMMARY_HEADER,
+  FAILURE_TITLE_RE,
+  HEADER_RE,
+  INTERRUPTED_LINE,
+  NO_TESTS_RE,
+  PROCESS_EXIT_RE,
+  SEED_RE,
+  SNAPSHOTS_RE,
+  SUITES_RE,
+  SUMMARY_LABELS,
+  TESTS_RE,
+  TIME_RE,
+  TREE_LINE_RE,
+  TREE_MARKS,
+  TREE_RESULT_RE,
+  USAGE_RES,
+} from "./jest-line-shapes.js";
+import { jestStartCut } from "./jest-start.js";
 import { createLineParser } from "./line-parser.js";
-import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
+import { HeadLines } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
@@ -12,77 +34,6 @@ import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 export const JEST_FILE_SEPARATOR = "::";
 /** What joins the describe blocks and the test in an id, for jest's own ` › `. */
 export const JEST_NAME_SEPARATOR = " > ";
-
-// `PASS test/a.test.js`, `FAIL test/a.test.js (5.2 s)`; with colours ` PASS  file` once ANSI is stripped.
-const HEADER_RE = /^(?: (PASS|FAIL) {2}|(PASS|FAIL) )(\S.*?)(?: \((?:\d+(?:\.\d+)? m?s|\d+ MB heap size)(?:, [^)]*)?\))?$/;
-const TREE_RESULT_RE = /^((?: {2})+)([✓✕○✎]) (.*)$/;
-const TREE_MARKS = new Set(["✓", "✕", "○", "✎"]);
-const TREE_LINE_RE = /^((?: {2})+)(\S.*)$/;
-const DURATION_RE = / \(\d+ ms\)$/;
-const FAILURE_TITLE_RE = /^ {2}● (.*)$/;
-// The summary block, in jest's order (`Seed:` only with --showSeed); `Ran all test suites ...` follows unless --silent.
-const SUITES_RE = /^Test Suites: (?:(\d+) failed, )?(?:(\d+) skipped, )?(?:(\d+) passed, )?(?:(\d+) of )?(\d+) total$/;
-const TESTS_RE = /^Tests: {7}(?:(\d+) failed, )?(?:(\d+) skipped, )?(?:(\d+) todo, )?(?:(\d+) passed, )?(\d+) total$/;
-const SNAPSHOTS_RE = /^Snapshots: {3}((?:\d+ [a-z ]+, )*)(\d+) total$/;
-const TIME_RE = /^Time: {8}\d+(?:\.\d+)? m?s(?:, estimated \d+(?:\.\d+)? m?s)?$/;
-const SEED_RE = /^Seed: {8}-?\d+$/;
-const RAN_ALL_RE = /^Ran all test suites\b.*\.$/;
-const INTERRUPTED_LINE = "Test run was interrupted.";
-const SUMMARY_LABELS = ["Test Suites: ", "Tests:       ", "Snapshots:   ", "Time:        ", "Seed:        "];
-const NO_TESTS_RE = /^No tests found(?:, exiting with code \d+| related to files changed since (?:last commit|"[^"]*")\.?)/;
-const USAGE_RES = [
-  /^● (?:Unrecognized CLI Parameter|Validation Error|Multiple configurations found):?$/,
-  /^Not enough arguments following: /,
-  /^Error: (?:Can't find a root directory while resolving a config file path|Could not find a config file based on provided values|Jest: Got error running globalSetup)/,
-  /^Error: --watch is not supported without git\/hg/,
-];
-const CONSOLE_RE = /^ {2}console\.[a-z]+$/;
-const CONSOLE_LINES = [
-  "log",
-  "info",
-  "warn",
-  "error",
-  "debug",
-  "trace",
-  "dir",
-  "dirxml",
-  "table",
-  "group",
-  "groupCollapsed",
-  "assert",
-  "count",
-  "time",
-  "timeLog",
-].map((method) => `  console.${method}`);
-// What a cut leaves of a suite line's file (`math.test.js`, `.js`, `s`) or of its slow-suite time (`2 s)`).
-const PATH_END_RE = /(?:(?:^|[^\s])(?:\.(?:[cm]?[jt]sx?)|[cm]?[jt]sx?|sx?|x)|(?:\d+(?:\.\d+)? )?m?s\)|\))$/;
-const PROCESS_EXIT_RE = /^ {2}● {2}process\.exit called with /;
-const FAILING_SUMMARY_HEADER = "Summary of all failing tests";
-// Lines jest may begin an output with (whole or in a `tail` window): anything else there is a piece of a line.
-const FIRST_LINES = [
-  HEADER_RE,
-  CONSOLE_RE,
-  /^Test Suites: \d/,
-  SEED_RE,
-  NO_TESTS_RE,
-  /^● [A-Z]/,
-  /^ {2}● /,
-  /^Determining test suites to run/,
-  /^ {2}Invalid testPattern /,
-  /^Summary of all failing tests$/,
-  /^Snapshot Summary$/,
-  /^Usage: jest /,
-  /^Error: /,
-  /^Not enough arguments following: /,
-  /^\(node:\d+\) /,
-  RAN_ALL_RE,
-  /^Test run was interrupted\.$/,
-  /^Jest did not exit one second after the test run has completed\.$/,
-  /^Force exiting Jest: /,
-  /^Tests: {7}\d/,
-  /^Snapshots: {3}\d/,
-  /^Time: {8}\d/,
-];
 
 function count(value: string | undefined): number {
   return value === undefined ? 0 : Number(value);
@@ -405,29 +356,6 @@ export function createJestParser(): OutputParser {
     summaryCount: () => summaryCount,
     lineCount: () => lineNo,
   });
-}
-
-/**
- * Why the first line of a jest output is a piece of one of the runner's lines, or null: a suite line
- * cut inside `PASS `/`FAIL ` or down to a piece of its file's path, a console block's `  console.log`
- * line, a summary line cut inside its label, or a test line (a window that starts inside a suite's
- * tree: its indentation may be cut). Another command's line before jest's (`echo start; jest`) is none.
- */
-export function jestStartCut(first: string | null): string | null {
-  if (first === null) return null;
-  // Cut inside the colour code that opens the line (`\x1b[1mPASS`).
-  // eslint-disable-next-line no-control-regex
-  if (/^(?:\[[\d;]*m|[\d;]+m|m(?=[ A-Z\u001b]))/.test(first)) return "the line starts inside a colour code";
-  const line = stripAnsi(first).trimEnd();
-  if (line.trim() === "") return null;
-  if (FIRST_LINES.some((re) => re.test(line))) return null;
-  // ` PASS  file` with colours, cut before its first space.
-  if (/^(?:PASS|FAIL) {2}\S/.test(line) || startsWithCutLiteral(line, ["PASS ", "FAIL "], /^\S/)) return "a suite line cut at its start";
-  if (PATH_END_RE.test(line) && (!line.includes(" ") || line.includes("/"))) return "the end of a suite line's path";
-  if (isProperSuffix(line, CONSOLE_LINES)) return "a console block's first line cut at its start";
-  if (startsWithCutLiteral(line, SUMMARY_LABELS, /^\d/)) return "a summary line cut at its start";
-  if (TREE_LINE_RE.test(line) || /^\s*[✓✕○✎] /.test(line)) return "a line inside a suite's block (its indentation may be cut)";
-  return null;
 }
 
 /** Parses a whole jest output at once (see {@link createJestParser}). */
