@@ -1,88 +1,35 @@
 // The evidence ledger: records, applicability and verified targets. Pure state transitions;
-// judging, path resolution and the journal are injected so this file does no I/O of its own.
-import { onlyTargetNotProven, type RecordReasonCode } from "../reasons.js";
-import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
+// judging, path resolution and the journal are injected so this file does no I/O of its own. Its
+// shapes are in ledger-types.ts, what a run proves in target-proof.ts, the events in ledger-events.ts.
+import type { RecordReasonCode } from "../reasons.js";
 import type { CommandAnalysis, TestInvocation } from "../shell/types.js";
-import type { Outcome, RunEvidence, VerificationRecord } from "../types.js";
+import type { Outcome, VerificationRecord } from "../types.js";
 import type { HarnessDigest } from "./harness.js";
-import {
-  applyLedgerEvent,
-  copyRecord,
-  type LedgerEvent,
-  type LedgerJournal,
-  type LedgerState,
-  type VerifiedEntry,
-} from "./ledger-events.js";
+import { applyLedgerEvent, copyRecord, type LedgerEvent, type LedgerState, type VerifiedEntry } from "./ledger-events.js";
+import type {
+  CommandResult,
+  CommandTicket,
+  EditObservation,
+  EvidenceLedgerOptions,
+  InvalidationTiming,
+  WorkspaceEffect,
+} from "./ledger-types.js";
 import { editsAfter, editsBefore, isAbsoluteTarget, isProvable, provableInvocations } from "./line-reading.js";
-import { covers, overlaps, type PathResolver, type TargetKey, targetKey } from "./targets.js";
+import { familyOf, keyOf, targetProof, withVerified } from "./target-proof.js";
+import { overlaps } from "./targets.js";
 import { affectsTests } from "./test-inputs.js";
 
 export type { LedgerEvent, LedgerJournal, LedgerState, VerifiedEntry } from "./ledger-events.js";
-
-/** The complete result of one observed command, as the ledger needs it. */
-export interface CommandResult {
-  exitCode: number | null;
-  /** The complete raw output (stdout and stderr), never the model-visible text. */
-  output: string;
-  /** The raw output was clipped (raw cap) or otherwise incomplete. */
-  truncated: boolean;
-  timedOut: boolean;
-}
-
-/** What judging one command line yields: one run per recognised invocation, in line order. */
-export interface LineJudgement {
-  runs: RunEvidence[];
-}
-
-/** Judges a complete command result (normally `judgeAnalyzed`); `analysis` is the line's analysis, made once. */
-export type LineJudge = (input: {
-  command: string;
-  analysis: CommandAnalysis;
-  output: string;
-  exitCode: number | null;
-  cwd: string | null;
-  outputTruncated: boolean;
-}) => LineJudgement;
-
-/** Options of {@link EvidenceLedger}. */
-export interface EvidenceLedgerOptions {
-  /** The workspace the ledger was created with (targets are made relative to it), or null. */
-  workspace: string | null;
-  judge: LineJudge;
-  /** Canonicalises absolute paths (realpath for local workspaces). Defaults to identity. */
-  resolvePath?: PathResolver;
-  /** History bound kept in memory (the journal keeps all). Default unbounded. */
-  maxRecords?: number;
-  journal?: LedgerJournal;
-  /** The runners whose target families place and compare targets (default: the built-ins). */
-  runners?: RunnerRegistry;
-}
-
-/** An edit reported by a native edit tool. */
-export interface EditObservation {
-  completed: boolean;
-  /** true: content changed; false: unchanged; null: effect unknown (treated as a change). */
-  changed: boolean | null;
-  paths: string[];
-}
-
-/**
- * What a non-test command did to the workspace, when the caller measured it (snapshot mode):
- * `unchanged` keeps records current, `changed` lists the paths, `unknown` is treated as a change.
- */
-export type WorkspaceEffect = { kind: "unchanged" } | { kind: "changed"; paths: string[] } | { kind: "unknown" };
-
-/** How `beginCommand` treats a line that runs no provable test: invalidate now, or wait for its measured effect. */
-export type InvalidationTiming = "before" | "measured";
-
-/** A command in flight: returned by `beginCommand`, closed by `finishCommand` or `abandonCommand`. */
-export interface CommandTicket {
-  readonly id: number;
-  readonly command: string;
-  readonly analysis: CommandAnalysis;
-  /** Edits and commands that completed while this command ran. */
-  readonly concurrent: { edits: (string | null)[]; commands: string[] };
-}
+export type {
+  CommandResult,
+  CommandTicket,
+  EditObservation,
+  EvidenceLedgerOptions,
+  InvalidationTiming,
+  LineJudge,
+  LineJudgement,
+  WorkspaceEffect,
+} from "./ledger-types.js";
 
 /**
  * The ledger. Every transition is synchronous, so concurrent tool calls are serialised by the
@@ -230,7 +177,7 @@ export class EvidenceLedger {
             ? { verified: false, ids: [] }
             : inv.workspace === null
               ? { verified: run.outcome === "passed", ids: [] }
-              : this.#targetProof(inv, run, target);
+              : targetProof(this.#options, inv, run, target);
         const baseline = inv.afterStash && (run?.baseline ?? true);
         // A filtered run (`pytest -k add tests`) says nothing of the tests it deselected: the target
         // stays unverified, and only the ids it printed as passed become verified targets.
@@ -262,8 +209,8 @@ export class EvidenceLedger {
         };
         created.push(record);
         this.#apply({ type: "record", record });
-        if (record.verified && !stale) verified = this.#withVerified(verified, inv, target, proof.ids);
-        else if (filtered && proof.verified && !baseline && !stale) verified = this.#withVerified(verified, inv, null, proof.ids);
+        if (record.verified && !stale) verified = withVerified(this.#options, verified, inv, target, proof.ids);
+        else if (filtered && proof.verified && !baseline && !stale) verified = withVerified(this.#options, verified, inv, null, proof.ids);
       }
     });
     this.#setVerified(verified);
@@ -331,8 +278,8 @@ export class EvidenceLedger {
   }
 
   #clearOverlapping(inv: TestInvocation): void {
-    const family = this.#familyOf(inv);
-    const keys = inv.targets.map((t) => this.#keyOf(inv, t));
+    const family = familyOf(this.#options, inv);
+    const keys = inv.targets.map((t) => keyOf(this.#options, inv, t));
     this.#setVerified(this.#state.verified.filter((v) => !keys.some((k) => overlaps(family, k, v))));
   }
 
@@ -365,36 +312,6 @@ export class EvidenceLedger {
 
   #commit(): void {
     this.#options.journal?.commit?.();
-  }
-
-  #familyOf(inv: TestInvocation) {
-    return (this.#options.runners ?? builtinRunners).familyOf(inv.kind);
-  }
-
-  #keyOf(inv: TestInvocation, target: string): TargetKey {
-    return targetKey(this.#familyOf(inv), target, inv.workspace, this.#options.workspace, this.#options.resolvePath);
-  }
-
-  // Which ids of the run prove `target`. A passed run proves all its targets; a run that is
-  // unknown only because some target lacks proof still proves the targets its ids cover.
-  #targetProof(inv: TestInvocation, run: RunEvidence, target: string): { verified: boolean; ids: string[] } {
-    const key = this.#keyOf(inv, target);
-    const ids = run.passed.map((id) => this.#keyOf(inv, id));
-    const family = this.#familyOf(inv);
-    const proving = ids.filter((id) => covers(family, key, id)).map((id) => id.key);
-    if (run.outcome === "passed" && run.unprovenTargets?.includes(target) === true) return { verified: false, ids: [] };
-    if (run.outcome === "passed") return { verified: true, ids: proving };
-    const onlyCoverageMissing = run.outcome === "unknown" && onlyTargetNotProven(run.reasons);
-    if (onlyCoverageMissing && run.failed.length === 0 && proving.length > 0) return { verified: true, ids: proving };
-    return { verified: false, ids: [] };
-  }
-
-  #withVerified(verified: VerifiedEntry[], inv: TestInvocation, target: string | null, ids: string[]): VerifiedEntry[] {
-    const family = this.#familyOf(inv).name;
-    const keys = [...(target === null ? [] : [this.#keyOf(inv, target).key]), ...ids];
-    const next = [...verified];
-    for (const key of keys) if (!next.some((v) => v.family === family && v.key === key)) next.push({ family, key });
-    return next;
   }
 
   #trim(): void {

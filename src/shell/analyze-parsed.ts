@@ -1,28 +1,20 @@
 // Walks a parsed line: every simple command in line order, its read-only class, and each test-runner
 // invocation with the directory it runs in.
-import { posix } from "node:path";
-
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
+import { checkScriptRuns } from "./check-script-runs.js";
 import { type CommandEffect, commandEffect } from "./command-effect.js";
 import { numberSimpleCommands, someCommand } from "./flatten.js";
 import { routeOutputs } from "./output-route.js";
-import { type PackageScriptRun, type PackageScripts, plantedPrograms, readScriptRun } from "./package-scripts.js";
+import { type PackageScriptRun, type PackageScripts, readScriptRun } from "./package-scripts.js";
 import { isHarmlessRedirect, isReadOnlyCommand } from "./read-only.js";
-import { recognizeRunner, type RunnerMatch } from "./recognize-runner.js";
-import { invocationIdentityRisk, NOT_FOUND_HANDLER, pythonPathFirst } from "./runner-identity.js";
-import { findShadowing, type Shadowing } from "./shadowing.js";
-import type {
-  AnalyzedCommand,
-  AndOrList,
-  CommandAnalysis,
-  CommandNode,
-  ParsedLine,
-  SimpleCommand,
-  Statement,
-  TestInvocation,
-} from "./types.js";
-import { applyDirectoryCommand, type DirectoryState, isDirectoryCommand, normalizeStart, resolveDirectory } from "./workspace.js";
+import { recognizeInvocation } from "./recognize-invocation.js";
+import { findShadowing } from "./shadowing.js";
+import type { AnalyzedCommand, AndOrList, CommandAnalysis, CommandNode, ParsedLine, SimpleCommand, Statement } from "./types.js";
+import type { Scope, Walk } from "./walk-state.js";
+import { applyDirectoryCommand, type DirectoryState, isDirectoryCommand, normalizeStart } from "./workspace.js";
 import { basename, stripWrappers } from "./wrappers.js";
+
+export { renderWords } from "./recognize-invocation.js";
 
 /** Options for analysing a command line. */
 export interface AnalyzeOptions {
@@ -38,34 +30,6 @@ export interface AnalyzeOptions {
    * (src/observation/package-scripts.ts). Without it a script run proves nothing (`script-not-resolved`).
    */
   packageScripts?: PackageScripts;
-}
-
-interface Walk {
-  runners: RunnerRegistry;
-  order: Map<SimpleCommand, number>;
-  shadowing: Shadowing;
-  commands: AnalyzedCommand[];
-  stashed: boolean;
-  opaque: boolean;
-  /** How many enclosing subshells, groups or compounds redirect their output into a file (`{ ...; } > mod.py`). */
-  writingRedirects: number;
-  /** The line spells a code substitution somewhere: an unquoted heredoc body may hold it. */
-  substitutes: boolean;
-  /** How many enclosing background statements or multi-stage pipelines run beside what follows. */
-  late: number;
-  /** How many enclosing background statements bash does not wait for before the line ends. */
-  outlives: number;
-  scripts: PackageScripts | undefined;
-  packageRuns: PackageScriptRun[];
-  /** The script runs whose script is being walked, innermost last. */
-  runStack: number[];
-  /** The commands inside each script run (any depth), by run. */
-  inside: Map<number, Set<number>>;
-}
-
-interface Scope {
-  /** Inside a loop or a function body: may run zero or several times. */
-  repeated: boolean;
 }
 
 /**
@@ -279,58 +243,6 @@ function walkScriptRun(command: SimpleCommand, run: PackageScriptRun, scope: Sco
   }
 }
 
-/**
- * What a script run may prove: nothing when a command before it (or beside it) may rewrite the
- * package.json it was resolved from, when its script runs a program of unknown effect or no runner;
- * its runs are marked with that reason.
- */
-function checkScriptRuns(walk: Walk, commands: readonly AnalyzedCommand[], invocations: readonly TestInvocation[]): void {
-  walk.packageRuns.forEach((run, at) => {
-    if (run.problem !== null) return;
-    const inside = walk.inside.get(at) ?? new Set<number>();
-    const outside = commands.filter((c) => c.index !== run.commandIndex && !inside.has(c.index));
-    // A manager started in the background reads package.json while the rest of the line goes on.
-    const late = commands.find((c) => c.index === run.commandIndex)?.runsLate === true;
-    const rewrites = outside.find(
-      (c) =>
-        (c.index < run.commandIndex || c.runsLate === true || late) &&
-        c.effect.kind !== "none" &&
-        c.effect.kind !== "vcs-metadata" &&
-        c.invocation === undefined,
-    );
-    if (rewrites !== undefined) {
-      run.problem = "script-may-change";
-      run.detail = rewrites.name;
-      return;
-    }
-    if (!run.expanded) {
-      run.problem = "script-not-expanded";
-      run.detail = "the script's own commands are not in the line";
-      return;
-    }
-    const own = commands.filter((c) => inside.has(c.index));
-    const innerRuns = new Set(walk.packageRuns.map((r) => r.commandIndex));
-    const unknownProgram = own.find(
-      (c) => c.invocation === undefined && !innerRuns.has(c.index) && c.effect.kind !== "none" && c.effect.kind !== "build-outputs",
-    );
-    if (unknownProgram !== undefined) {
-      run.problem = "script-unknown-program";
-      run.detail = unknownProgram.name;
-    } else if (!own.some((c) => c.invocation !== undefined || innerRuns.has(c.index))) {
-      run.problem = "script-no-runner";
-      run.detail = own.find((c) => c.name !== "")?.name ?? "";
-    }
-  });
-  for (const invocation of invocations) {
-    if (invocation.script === undefined) continue;
-    // A run inside nested script runs carries the first problem of any of them.
-    const problem = walk.packageRuns.find(
-      (run, at) => run.problem !== null && (walk.inside.get(at)?.has(invocation.commandIndex) ?? false),
-    )?.problem;
-    if (problem !== undefined && problem !== null) invocation.scriptProblem = problem;
-  }
-}
-
 // A command's effect where it stands: inside an unreadable line, a compound whose output goes to a
 // file (`{ ...; } > mod.py`), or with an unquoted heredoc that may expand a substitution, anything.
 function contextEffect(command: SimpleCommand, nameIndex: number, walk: Walk): CommandEffect {
@@ -345,84 +257,6 @@ function hasUnquotedHeredoc(command: SimpleCommand): boolean {
   return command.redirects.some((r) => (r.op === "<<" || r.op === "<<-") && !new RegExp(`<<-?\\s*(['"]|\\\\)`).test(command.text));
 }
 
-// Why the runner may not be the real one (a redefined name, a PATH prepend, runner-identity.ts), or null.
-function identityProblem(command: SimpleCommand, match: RunnerMatch, shadowing: Shadowing, pathPrepend: boolean): string | null {
-  if (match.risks.length > 0) return match.risks[0]!;
-  const redefined = match.programs.find((program) => shadowing.names.has(program));
-  if (redefined !== undefined) return `${redefined} is redefined in the line`;
-  // bash calls this function for any name PATH does not find: it can stand in for a missing runner.
-  if (shadowing.names.has(NOT_FOUND_HANDLER)) return `${NOT_FOUND_HANDLER} is defined in the line`;
-  if (shadowing.pathPrepend || pathPrepend) return "PATH gets a new entry in front";
-  const interpreter = match.definition.identityScope;
-  const risk = shadowing.risks.find((r) => r.scope === "any" || r.scope === interpreter);
-  if (risk !== undefined) return risk.reason;
-  return (
-    invocationIdentityRisk(command, match.runnerWords, match.args, match.env, interpreter) ??
-    match.definition.identityRisk?.(match.args) ??
-    null
-  );
-}
-
-// A script's PATH starts with its package's node_modules/.bin: a program there that no installed package put there.
-function plantedBin(match: RunnerMatch, walk: Walk): string | null {
-  for (const at of walk.runStack) {
-    const run = walk.packageRuns[at]!;
-    const manifest = run.directory === null ? undefined : walk.scripts?.[run.directory];
-    const planted = plantedPrograms(manifest, match.programs);
-    if (planted.length > 0) return `node_modules/.bin/${planted[0]!} comes first on the script's PATH and is no installed package's`;
-  }
-  return null;
-}
-
-function recognizeInvocation(
-  command: SimpleCommand,
-  index: number,
-  state: DirectoryState,
-  scope: Scope,
-  walk: Walk,
-): TestInvocation | null {
-  const match = recognizeRunner(command.words, state.cwd === null ? null : posix.basename(state.cwd), walk.runners);
-  if (match === null) return null;
-  const parsed = match.definition.readArguments(match.args, match.syntax);
-  let workspace = state.cwd;
-  for (const dir of [...match.directories, ...parsed.directories]) workspace = resolveDirectory(workspace, dir);
-  const pathPrepend = command.assignments.some((a) => a.name === "PATH") || match.env.some((a) => a.name === "PATH");
-  const shadowedBy = identityProblem(command, match, walk.shadowing, pathPrepend) ?? plantedBin(match, walk);
-  return {
-    kind: match.kind,
-    runner: renderWords(match.runnerWords),
-    args: match.args,
-    targets: parsed.targets,
-    filtered: parsed.filtered,
-    selection: parsed.selection,
-    runsTests: parsed.runsTests,
-    shadowed: shadowedBy !== null,
-    shadowedBy,
-    programs: [...match.programs],
-    pathLookup: match.pathLookup,
-    output: "direct",
-    window: null,
-    workspace,
-    reportFiles: parsed.reportFiles,
-    pathFirst: pythonPathFirst(match.runnerWords, workspace),
-    json: parsed.json,
-    verbose: parsed.verbose,
-    repeated: scope.repeated,
-    afterStash: walk.stashed,
-    commandIndex: index,
-    text: command.text,
-    ...scriptOf(walk),
-  };
-}
-
-// The script run an invocation runs in (the innermost), with a program its node_modules/.bin may stand in for.
-function scriptOf(walk: Walk): Pick<TestInvocation, "script"> {
-  const at = walk.runStack.at(-1);
-  if (at === undefined) return {};
-  const run = walk.packageRuns[at]!;
-  return { script: { manager: run.manager, name: run.script, run: at } };
-}
-
 // `git stash` / `git stash push|save ...` hides the change until `git stash pop|apply`.
 function trackStash(command: SimpleCommand, walk: Walk): void {
   const words = stripWrappers(command.words);
@@ -434,9 +268,4 @@ function trackStash(command: SimpleCommand, walk: Walk): void {
   const sub = rest[i + 1];
   if (sub === undefined || sub === "push" || sub === "save" || sub.startsWith("-")) walk.stashed = true;
   else if (sub === "pop" || sub === "apply") walk.stashed = false;
-}
-
-/** Joins words back into a command text, quoting only words that need it. */
-export function renderWords(words: readonly string[]): string {
-  return words.map((word) => (/^[A-Za-z0-9_\-./:=@%+,]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`)).join(" ");
 }

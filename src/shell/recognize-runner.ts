@@ -3,7 +3,8 @@
 // definition then says whether the command is one of its runs.
 import type { RunnerDefinition, RunnerWords } from "../runners/definition.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
-import { basename, stripHatchEnvironment, stripWrappers } from "./wrappers.js";
+import { stripHatchEnvironment } from "./python-run-wrappers.js";
+import { basename, stripWrappers } from "./wrappers.js";
 
 /** A runner found in a command's words. */
 export interface RunnerMatch {

@@ -5,9 +5,10 @@ import { describe, expect, it } from "vitest";
 
 import { judge } from "../../src/evidence/judge.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
+import { PACKAGE_ROOT } from "../../src/shell/package-exec-wrappers.js";
 import { readScriptCommand } from "../../src/shell/package-manager.js";
 import type { PackageScripts } from "../../src/shell/package-scripts.js";
-import { PACKAGE_ROOT, stripWrappers } from "../../src/shell/wrappers.js";
+import { stripWrappers } from "../../src/shell/wrappers.js";
 
 const words = (line: string): string[] => line.split(" ");
 
