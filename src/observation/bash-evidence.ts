@@ -1,12 +1,12 @@
 // BashEvidence: decorates any bash tool of the tool shape with the evidence ledger. Transparent:
 // the same schema, the same command and timeout passed through, the same result returned.
+// Its ledger is opened in bash-ledger.ts, a line read in observed-line.ts, the workspace snapshots
+// around a call taken in call-snapshots.ts; here, what one observed call does in between.
 import { resolve as resolvePath } from "node:path";
 
 import { EvidenceError } from "../errors.js";
-import { judgeAnalyzed } from "../evidence/judge.js";
-import { type CommandResult, type EditObservation, EvidenceLedger, type LineJudge, type WorkspaceEffect } from "../evidence/ledger.js";
+import { type CommandResult, type EditObservation, EvidenceLedger } from "../evidence/ledger.js";
 import { runsProvableTest } from "../evidence/line-reading.js";
-import { analyzeCommand } from "../grammar/analyze-command.js";
 import { bashParser } from "../grammar/bash-grammar.js";
 import {
   NATIVE_BASH,
@@ -21,11 +21,8 @@ import {
 } from "../host/tool.js";
 import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import { lineEffect } from "../shell/command-effect.js";
-import type { PackageScripts } from "../shell/package-scripts.js";
 import { changesNoFile } from "../shell/read-only.js";
 import { startsBackgroundJob } from "../shell/shadowing.js";
-import type { CommandAnalysis } from "../shell/types.js";
-import { realpathOfPrefix } from "../tools/workspace-path.js";
 import type { VerificationRecord } from "../types.js";
 import {
   type BashEvidenceOptions,
@@ -34,25 +31,20 @@ import {
   type ResultExtractor,
   validateBashEvidenceOptions,
 } from "./bash-evidence-options.js";
-import { openBashJournal, refuseInsideWorkspace } from "./bash-journal.js";
 import type { FileJournal } from "./journal.js";
-import {
-  changedPackageScripts,
-  markChangedScripts,
-  type PackageScriptResolver,
-  readPackageManifest,
-  resolvePackageScripts,
-} from "./package-scripts.js";
+import { changedPackageScripts, markChangedScripts, type PackageScriptResolver, readPackageManifest } from "./package-scripts.js";
 export type { BashEvidenceOptions, BashLikeInput, InvalidationMode, ResultExtractor } from "./bash-evidence-options.js";
 import { type TestView, testView } from "../evidence/test-view.js";
 import { runnersFollowMoves, ShellSession } from "../shell/persistent-shell.js";
+import { openBashLedger } from "./bash-ledger.js";
 import { type EvidenceBundle, exportEvidenceBundle } from "./bundle.js";
+import { CallSnapshots } from "./call-snapshots.js";
 import { HarnessScanner } from "./harness-scan.js";
 import { markLiveRunnerIdentity } from "./module-shadow.js";
 import { extractNativeResult, extractTextResult } from "./native-result.js";
+import { lineCallKind, readObservedLine } from "./observed-line.js";
 import { RunLogStore } from "./run-logs.js";
 import { namedBeforeRun, runOwnEffect } from "./run-writes.js";
-import { createWorkspaceSnapshotter, type WorkspaceSnapshot, type WorkspaceSnapshotter } from "./snapshot.js";
 import { StatResets } from "./stat-resets.js";
 import { type CallKind, WorkspaceWatcher } from "./watch.js";
 
@@ -75,7 +67,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   readonly #extract: ResultExtractor;
   readonly #journal: FileJournal | undefined;
   readonly #invalidation: InvalidationMode;
-  #snapshotter: Promise<WorkspaceSnapshotter> | undefined;
+  /** The workspace snapshots around a call. */
+  readonly #snapshots: CallSnapshots;
   readonly #watcher: WorkspaceWatcher | undefined;
   /** The persistent shell's remembered definitions; undefined when every call gets a new shell. */
   readonly #session: ShellSession | undefined;
@@ -115,35 +108,16 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.#runners = options.runners ?? builtinRunners;
     this.#resolveScripts = options.resolveScripts ?? readPackageManifest;
     const runners = this.#runners;
-    const workspace = options.workspace === null ? null : resolvePath(options.workspace);
-    const useRealpath = options.realpath ?? workspace !== null;
-    if (options.logsDir !== undefined && typeof options.logsDir === "string" && workspace !== null)
-      refuseInsideWorkspace(workspace, { logsDir: options.logsDir });
-    this.#logs = new RunLogStore(options.logsDir);
-    const { journal, restored } = openBashJournal(options, workspace, restoring === true);
-    this.#journal = journal;
-    this.#ledger = new EvidenceLedger({
-      workspace: workspace !== null && useRealpath ? realpathOfPrefix(workspace) : workspace,
-      judge: options.judge ?? judgeLineWith(runners),
-      runners,
-      resolvePath: useRealpath ? realpathOfPrefix : undefined,
-      maxRecords: options.maxRecords,
-      journal: this.#journal,
-    });
-    if (restored !== undefined && restoring === true) {
-      this.#ledger.restore(restored.records, restored.verified, restored.harness);
-      // What replay distrusted stays distrusted on the next restore, whatever the chain holds then.
-      if (restored.warnings.length > 0) this.#ledger.invalidateAll(`journal restore: ${restored.warnings[0] ?? "damaged"}`);
-      this.#restoreWarnings = restored.warnings;
-      this.#logs.notSeen(
-        restored.records.map((r) => r.seq),
-        "recorded before the evidence was restored from its journal: this process never saw the run's output",
-      );
-    }
+    const opened = openBashLedger(options, runners, restoring === true);
+    this.#logs = opened.logs;
+    this.#journal = opened.journal;
+    this.#ledger = opened.ledger;
+    this.#restoreWarnings = opened.restoreWarnings;
     const root = this.#ledger.workspace;
     // The harness as the session found it, before any call runs (a restore keeps the journal's).
     this.#harness = root === null ? undefined : new HarnessScanner(root);
     this.#resets = root === null ? undefined : new StatResets(root);
+    this.#snapshots = new CallSnapshots(root, this.#resets);
     const harness = this.#harness;
     // The first snapshot too: a change made before the first test run is then seen.
     const baselineScan =
@@ -153,7 +127,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
             (scan) => this.#ledger.setHarnessBaseline(scan.harness),
             () => undefined,
           );
-    this.#baseline = Promise.all([baselineScan, root === null ? null : this.#takeSnapshot()]).then(() => undefined);
+    this.#baseline = Promise.all([baselineScan, root === null ? null : this.#snapshots.take()]).then(() => undefined);
     const perCall = options.shell === undefined ? tool[PER_CALL_SHELL] === true : options.shell === "per-call";
     this.#session = perCall ? undefined : new ShellSession(root, runners);
     this.#sessionKnown = options.shell === "persistent";
@@ -236,46 +210,19 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
   /** Runs the wrapped tool unchanged, observing the command. Never throws more than the tool does. */
   async execute(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
     const command = typeof input?.command === "string" ? input.command : "";
-    return this.trackCall(() => this.#observe(input, ctx), this.#callKind(command));
-  }
-
-  // A line of read-only commands and test runs writes nothing of its own (by-products aside).
-  #callKind(command: string): CallKind {
-    if (this.#watcher === undefined) return "writes";
-    try {
-      const analysis = analyzeCommand(command, { cwd: this.#ledger.workspace ?? undefined, runners: this.#runners });
-      if (analysis.opaque) return "writes";
-      return analysis.commands.every((c) => c.readOnly || (c.invocation !== undefined && c.invocation.runsTests && !c.invocation.shadowed))
-        ? "reads"
-        : "writes";
-    } catch {
-      return "writes";
-    }
+    const kind = this.#watcher === undefined ? "writes" : lineCallKind(command, this.#ledger.workspace, this.#runners);
+    return this.trackCall(() => this.#observe(input, ctx), kind);
   }
 
   async #observe(input: TInput, ctx?: ToolContext): Promise<ToolResult<TData>> {
     const command = typeof input?.command === "string" ? input.command : "";
-    let analysis: CommandAnalysis | undefined;
-    let scripts: PackageScripts = {};
-    try {
-      // A persistent shell starts the line where the previous one left it (null: unknown).
-      // Not told whether the shell persists: once an earlier line moved it, the start is either place.
-      const workspace = this.#ledger.workspace ?? undefined;
-      const tracked = this.#session?.cwd;
-      const cwd = this.#session === undefined ? workspace : this.#sessionKnown || tracked === (workspace ?? null) ? tracked : null;
-      const resolved = resolvePackageScripts(command, {
-        cwd,
-        runners: this.#runners,
-        resolveScripts: cwd === null || cwd === undefined ? false : this.#resolveScripts,
-      });
-      analysis = resolved.analysis;
-      scripts = resolved.scripts;
-    } catch {
-      analysis = undefined;
-    }
-    const parsedLine = analysis ?? opaqueAnalysis(command);
-    // In a persistent shell, what earlier calls defined reaches this line's runners.
-    const observed = this.#session === undefined ? parsedLine : this.#session.shadow(parsedLine);
+    const { observed, scripts } = readObservedLine(command, {
+      workspace: this.#ledger.workspace,
+      session: this.#session,
+      sessionKnown: this.#sessionKnown,
+      runners: this.#runners,
+      resolveScripts: this.#resolveScripts,
+    });
     // The runner's own modules, shadowed by files next to it, and a planted virtualenv runner (checked before the run starts).
     markLiveRunnerIdentity(observed, this.#ledger.workspace);
     const supportsHook = this.#inner[START_HOOK] === true;
@@ -291,7 +238,7 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     // snapshot shows it changed nothing a test reads, and a line of unknown effect invalidates at once.
     const measure = runsTest || this.#invalidation === "snapshot" || lineEffect(observed).kind !== "unknown";
     const [before] = await Promise.all([
-      measure ? this.#takeSnapshot() : null,
+      measure ? this.#snapshots.take() : null,
       runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined,
     ]);
     if (runsTest) this.#resets?.mark(observed, "before");
@@ -322,7 +269,11 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
       markChangedScripts(observed, changedPackageScripts(observed, scripts, this.#resolveScripts));
     // A snapshot that failed before a test run: what the run changed is unknown.
     const [measured] = await Promise.all([
-      before === null ? (runsTest && this.#ledger.workspace !== null ? ({ kind: "unknown" } as const) : undefined) : this.#measure(before),
+      before === null
+        ? runsTest && this.#ledger.workspace !== null
+          ? ({ kind: "unknown" } as const)
+          : undefined
+        : this.#snapshots.measure(before),
       runsTest ? this.#harness?.mark(observed, this.#ledger.harnessBaseline ?? null) : undefined,
     ]);
     // A stat the line put back on a file it named before the run (`sed -i ... mod.py && touch -r ref
@@ -370,32 +321,6 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     return result;
   }
 
-  async #takeSnapshot(): Promise<WorkspaceSnapshot | null> {
-    const root = this.#ledger.workspace;
-    if (root === null) return null;
-    try {
-      this.#snapshotter ??= createWorkspaceSnapshotter(root);
-      const snapshotter = await this.#snapshotter;
-      const snapshot = await snapshotter.take();
-      await this.#resets?.note(snapshotter, snapshot);
-      return snapshot;
-    } catch {
-      return null;
-    }
-  }
-
-  async #measure(before: WorkspaceSnapshot): Promise<WorkspaceEffect> {
-    try {
-      const snapshotter = await this.#snapshotter;
-      const after = await this.#takeSnapshot();
-      if (snapshotter === undefined || after === null) return { kind: "unknown" };
-      const paths = await snapshotter.changedPaths(before, after);
-      return paths.length === 0 ? { kind: "unchanged" } : { kind: "changed", paths };
-    } catch {
-      return { kind: "unknown" };
-    }
-  }
-
   /**
    * Writes the evidence as a bundle into `dir` (new or empty): the records, the per-test view, the
    * output of every recorded run, and a manifest of their SHA-256 hashes that
@@ -419,31 +344,8 @@ export class BashEvidence<TInput extends BashLikeInput = BashLikeInput, TData = 
     this.#logs.close();
     this.#journal?.close();
     await this.#watcher?.close();
-    if (this.#snapshotter !== undefined) await (await this.#snapshotter.catch(() => undefined))?.close();
+    await this.#snapshots.close();
   }
-}
-
-// The ledger passes the analysis it acted on, so the judge's runs match its invocations one to one.
-const judgeLineWith =
-  (runners: RunnerRegistry): LineJudge =>
-  (input) =>
-    judgeAnalyzed(input.analysis, {
-      output: input.output,
-      exitCode: input.exitCode ?? undefined,
-      cwd: input.cwd ?? undefined,
-      outputTruncated: input.outputTruncated,
-      runners,
-    });
-
-function opaqueAnalysis(command: string): CommandAnalysis {
-  return {
-    line: command,
-    parsed: { text: command, statements: [], opaque: true, opaqueReasons: ["analysis-failed"] },
-    opaque: true,
-    commands: [],
-    invocations: [],
-    endCwd: null,
-  };
 }
 
 // fromJournal's options, told apart from a caller's (the constructor refuses to append to a used journal).

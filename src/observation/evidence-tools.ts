@@ -11,7 +11,8 @@ import { type Tool, type ToolContext, type ToolResult, withExecute } from "../ho
 import { isPlainFileOnDisk } from "../io/plain-file.js";
 import type { RunnerRegistry } from "../runners/registry.js";
 import { createApplyPatchTool } from "../tools/apply-patch.js";
-import { type BashToolOptions, type ConfirmCallback, createBashTool, sandboxOption } from "../tools/bash.js";
+import { createBashTool } from "../tools/bash.js";
+import { type BashToolOptions, type ConfirmCallback, sandboxOption } from "../tools/bash-options.js";
 import { createEvidenceStatusTool } from "../tools/evidence-status.js";
 import { createFileReadTool } from "../tools/file-read.js";
 import { createFileWriteTool } from "../tools/file-write.js";

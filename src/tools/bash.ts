@@ -1,40 +1,17 @@
 // The native bash tool: policy check, isolation check, then `bash -c` in its own process group with
-// the raw output streamed to log files and a bounded head + tail shown to the model.
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+// the raw output streamed to log files and a bounded head + tail shown to the model. Its options are
+// bash-options.ts, its input and data bash-data.ts.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 
-import { z } from "zod/v4";
-
-import { EvidenceError } from "../errors.js";
-import type { CommandNotRunReport, CommandRunReport } from "../host/reports.js";
-import {
-  defineTool,
-  errorMessage,
-  NATIVE_BASH,
-  PER_CALL_SHELL,
-  START_HOOK,
-  type Tool,
-  type ToolContext,
-  type ToolResult,
-} from "../host/tool.js";
+import { defineTool, errorMessage, NATIVE_BASH, PER_CALL_SHELL, START_HOOK, type Tool, type ToolContext } from "../host/tool.js";
 import { shellExitCode, TIMEOUT_EXIT } from "../process/process-group.js";
-import { type BlockRule, checkCommandPolicy, type ConfirmRule } from "./bash-policy.js";
+import { type BashData, type BashInput, bashInputSchema, type BashRunData, notRun } from "./bash-data.js";
+import { type BashToolOptions, resolveBashToolOptions } from "./bash-options.js";
+import { checkCommandPolicy } from "./bash-policy.js";
 import { renderBashText, renderStream, timeoutNote } from "./bash-render.js";
 import { runProcessGroup } from "./bash-run.js";
-import {
-  absolutePathListOption,
-  booleanOption,
-  directoryListOption,
-  directoryOption,
-  functionOption,
-  optionsObject,
-  positiveIntegerOption,
-  rejectUnknownOptions,
-  stringOption,
-  stringRecordOption,
-} from "./options.js";
-import { OutputCapture, type StreamFacts } from "./output-capture.js";
+import { OutputCapture } from "./output-capture.js";
 import { trackTempDir } from "./process-registry.js";
 import {
   bubblewrapArgs,
@@ -43,210 +20,37 @@ import {
   SANDBOX_HOME,
   sandboxEnvironment,
   type SandboxLayout,
-  type SandboxLevel,
   type SandboxProbe,
 } from "./sandbox.js";
-import { createCallLimits, describeHost, type LimitMechanism, type SandboxLimits } from "./sandbox-host.js";
+import { createCallLimits, describeHost } from "./sandbox-host.js";
 
-/** What the confirm callback is asked about a risky command. */
-export interface ConfirmRequest {
-  tool: string;
-  command: string;
-  rule: ConfirmRule;
-  reason: string;
-}
-
-/** Approves (true) or refuses (false) a risky command; a throw counts as a refusal. */
-export type ConfirmCallback = (request: ConfirmRequest) => boolean | Promise<boolean>;
-
-/** Options of {@link createBashTool}. Only `cwd` is required. */
-export interface BashToolOptions {
-  /** The workspace: commands run here, and it is the only writable tree in the sandbox. */
-  cwd: string;
-  /** Tool name (default `bash`). */
-  name?: string;
-  /**
-   * Process isolation (bubblewrap on Linux): `strict` (default) shows only the system directories,
-   * `workspace-only` the whole host read-only with secret places masked, `false` runs unsandboxed.
-   * Both levels: only the workspace, `writablePaths` and a private /tmp are writable, no capabilities,
-   * a cleared environment, a private $HOME, and pids and memory limits. See docs/tools.md.
-   */
-  sandbox?: SandboxLevel | false;
-  /** @deprecated Use `sandbox`; `true` means `"strict"`, `false` means `false`. */
-  headless?: boolean;
-  /** Keep network access inside the sandbox; default false. */
-  network?: boolean;
-  /** The bubblewrap executable; default `bwrap` from PATH. */
-  bwrapPath?: string;
-  /** Extra host directories the sandbox may write (at the same path). */
-  writablePaths?: string[];
-  /** Extra host directories the sandbox may read (at the same path): a Go module cache, a venv, a toolchain. */
-  readablePaths?: string[];
-  /** Extra host paths hidden inside the sandbox (an empty directory or file in their place). */
-  hiddenPaths?: string[];
-  /** Most processes (threads included) one sandboxed call may have at once (default 2,048); `false` for none. */
-  pidsLimit?: number | false;
-  /** Most memory one sandboxed call may use, in bytes (default 4 GiB), where a cgroup can hold it; `false` for none. */
-  memoryLimitBytes?: number | false;
-  /** Default timeout per call in ms (default 120,000); the model may override it per call. */
-  timeoutMs?: number;
-  /** Time between SIGTERM and SIGKILL when a group is killed (default 2,000 ms). */
-  killGraceMs?: number;
-  /** Characters of each stream the model sees, as head + tail (default 8,000). */
-  maxOutputChars?: number;
-  /** Bytes of each stream kept in its raw log; past it the call is `truncated` (default 64 MiB). */
-  rawCapBytes?: number;
-  /** Where the tool keeps its files, in a fresh subdirectory: the raw logs and the sandbox's /tmp (default: the OS temp dir). */
-  tempDir?: string;
-  /** How many finished calls keep their logs; older ones are deleted (default 16). */
-  logRetention?: number;
-  /** Extra environment variables for every command. */
-  env?: Record<string, string>;
-  /**
-   * Asked before a risky command runs; without it risky commands run. `"framework"`: the agent
-   * framework's own approval flow asks (the tool's `needsApproval`: AI SDK, OpenAI Agents), and a
-   * call that did not come through it is refused. With a callback, such a framework asks instead of it.
-   */
-  confirm?: ConfirmCallback | "framework";
-  /** How often a running call reports progress to `ctx.onProgress`, in ms (default 5,000). */
-  progressIntervalMs?: number;
-}
-
-/** Input of the bash tool. */
-export interface BashInput {
-  command: string;
-  timeoutMs?: number | null | undefined;
-}
-
-/** Why a command did not run. */
-export type BashNotRunReason = "policy-blocked" | "policy-declined" | "sandbox-unavailable" | "aborted-before-start" | "spawn-failed";
-
-/** `data` of a bash call that ran: everything the evidence ledger needs. */
-export interface BashRunData extends CommandRunReport {
-  status: "completed";
-  command: string;
-  cwd: string;
-  /** The shell's exit code; 124 on a timeout, 130 on an abort, 128+N when signal N ended the shell. */
-  exitCode: number;
-  signal: string | null;
-  timedOut: boolean;
-  aborted: boolean;
-  /** True when either raw log hit `rawCapBytes`: the output is incomplete and proves nothing. */
-  truncated: boolean;
-  timeoutMs: number;
-  durationMs: number;
-  sandbox: "bubblewrap" | "none";
-  /** The sandbox level the call ran at; null without a sandbox. */
-  sandboxLevel: SandboxLevel | null;
-  /** How the pids and memory limits were enforced for this call (`none` where the host allows neither). */
-  limits: { pids: LimitMechanism; memory: LimitMechanism };
-  /** The process group the command ran in (its leader's pid); gone when the call returns. */
-  processGroup: number;
-  stdout: StreamFacts;
-  stderr: StreamFacts;
-}
-
-/** `data` of a bash call that never started (so it changed nothing). */
-export interface BashNotRunData extends CommandNotRunReport {
-  status: "not-run";
-  command: string;
-  reason: BashNotRunReason;
-  rule: BlockRule | ConfirmRule | null;
-}
-
-/** `data` of every bash call. */
-export type BashData = BashRunData | BashNotRunData;
-
-/** The input schema of the bash tool. */
-export const bashInputSchema = z.object({
-  command: z.string().min(1).describe("The bash command line to run in the workspace."),
-  timeoutMs: z.number().int().positive().max(2_147_483_647).nullish().describe("Timeout in milliseconds for this call."),
-});
-
-const OPTION_KEYS = [
-  "cwd",
-  "name",
-  "sandbox",
-  "headless",
-  "network",
-  "bwrapPath",
-  "writablePaths",
-  "readablePaths",
-  "hiddenPaths",
-  "pidsLimit",
-  "memoryLimitBytes",
-  "timeoutMs",
-  "killGraceMs",
-  "maxOutputChars",
-  "rawCapBytes",
-  "tempDir",
-  "logRetention",
-  "env",
-  "confirm",
-  "progressIntervalMs",
-] as const;
-
-/** The sandbox level from `sandbox` and its deprecated alias `headless`; a contradiction throws. */
-export function sandboxOption(tool: string, sandbox: unknown, headless: unknown): SandboxLevel | false {
-  const fromHeadless = booleanOption(tool, "headless", headless, true) ? "strict" : false;
-  if (sandbox === undefined) return fromHeadless;
-  if (sandbox !== "strict" && sandbox !== "workspace-only" && sandbox !== false) {
-    throw new EvidenceError(
-      "E_INVALID_OPTION",
-      `${tool} option "sandbox" is ${JSON.stringify(sandbox)}; accepted: "strict", "workspace-only" or false.`,
-    );
-  }
-  if (headless !== undefined && (sandbox === false) !== (headless === false)) {
-    throw new EvidenceError(
-      "E_INVALID_OPTION",
-      `${tool} options "sandbox" (${JSON.stringify(sandbox)}) and "headless" (${JSON.stringify(headless)}) disagree; pass only "sandbox".`,
-    );
-  }
-  return sandbox;
-}
-
-function limitOption(tool: string, key: string, value: unknown, fallback: number): number | null {
-  if (value === false) return null;
-  return positiveIntegerOption(tool, key, value, fallback);
-}
-
-/** Reads both raw logs of a completed call (the complete output unless `truncated`). */
-export async function readBashOutput(data: BashRunData): Promise<{ stdout: string; stderr: string }> {
-  const [stdout, stderr] = await Promise.all([readFile(data.stdout.logPath, "utf8"), readFile(data.stderr.logPath, "utf8")]);
-  return { stdout, stderr };
-}
-
-function notRun(command: string, reason: BashNotRunReason, rule: BlockRule | ConfirmRule | null, text: string): ToolResult<BashData> {
-  return { text, isError: true, data: { status: "not-run", command, reason, rule } };
-}
+export type { BashData, BashInput, BashNotRunData, BashNotRunReason, BashRunData } from "./bash-data.js";
+export { bashInputSchema, readBashOutput } from "./bash-data.js";
+export type { BashToolOptions, ConfirmCallback, ConfirmRequest } from "./bash-options.js";
 
 /** Creates the native bash tool. Throws an EvidenceError for a wrong option. */
 export function createBashTool(options: BashToolOptions): Tool<BashInput, BashData> {
-  const tool = "createBashTool";
-  optionsObject(tool, options);
-  rejectUnknownOptions(tool, options, OPTION_KEYS);
-  const workspace = directoryOption(tool, "cwd", options.cwd);
-  const name = stringOption(tool, "name", options.name, "bash");
-  const level = sandboxOption(tool, options.sandbox, options.headless);
+  const {
+    workspace,
+    name,
+    level,
+    network,
+    bwrapPath,
+    writablePaths,
+    readablePaths,
+    hiddenPaths,
+    limits,
+    defaultTimeoutMs,
+    killGraceMs,
+    maxOutputChars,
+    rawCapBytes,
+    tempBase,
+    logRetention,
+    confirm,
+    progressIntervalMs,
+    env,
+  } = resolveBashToolOptions(options);
   const sandboxed = level !== false;
-  const network = booleanOption(tool, "network", options.network, false);
-  const bwrapPath = stringOption(tool, "bwrapPath", options.bwrapPath, "bwrap");
-  const writablePaths = directoryListOption(tool, "writablePaths", options.writablePaths);
-  const readablePaths = directoryListOption(tool, "readablePaths", options.readablePaths);
-  const hiddenPaths = absolutePathListOption(tool, "hiddenPaths", options.hiddenPaths);
-  const limits: SandboxLimits = {
-    pids: limitOption(tool, "pidsLimit", options.pidsLimit, 2_048),
-    memoryBytes: limitOption(tool, "memoryLimitBytes", options.memoryLimitBytes, 4 * 1024 * 1024 * 1024),
-  };
-  const defaultTimeoutMs = positiveIntegerOption(tool, "timeoutMs", options.timeoutMs, 120_000, 2_147_483_647);
-  const killGraceMs = positiveIntegerOption(tool, "killGraceMs", options.killGraceMs, 2_000, 600_000);
-  const maxOutputChars = positiveIntegerOption(tool, "maxOutputChars", options.maxOutputChars, 8_000, 10_000_000);
-  const rawCapBytes = positiveIntegerOption(tool, "rawCapBytes", options.rawCapBytes, 64 * 1024 * 1024);
-  const tempBase = options.tempDir === undefined ? tmpdir() : directoryOption(tool, "tempDir", options.tempDir);
-  const logRetention = positiveIntegerOption(tool, "logRetention", options.logRetention, 16);
-  const confirm = options.confirm === "framework" ? "framework" : functionOption<ConfirmCallback>(tool, "confirm", options.confirm);
-  const progressIntervalMs = positiveIntegerOption(tool, "progressIntervalMs", options.progressIntervalMs, 5_000, 2_147_483_647);
-  const env = stringRecordOption(tool, "env", options.env);
 
   let home: Promise<string> | undefined;
   let sandbox: Promise<{ layout: SandboxLayout; probe: SandboxProbe }> | undefined;
