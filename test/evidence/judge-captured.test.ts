@@ -26,8 +26,11 @@ beforeAll(async () => {
  */
 type IdRelation = "all" | "pass-fail" | "failed" | "some" | "none";
 
-/** [case, verdict, ids]: the verdict each form must get, reasoned from the form and the truth. */
-const EXPECTED: [string, Outcome, IdRelation][] = [
+/**
+ * [case, verdict, ids]: the verdict each form must get, reasoned from the form and the truth. A list
+ * of verdicts names the outputs a form can really print, depending on timing (never `passed`).
+ */
+const EXPECTED: [string, Outcome | readonly Outcome[], IdRelation][] = [
   ["dj-dots-basic", "passed", "none"],
   ["dj-dots-mixed", "failed", "failed"],
   ["dj-failfast", "failed", "all"],
@@ -274,7 +277,9 @@ const EXPECTED: [string, Outcome, IdRelation][] = [
   ["nt-missing-file", "unknown", "none"],
   ["nt-bad-option", "unknown", "none"],
   ["nt-reporter-mismatch", "unknown", "none"],
-  ["nt-timeout1-slow", "unknown", "all"],
+  // `timeout 1` SIGTERMs node --test's group: mostly the runner dies before its summary (unknown);
+  // on a busy machine it may first report the killed file as failed, with a summary (failed).
+  ["nt-timeout1-slow", ["unknown", "failed"], "all"],
   ["nt-forged-print-tap", "passed", "all"],
   ["nt-forged-print-spec", "unknown", "none"],
   ["nt-forged-parent", "unknown", "none"],
@@ -484,7 +489,7 @@ describe("judge on real captured runs", () => {
     const ids = reported(run, result);
     const truth = run.truth ?? { passed: [], failed: [], skipped: [] };
     // The capture, when the verdict is not the expected one: a load-dependent case then shows what ran.
-    expect(result.verdict, `exit ${run.exitCode}, output:\n${run.output.slice(0, 2000)}`).toBe(verdict);
+    expect([verdict].flat(), `exit ${run.exitCode}, output:\n${run.output.slice(0, 2000)}`).toContain(result.verdict);
     expect(result.runs.length).toBe(analyzeCommand(run.line, { cwd: run.cwd }).invocations.length);
     switch (relation) {
       case "all":
