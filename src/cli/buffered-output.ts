@@ -4,7 +4,7 @@
 // hold it). Writes pass no callback: a callback per write, queued for the next tick while an async
 // loop keeps the microtask queue busy, kept every piece it closed over alive until the end (the CLI
 // held its whole JSON, 190 MB on a log of 2.9 M ids). A failed write is the stream's `error` event,
-// as before (the CLI's uncaught-error handler: one line, exit 70).
+// which the CLI's uncaught-error handler turns into exit 74 (main.ts).
 import type { Writable } from "node:stream";
 
 /** Bytes gathered before one write. */

@@ -1,5 +1,5 @@
 // `agent-evidence judge`: judge a captured command output from a file or stdin; one JSON object out.
-// Exit status 0 passed, 1 failed, 2 unknown, 64 usage error, 65 a --junit report over its cap.
+// Its exit statuses (the verdict's 0, 1, 2, then usage, cap, internal and output errors) are CLI_EXITS.judge in exit-codes.ts.
 import { closeSync, fstatSync, readSync, statSync } from "node:fs";
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
