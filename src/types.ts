@@ -16,8 +16,25 @@ export interface GateFinding {
   detail: string;
 }
 
-/** One runner invocation judged from its output. */
-export interface RunEvidence {
+/** Ids kept as bytes: read as strings one by one, or written as JSON without a string per id. */
+export interface PackedIdList extends Iterable<string> {
+  readonly length: number;
+  /** The id at `index` (undefined out of range). */
+  at(index: number): string | undefined;
+  /** The ids as strings, in order. */
+  toArray(): string[];
+  /** The ids as JSON strings joined by commas (no brackets): exactly the UTF-8 of `JSON.stringify(toArray()).slice(1, -1)`, in pieces. */
+  jsonPieces(): IterableIterator<Uint8Array>;
+}
+
+/** A list of ids: a plain array, or ids kept as bytes. */
+export type IdList = readonly string[] | PackedIdList;
+
+/**
+ * One runner invocation judged from its output. The id lists are arrays of strings (`Ids` is
+ * {@link IdList} only inside a judge asked for packed ids: the CLI's JSON).
+ */
+export interface RunEvidence<Ids extends IdList = string[]> {
   kind: RunnerKind;
   /** The runner's command text, e.g. `python -m pytest`, `go test`, `python tests/runtests.py`. */
   runner: string;
@@ -31,11 +48,11 @@ export interface RunEvidence {
   baseline: boolean;
   outcome: Outcome;
   /** Test ids proven passed, exactly as the runner printed them. */
-  passed: string[];
+  passed: Ids;
   /** Test ids that failed or errored. */
-  failed: string[];
+  failed: Ids;
   /** Test ids that were skipped, xfailed or xpassed (non-strict). */
-  skipped: string[];
+  skipped: Ids;
   /** Machine-readable codes saying why the outcome is not `passed` (empty when passed; src/reasons.ts defines each). */
   reasons: OpenCode<RunReasonCode>[];
   /**

@@ -126,14 +126,20 @@ async function main() {
       `inputs generated in ${((Date.now() - started) / 1000).toFixed(1)} s from real output (${versions}); node ${process.version}; best and median of ${RUNS} runs on the 200 MB inputs with distinct ids; load average ${loadAverage()}`,
     );
     const python = pythonAvailable();
-    const impls = ["ours", "baseline", ...(judgeAvailable ? ["judge", "cli"] : []), ...(python ? ["python", "python-cli"] : []), "newline"];
+    const impls = [
+      "ours",
+      "baseline",
+      ...(judgeAvailable ? ["judge", "packed", "cli"] : []),
+      ...(python ? ["python", "python-cli"] : []),
+      "newline",
+    ];
     const results = [];
     for (const input of inputs) {
       // The baselines hold the whole input either way; the repeated-id inputs are there for our memory.
       // The floor (keeping the ids as strings, nothing else) is measured where pytest ids are distinct.
       const wanted =
         input.family === "repeated"
-          ? impls.filter((impl) => impl === "ours" || impl === "judge")
+          ? impls.filter((impl) => impl === "ours" || impl === "judge" || impl === "packed")
           : input.kind === "pytest"
             ? [...impls, "floor"]
             : input.kind === "vitest" || input.kind === "cargo"
@@ -550,7 +556,8 @@ function checkResult(impl, input, summary) {
         : `baseline counted ${JSON.stringify(summary)}`;
     return summary.ids >= expected.passedIds ? null : `baseline saw ${summary.ids} ids`;
   }
-  if (impl === "judge") return summary.verdict === "failed" && summary.runs === 1 ? null : `judge gave ${JSON.stringify(summary)}`;
+  if (impl === "judge" || impl === "packed")
+    return summary.verdict === "failed" && summary.runs === 1 ? null : `${impl} gave ${JSON.stringify(summary)}`;
   if (input.kind === "pytest" || input.kind === "vitest") {
     const ok =
       summary.passed === expected.passedIds &&
@@ -647,6 +654,30 @@ async function loadImpl(impl, kind) {
         runs: result.runs.length,
         ids: run ? run.passed.length + run.failed.length + run.skipped.length : 0,
         idBytes,
+      };
+    };
+  }
+  if (impl === "packed") {
+    // The judge asked for packed ids, and its JSON id lists written as bytes (counted, not kept): what
+    // a pipeline that writes the result out does, with no string per id.
+    const { analyzeCommand, createJudgeStream } = await import(join(root, "dist/index.js"));
+    const command = judgeCommand(kind);
+    return (file) => {
+      const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 1, ids: "bytes" });
+      streamFile(file, (chunk) => stream.push(chunk));
+      const result = stream.end();
+      const run = result.runs[0];
+      let jsonBytes = 0;
+      for (const each of result.runs)
+        for (const list of [each.passed, each.failed, each.skipped])
+          if (Array.isArray(list)) jsonBytes += JSON.stringify(list).length;
+          else for (const piece of list.jsonPieces()) jsonBytes += piece.length;
+      return {
+        result,
+        verdict: result.verdict,
+        runs: result.runs.length,
+        ids: run ? run.passed.length + run.failed.length + run.skipped.length : 0,
+        jsonBytes,
       };
     };
   }
@@ -824,7 +855,7 @@ function printTable(results) {
 function printPythonRatios(results) {
   const lines = [];
   for (const row of results) {
-    if (row.error || (row.impl !== "ours" && row.impl !== "judge")) continue;
+    if (row.error || (row.impl !== "ours" && row.impl !== "judge" && row.impl !== "packed")) continue;
     const python = results.find((r) => r.input === row.input && r.impl === "python" && !r.error);
     if (!python) continue;
     lines.push(
@@ -838,7 +869,7 @@ function printPythonRatios(results) {
 function printFloorRatios(results) {
   const lines = [];
   for (const row of results) {
-    if (row.error || (row.impl !== "ours" && row.impl !== "judge") || row.input.size !== 200) continue;
+    if (row.error || (row.impl !== "ours" && row.impl !== "judge" && row.impl !== "packed") || row.input.size !== 200) continue;
     const floor = results.find((r) => r.input === row.input && r.impl === "floor" && !r.error);
     if (floor)
       lines.push(
@@ -856,7 +887,15 @@ function checkTargets(results) {
     results.find((r) => r.impl === impl && r.input.kind === kind && r.input.family === family && r.input.size === size && !r.error);
   for (const [kind, family, size] of TARGET_INPUTS) {
     const at = (impl) => find(impl, kind, family, size);
-    const [judge, cli, python, pythonCli, floor, newline] = ["judge", "cli", "python", "python-cli", "floor", "newline"].map(at);
+    const [judge, packed, cli, python, pythonCli, floor, newline] = [
+      "judge",
+      "packed",
+      "cli",
+      "python",
+      "python-cli",
+      "floor",
+      "newline",
+    ].map(at);
     const label = `${judge?.input.label ?? kind} ${size} MB`;
     // Medians against medians: the same rounds of the same run.
     if (judge && python)
@@ -875,6 +914,10 @@ function checkTargets(results) {
         FLOOR_SHARE,
         "min",
       );
+    if (packed && python && floor)
+      console.log(
+        `context: ${label}: in-process judge with packed ids, its JSON written as bytes: ${(packed.median / python.median).toFixed(2)}x the Python scanner, ${(packed.median / floor.median).toFixed(2)}x the floor`,
+      );
     if (judge && newline)
       console.log(
         `context: ${label}: in-process judge ${judge.median.toFixed(0)} MB/s is ${(judge.median / newline.median).toFixed(3)}x the newline-count floor (${newline.median.toFixed(0)} MB/s); the CLI ${cli ? `${cli.median.toFixed(0)} MB/s` : "not measured"}`,
@@ -888,6 +931,8 @@ function checkTargets(results) {
         "max",
         " MB",
       );
+      if (packed)
+        targets.ratio(`${label}: in-process judge with packed ids peak RSS in MB`, packed.maxRssMb, Number(limit.toFixed(0)), "max", " MB");
       if (cli) targets.ratio(`${label}: judge CLI peak RSS in MB`, cli.maxRssMb, Number(limit.toFixed(0)), "max", " MB");
       // What the limit leaves: a process that only counts newlines (Node itself), and one that keeps the ids as strings.
       console.log(
@@ -896,7 +941,7 @@ function checkTargets(results) {
     }
   }
   // Memory flat in log size for a fixed id count: the 200 MB run may hold its ids, not the input.
-  for (const impl of ["ours", "judge"]) {
+  for (const impl of ["ours", "judge", "packed"]) {
     for (const kind of ["pytest", "go"]) {
       const [small, large] = [find(impl, kind, "repeated", 50), find(impl, kind, "repeated", 200)];
       if (small && large)

@@ -12,10 +12,10 @@ const OUTPUT_BUFFER_BYTES = 1 << 20;
 /** The most UTF-8 bytes one UTF-16 code unit becomes (a surrogate pair: 4 bytes for 2 units). */
 const MAX_BYTES_PER_UNIT = 3;
 
-/** Pieces of text gathered into large writes. */
+/** Pieces of text or bytes gathered into large writes. */
 export interface BufferedOutput {
-  /** Adds `text`. Returns a promise to wait on when the stream asked to (backpressure), else nothing. */
-  write(text: string): void | Promise<void>;
+  /** Adds `piece` (text, written as UTF-8, or bytes, copied). Returns a promise to wait on when the stream asked to (backpressure), else nothing. */
+  write(piece: string | Uint8Array): void | Promise<void>;
   /** Writes what was gathered; a promise to wait on as for `write`. */
   flush(): void | Promise<void>;
 }
@@ -37,8 +37,26 @@ export function createBufferedOutput(stream: Writable, size = OUTPUT_BUFFER_BYTE
     used = 0;
     return send(full);
   };
+  // Bytes are copied: a caller's view may be of memory it reuses.
+  const writeBytes = (bytes: Uint8Array): void | Promise<void> => {
+    if (used + bytes.length <= size) {
+      buffer.set(bytes, used);
+      used += bytes.length;
+      return undefined;
+    }
+    const flushed = flush();
+    if (bytes.length > size) {
+      const copy = Buffer.from(bytes);
+      return flushed === undefined ? send(copy) : flushed.then(() => send(copy));
+    }
+    buffer.set(bytes, 0);
+    used = bytes.length;
+    return flushed;
+  };
   return {
-    write(text: string): void | Promise<void> {
+    write(piece: string | Uint8Array): void | Promise<void> {
+      if (typeof piece !== "string") return writeBytes(piece);
+      const text = piece;
       if (used + text.length * MAX_BYTES_PER_UNIT <= size) {
         used += buffer.write(text, used);
         return undefined;

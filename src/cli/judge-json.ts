@@ -5,6 +5,8 @@
 // of the list without its brackets: the same bytes by the definition of an array's JSON, in one
 // native call per slice (half the CPU of quoting each id).
 import type { JudgeResult } from "../evidence/judge-types.js";
+import { isIdArray } from "../observers/id-list.js";
+import type { IdList } from "../types.js";
 
 /** Which id lists the JSON carries: all three, only `failed`, or none (the lists are then left out). */
 export type IdsMode = "all" | "failed" | "none";
@@ -12,8 +14,8 @@ export type IdsMode = "all" | "failed" | "none";
 /** The accepted `--ids` values. */
 export const IDS_MODES: readonly IdsMode[] = ["all", "failed", "none"];
 
-/** Receives the JSON in order; a returned promise is awaited before the next piece (backpressure). */
-export type JsonSink = (text: string) => void | Promise<void>;
+/** Receives the JSON in order, as text or UTF-8 bytes; a returned promise is awaited before the next piece (backpressure). */
+export type JsonSink = (piece: string | Uint8Array) => void | Promise<void>;
 
 /** Ids quoted by one `JSON.stringify` and handed to the sink as one piece (512 to 1,024 measured fastest). */
 const BATCH_IDS = 1024;
@@ -23,7 +25,7 @@ const BATCH_IDS = 1024;
  * `JSON.stringify({ schemaVersion, verdict, reasons, runs })` of the contract's fields.
  * @example await writeJudgeJson(result, (text) => void chunks.push(text));
  */
-export async function writeJudgeJson(result: JudgeResult, sink: JsonSink, ids: IdsMode = "all"): Promise<void> {
+export async function writeJudgeJson(result: JudgeResult<IdList>, sink: JsonSink, ids: IdsMode = "all"): Promise<void> {
   await sink(
     `{"schemaVersion":${JSON.stringify(result.schemaVersion)},"verdict":${JSON.stringify(result.verdict)},"reasons":${JSON.stringify(result.reasons)},"runs":[`,
   );
@@ -49,11 +51,17 @@ export async function writeJudgeJson(result: JudgeResult, sink: JsonSink, ids: I
       first = false;
       const list = run[key];
       // Each piece goes to the sink as it is: a concatenation of pieces would be copied again when written.
-      for (let at = 0; at < list.length; at += BATCH_IDS) {
-        // What comes before a piece: the key and `[` before the first, a comma between two.
+      // What comes before a piece: the key and `[` before the first, a comma between two.
+      if (isIdArray(list)) {
+        for (let at = 0; at < list.length; at += BATCH_IDS) {
+          await sink(text);
+          await sink(jsonStrings(list, at, Math.min(list.length, at + BATCH_IDS)));
+          text = ",";
+        }
+      } else if (list.length > 0) {
+        // Packed ids write their own JSON bytes (commas between ids included).
         await sink(text);
-        await sink(jsonStrings(list, at, Math.min(list.length, at + BATCH_IDS)));
-        text = ",";
+        for (const piece of list.jsonPieces()) await sink(piece);
       }
       text = list.length === 0 ? `${text}]` : "]";
     }

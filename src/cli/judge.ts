@@ -70,10 +70,12 @@ export function registerJudgeCommand(program: Command): void {
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
         resolveScripts: cwdExists ? undefined : false,
       });
+      // Packed ids: the JSON is written from the ids' bytes, with no string per id (docs/benchmarks.md, bench/judge).
       const stream = createJudgeStream(analysis, {
         exitCode,
         outputTruncated: options.truncated === true,
         reports,
+        ids: "bytes",
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       });
       const push = (chunk: string): void => stream.push(chunk);

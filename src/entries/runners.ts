@@ -39,6 +39,7 @@ export type {
   TargetFamily,
 } from "../runners/definition.js";
 export type { RunnerRegistry } from "../runners/registry.js";
+export type { IdForm, IdList, PackedIdList, ParserOptions } from "../observers/id-list.js";
 export type {
   OutcomeIds,
   FinalSummary,

@@ -7,7 +7,7 @@ import type { MarkerKind, ParsedRunOutput } from "../observers/types.js";
 import type { RunReasonCode } from "../reasons.js";
 import type { ExitMeaning, RunnerDefinition } from "../runners/definition.js";
 import type { ExitAttribution, TestInvocation } from "../shell/types.js";
-import type { GateFinding, RunEvidence } from "../types.js";
+import type { GateFinding, IdList, RunEvidence } from "../types.js";
 import type { RunSignals } from "./judge-host-notes.js";
 import type { ReportFacts } from "./judge-reports.js";
 import { selectionTargets, uncoveredTargets } from "./judge-targets.js";
@@ -19,7 +19,7 @@ export interface RunFacts {
   /** The runner's definition (undefined: a kind the registry does not know; it proves nothing). */
   definition: RunnerDefinition | undefined;
   /** What the run's parser read (for a loop: one iteration's share; see judge.ts). */
-  parsed: ParsedRunOutput;
+  parsed: ParsedRunOutput<IdList>;
   /** The last non-blank line of the run's share of the output. */
   lastLine: string;
   signals: RunSignals;
@@ -37,7 +37,7 @@ export interface RunFacts {
 }
 
 /** Is a run's share all it printed? (see {@link RunFacts.whole}) */
-export function showsWhole(invocation: TestInvocation, parsed: ParsedRunOutput): boolean {
+export function showsWhole(invocation: TestInvocation, parsed: ParsedRunOutput<IdList>): boolean {
   if (invocation.output !== "direct" && invocation.output !== "from-file") return false;
   const window = invocation.window;
   return window === null || (window.lines !== null && parsed.lines < window.lines);
@@ -74,12 +74,12 @@ export function emptyParse(kind: ParsedRunOutput["kind"], lines = 0): ParsedRunO
   };
 }
 
-function hasMarker(parsed: ParsedRunOutput, kind: MarkerKind): boolean {
+function hasMarker(parsed: ParsedRunOutput<IdList>, kind: MarkerKind): boolean {
   return parsed.markers.some((m) => m.kind === kind);
 }
 
 /** Failures and errors the final summary counts, whatever the runner calls them. */
-function summaryFailures(parsed: ParsedRunOutput): number {
+function summaryFailures(parsed: ParsedRunOutput<IdList>): number {
   const counts = parsed.summary?.counts ?? {};
   const keys = ["failed", "errors", "failures", "unexpected successes", "packages failed", "cancelled"];
   // jest: a suite that failed to run, and snapshots it counts as a failed run (obsolete ones exit 1 too).
@@ -88,11 +88,11 @@ function summaryFailures(parsed: ParsedRunOutput): number {
 }
 
 /** Tests the final summary shows passed (the runner's own count, e.g. go's packages without -v). */
-function summaryPasses(parsed: ParsedRunOutput, definition: RunnerDefinition | undefined): number {
+function summaryPasses(parsed: ParsedRunOutput<IdList>, definition: RunnerDefinition | undefined): number {
   return definition?.summaryPasses?.(parsed) ?? parsed.summary?.counts.passed ?? 0;
 }
 
-function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boolean {
+function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput<IdList>): boolean {
   return invocation.args.some((a) => a === "--collect-only" || a === "--co") || hasMarker(parsed, "collect-only");
 }
 
@@ -104,7 +104,7 @@ function isCollectOnly(invocation: TestInvocation, parsed: ParsedRunOutput): boo
  * nothing the other way round.
  */
 // A run as this table decides it: every reason one of the library's own codes.
-type DecidedRun = Omit<RunEvidence, "reasons"> & { reasons: RunReasonCode[] };
+type DecidedRun = Omit<RunEvidence<IdList>, "reasons"> & { reasons: RunReasonCode[] };
 
 export function decideRun(facts: RunFacts): DecidedRun {
   const decided = decideFromOutput(facts);
@@ -323,7 +323,7 @@ function decideFromOutput(facts: RunFacts): DecidedRun {
   return withReasons("passed", []);
 }
 
-function failureReason(parsed: ParsedRunOutput, reports: ReportFacts): RunReasonCode {
+function failureReason(parsed: ParsedRunOutput<IdList>, reports: ReportFacts): RunReasonCode {
   if (hasMarker(parsed, "build-failure")) return "build-failure";
   if (hasMarker(parsed, "collection-error")) return "collection-error";
   if (parsed.failed.length > 0 || summaryFailures(parsed) > 0) return "tests-failed";

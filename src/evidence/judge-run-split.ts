@@ -5,6 +5,7 @@ import { stripAnsi } from "../observers/lines.js";
 import type { OutputParser, ParsedRunOutput } from "../observers/types.js";
 import type { ShareSplit } from "../runners/definition.js";
 import type { TestInvocation } from "../shell/types.js";
+import type { IdList } from "../types.js";
 import type { SignalScanner } from "./judge-host-notes.js";
 
 /** A held partial line is handed on once it grows past this (no runner's status line is this long). */
@@ -21,7 +22,7 @@ export interface RoutedRun {
 
 /** One parser's share: what it read, whether it held any text, and its last non-blank line. */
 export interface RoutedSegment {
-  parsed: ParsedRunOutput;
+  parsed: ParsedRunOutput<IdList>;
   nonBlank: boolean;
   /** The last non-blank line (ANSI kept, at most 256 characters): go prints a bare `FAIL` there when a package failed. */
   lastLine: string;
@@ -38,7 +39,7 @@ export interface OutputRouter {
 export interface RouterSlot {
   invocation: TestInvocation;
   split: ShareSplit;
-  createParser: () => OutputParser;
+  createParser: () => OutputParser<IdList>;
 }
 
 interface Slot extends RouterSlot {
@@ -55,7 +56,7 @@ export function createOutputRouter(slotsIn: readonly RouterSlot[], scanner: Sign
   const watchesStash = slots.some((s) => s.invocation.afterStash);
   const lineMode = slots.length > 1 || slots.some((s) => s.invocation.repeated) || watchesStash;
   let current = 0;
-  let parser: OutputParser | null = slots.length > 0 ? slots[0]!.createParser() : null;
+  let parser: OutputParser<IdList> | null = slots.length > 0 ? slots[0]!.createParser() : null;
   let nonBlank = false;
   let lastLine = "";
   let settled = new Set<string>();

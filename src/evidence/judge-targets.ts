@@ -1,7 +1,9 @@
 // A run's targets as the judge reports them (the selection of a filtered run), and whether the
 // passed ids cover each one.
+import { someId } from "../observers/id-list.js";
 import type { RunnerDefinition } from "../runners/definition.js";
 import type { TestInvocation } from "../shell/types.js";
+import type { IdList } from "../types.js";
 
 /**
  * The targets a run reports: its definition's reading of its selection (go carries a plain `-run Name`
@@ -18,7 +20,7 @@ export function selectionTargets(invocation: TestInvocation, definition: RunnerD
 /** Targets not covered by any passed id (the summary covers a run's only target). */
 export function uncoveredTargets(options: {
   targets: readonly string[];
-  passed: readonly string[];
+  passed: IdList;
   definition: RunnerDefinition | undefined;
   workspace: string | null;
   rootdir: string | null;
@@ -32,6 +34,6 @@ export function uncoveredTargets(options: {
   if (definition === undefined) return [...targets];
   return targets.filter((target) => {
     const spellings = definition.targetSpellings?.(target, { workspace: options.workspace, rootdir: options.rootdir }) ?? [target];
-    return !passed.some((id) => spellings.some((spelling) => definition.covers(spelling, id)));
+    return !someId(passed, (id) => spellings.some((spelling) => definition.covers(spelling, id)));
   });
 }

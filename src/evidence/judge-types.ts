@@ -1,7 +1,8 @@
 // The public shapes of judging: what `judge` takes and returns, and the streaming form's options.
+import type { IdForm } from "../observers/id-list.js";
 import type { JunitReport } from "../observers/junit.js";
 import type { LineReasonCode, OpenCode } from "../reasons.js";
-import type { Outcome, RunEvidence } from "../types.js";
+import type { IdList, Outcome, RunEvidence } from "../types.js";
 
 /** A JUnit XML report the run wrote (or the caller holds), as text. */
 export interface JudgeJunitXml {
@@ -33,14 +34,17 @@ export interface JudgeInput {
   reports?: JudgeReport[];
 }
 
-/** The judgement of one command line. `runs[i]` belongs to `analysis.invocations[i]`. */
-export interface JudgeResult {
+/**
+ * The judgement of one command line. `runs[i]` belongs to `analysis.invocations[i]`. Its id lists
+ * are arrays (`Ids` is {@link IdList} only from a judge asked for packed ids: the CLI's JSON).
+ */
+export interface JudgeResult<Ids extends IdList = string[]> {
   schemaVersion: 1;
   /** `failed` if any run failed, `passed` if every run passed, else `unknown`. */
   verdict: Outcome;
   /** Why the verdict is not `passed` (the union of the runs' reasons, or a line-level code). */
   reasons: OpenCode<LineReasonCode>[];
-  runs: RunEvidence[];
+  runs: RunEvidence<Ids>[];
 }
 
 /** Options of {@link createJudgeStream}: the input of `judge` without the command and the output. */
@@ -52,14 +56,20 @@ export interface JudgeStreamOptions {
   /** The tool host clipped the output. */
   outputTruncated?: boolean;
   reports?: JudgeReport[];
+  /**
+   * `bytes`: the built-in runners keep the ids as bytes and the result's lists are `PackedIdList`s
+   * where a runner gave them (read them one by one, or write them with `jsonPieces()`): for logs of
+   * millions of ids, whose strings would cost about 40 bytes an id beyond the text. Default `strings`.
+   */
+  ids?: IdForm;
 }
 
 /** An incremental judge: push the output as it arrives, then `end()` once. Memory stays flat in the output size. */
-export interface JudgeStream {
+export interface JudgeStream<Ids extends IdList = string[]> {
   /** Feeds the next chunk of output (any split, even mid-line). */
   push(chunk: string): void;
   /** Finishes and judges; an exit status given here wins over the one given at creation. */
-  end(exitCode?: number | null): JudgeResult;
+  end(exitCode?: number | null): JudgeResult<Ids>;
   /**
    * A tool host's clipping note was in the output read so far (`src/evidence/clipping.ts`, the one
    * clipping rule; every line is read for it, whether a run reads the line or not). Not the

@@ -2,6 +2,7 @@
 // RunEvidence per recognised invocation and a line verdict. Pure and synchronous; the streaming
 // form keeps no output text, so a log of any size can be judged.
 import { analyzeCommand } from "../grammar/analyze-command.js";
+import { isIdArray } from "../observers/id-list.js";
 import { mergeOutcomeIds } from "../observers/id-table.js";
 import type { OutputParser } from "../observers/types.js";
 import type { ExitAttributionReason, LineReasonCode, ScriptReasonCode } from "../reasons.js";
@@ -10,7 +11,7 @@ import { builtinRunners, type RunnerRegistry } from "../runners/registry.js";
 import { attributeExit, statusTemplates } from "../shell/attribute-exit.js";
 import type { PackageScripts } from "../shell/package-scripts.js";
 import type { CommandAnalysis, ExitAttribution } from "../shell/types.js";
-import type { Outcome, RunEvidence } from "../types.js";
+import type { IdList, Outcome, RunEvidence } from "../types.js";
 import { collectMarkerTexts, createSignalScanner, type SignalScanner } from "./judge-host-notes.js";
 import { createNoiseFilter } from "./judge-noise.js";
 import { attachReports, reportFacts } from "./judge-reports.js";
@@ -48,10 +49,34 @@ export function judgeAnalyzed(analysis: CommandAnalysis, input: Omit<JudgeInput,
 
 /**
  * An incremental judge: `push` the output as it arrives, `end()` returns the judgement. Output is
- * handed to the runs in line order and never kept, so memory stays flat in the output size.
+ * handed to the runs in line order and never kept, so memory stays flat in the output size. With
+ * `ids: "bytes"` the result's id lists may be `PackedIdList`s (see {@link JudgeStreamOptions.ids}).
  * @example const s = createJudgeStream(analyzeCommand("go test -json ./...")); for (const c of chunks) s.push(c); s.end(0);
  */
-export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption = {}): JudgeStream {
+export function createJudgeStream(
+  analysis: CommandAnalysis,
+  options: JudgeStreamOptions & JudgeRunnersOption & { ids: "bytes" },
+): JudgeStream<IdList>;
+export function createJudgeStream(
+  analysis: CommandAnalysis,
+  options?: JudgeStreamOptions & JudgeRunnersOption & { ids?: "strings" },
+): JudgeStream;
+export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption): JudgeStream<IdList>;
+export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption = {}): JudgeStream<IdList> {
+  const stream = judgeStream(analysis, options);
+  if (options.ids === "bytes") return stream;
+  // Asked for strings: a runner of your own that gave packed lists anyway has them read out.
+  return {
+    push: (chunk) => stream.push(chunk),
+    end: (exitCode) => withIdArrays(stream.end(exitCode)),
+    get clippingNoteSeen() {
+      return stream.clippingNoteSeen;
+    },
+  };
+}
+
+function judgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption): JudgeStream<IdList> {
+  const packed = options.ids === "bytes";
   const runners = options.runners ?? builtinRunners;
   const invocations = analysis.opaque ? [] : analysis.invocations;
   // A run of a kind these runners do not know (analysed with others) is read by none: it proves nothing.
@@ -70,19 +95,20 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
     invocations.map((invocation, i) => ({
       invocation,
       split: definitions[i]?.split ?? { by: "summary" },
-      createParser: () => definitions[i]?.createParser() ?? createSilentParser(invocation.kind),
+      createParser: () =>
+        (packed ? definitions[i]?.createParser({ ids: "bytes" }) : definitions[i]?.createParser()) ?? createSilentParser(invocation.kind),
     })),
     scanner,
   );
   // A package manager's own lines are read here, never by a runner's parser.
   const noise = analysis.opaque ? null : createNoiseFilter(analysis.packageRuns ?? [], (dropped) => scanner.scanWindow(dropped));
-  let ended: JudgeResult | null = null;
+  let ended: JudgeResult<IdList> | null = null;
   return {
     push(chunk: string): void {
       if (ended !== null) return;
       router.push(noise === null ? chunk : noise.push(chunk));
     },
-    end(exitCode?: number | null): JudgeResult {
+    end(exitCode?: number | null): JudgeResult<IdList> {
       if (ended !== null) return ended;
       if (noise !== null) router.push(noise.end());
       const routed = router.end();
@@ -112,7 +138,7 @@ interface FinishParts {
   options: JudgeStreamOptions;
 }
 
-function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
+function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult<IdList> {
   if (analysis.opaque || analysis.invocations.length === 0) {
     return {
       schemaVersion: 1,
@@ -130,7 +156,7 @@ function finish(analysis: CommandAnalysis, parts: FinishParts): JudgeResult {
   const suspectSplit = invocations[invocations.length - 1]!.runsTests && ownershipInDoubt(routed, invocations.length, loopIndex);
   // A loop's run never hands its output on, so no run of such a line knows its own share.
   const loopShared = loopIndex !== -1 && invocations.length > 1;
-  const runs = invocations.map((invocation, i): RunEvidence => {
+  const runs = invocations.map((invocation, i): RunEvidence<IdList> => {
     const facts = ({ parsed, lastLine }: RoutedSegment): RunFacts => ({
       invocation,
       attribution: attributions[i] ?? { status: "masked", runnerExit: null, reason: "runner-not-found" satisfies ExitAttributionReason },
@@ -163,7 +189,7 @@ function ownershipInDoubt(routed: RoutedRun[], count: number, loopIndex: number)
   return last.summaryCount === 0 && !last.markers.some((m) => m.kind === "usage-error" || m.kind === "collect-only");
 }
 
-function mergeIterations(iterations: RunEvidence[]): RunEvidence {
+function mergeIterations(iterations: RunEvidence<IdList>[]): RunEvidence<IdList> {
   const first = iterations[0]!;
   const { passed, failed, skipped } = mergeOutcomeIds(iterations);
   const outcome: Outcome = iterations.some((r) => r.outcome === "failed")
@@ -184,7 +210,7 @@ function mergeIterations(iterations: RunEvidence[]): RunEvidence {
 }
 
 /** `failed` if any run failed, `passed` if every run passed, else `unknown`. */
-function lineVerdict(runs: readonly RunEvidence[]): Outcome {
+function lineVerdict(runs: readonly RunEvidence<IdList>[]): Outcome {
   if (runs.some((run) => run.outcome === "failed")) return "failed";
   if (runs.length > 0 && runs.every((run) => run.outcome === "passed")) return "passed";
   return "unknown";
@@ -192,7 +218,7 @@ function lineVerdict(runs: readonly RunEvidence[]): Outcome {
 
 // A script run that proves nothing (not resolved, a missing script, an unknown program in it, a banner
 // showing another command than the one followed) keeps the line from passing; a failure still counts.
-function withScriptProblems(result: JudgeResult, analysis: CommandAnalysis, bannerMismatch: boolean): JudgeResult {
+function withScriptProblems(result: JudgeResult<IdList>, analysis: CommandAnalysis, bannerMismatch: boolean): JudgeResult<IdList> {
   if (analysis.opaque) return result;
   const problems = [
     ...new Set([
@@ -211,6 +237,24 @@ function withScriptProblems(result: JudgeResult, analysis: CommandAnalysis, bann
   if (result.runs.length === 0) return { ...result, verdict: "unknown", reasons: problems };
   const verdict = result.verdict === "failed" ? "failed" : "unknown";
   return { ...result, verdict, runs, reasons: verdict === "failed" ? result.reasons : [...new Set([...result.reasons, ...problems])] };
+}
+
+// A result whose lists are all arrays (every run read by a parser that was not asked for packed ids).
+function withIdArrays(result: JudgeResult<IdList>): JudgeResult {
+  return {
+    ...result,
+    runs: result.runs.map((run) => ({
+      ...run,
+      passed: idStrings(run.passed),
+      failed: idStrings(run.failed),
+      skipped: idStrings(run.skipped),
+    })),
+  };
+}
+
+// The list as the mutable array the public result holds (the array itself when it is one).
+function idStrings(list: IdList): string[] {
+  return isIdArray(list) ? (list as string[]) : list.toArray();
 }
 
 // A run whose kind no runner definition reads: it consumes its share and proves nothing.

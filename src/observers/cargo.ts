@@ -4,10 +4,11 @@
 // The run passed only when every binary that started also closed with a consistent `ok` summary.
 // Cargo's own lines (`Finished`, `Running unittests src/lib.rs (target/debug/deps/calc-1a2b...)`,
 // `Doc-tests calc`) go to stderr: they name the binaries when the output merges both streams.
-import { IdTable } from "./id-table.js";
+import type { IdList, ParserOptions } from "./id-list.js";
 import { createLineParser } from "./line-parser.js";
 import { HeadLines, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createOutcomeTable } from "./outcome-table.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins a test binary's name and a test's path in an id (`calc::tests::adds`, `api::adds_through_the_api`). */
@@ -67,9 +68,12 @@ export function cargoBinaryName(path: string): string {
 }
 
 /** Creates an incremental `cargo test` output parser (libtest's pretty and terse formats). */
-export function createCargoParser(): OutputParser {
+export function createCargoParser(): OutputParser;
+/** Creates an incremental `cargo test` output parser (libtest's pretty and terse formats). */
+export function createCargoParser(options: ParserOptions): OutputParser<IdList>;
+export function createCargoParser(options: ParserOptions = {}): OutputParser<IdList> {
   const findings = new Findings();
-  const ids = new IdTable();
+  const ids = createOutcomeTable(options.ids);
   const head = new HeadLines();
   const totals: Record<string, number> = { passed: 0, failed: 0, skipped: 0, measured: 0, "filtered out": 0, errors: 0, binaries: 0 };
   let lineNo = 0;
@@ -277,7 +281,7 @@ export function createCargoParser(): OutputParser {
     head,
     ids,
     onLine,
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       // A binary still running, or announced and never started, when the output ended: cut or killed.
       if (block !== null)
         findings.mark(

@@ -12,9 +12,11 @@ import {
   USAGE_RES,
 } from "./go-line-shapes.js";
 import { goStartCut } from "./go-start.js";
-import { IdTable, NameIndex } from "./id-table.js";
+import type { IdList, ParserOptions } from "./id-list.js";
+import { NameIndex } from "./id-table.js";
 import { HeadLines } from "./line-start.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createOutcomeTable } from "./outcome-table.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 interface GoEvent {
@@ -32,9 +34,12 @@ const RESULT_CODES: Record<PackageResult, number> = { pass: 0, fail: 1, skip: 2 
 const TERMINAL_FLAGS: Record<string, number> = { pass: PASS, fail: FAIL, skip: SKIP, PASS: PASS, FAIL: FAIL, SKIP: SKIP };
 
 /** Creates an incremental `go test` output parser (JSON events and text, interleaved or not). */
-export function createGoTestParser(): OutputParser {
+export function createGoTestParser(): OutputParser;
+/** Creates an incremental `go test` output parser (JSON events and text, interleaved or not). */
+export function createGoTestParser(options: ParserOptions): OutputParser<IdList>;
+export function createGoTestParser(options: ParserOptions = {}): OutputParser<IdList> {
   const findings = new Findings();
-  const ids = new IdTable();
+  const ids = createOutcomeTable(options.ids);
   /** Tests that started (`run` events), per package, until the package result settles them. */
   const running = new Map<string, Set<string>>();
   /** Package -> results seen (count) and the last one. */
@@ -324,7 +329,7 @@ export function createGoTestParser(): OutputParser {
       splitter.push(text);
       ids.endChunk(text.length);
     },
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       splitter.end();
       if (startedPackages.size > 0 || running.size > 0 || (!sawJson && textRuns.size > 0)) {
         const open = [...new Set([...startedPackages.keys(), ...running.keys()])];

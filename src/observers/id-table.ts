@@ -16,6 +16,7 @@
 // Ids are often slices of an input chunk, and a slice keeps its whole chunk alive. `endChunk` keeps
 // the slices when the chunk's new ids make up most of it (a `-rA` short summary) and copies them
 // into one compact string otherwise, so what stays alive is at most about twice the ids' own text.
+import type { IdList } from "../types.js";
 import { FAIL, PASS, SKIP } from "./lines.js";
 
 const MIN_COMPACTION = 4096;
@@ -297,9 +298,9 @@ export class IdTable {
 
 /** Lists of ids by outcome, as the parsers and reports give them. */
 export interface OutcomeIds {
-  passed: readonly string[];
-  failed: readonly string[];
-  skipped: readonly string[];
+  passed: IdList;
+  failed: IdList;
+  skipped: IdList;
 }
 
 /**

@@ -3,7 +3,7 @@
 // per suite; with --verbose (or one test file) the suite's tests follow as a tree (`✓ name (3 ms)`,
 // two spaces per level); a failure is a `  ● describe › test` block. This file is the state machine;
 // the line shapes are in jest-line-shapes.ts, where the output starts in jest-start.ts.
-import { IdTable } from "./id-table.js";
+import type { IdList, ParserOptions } from "./id-list.js";
 import {
   CONSOLE_RE,
   DURATION_RE,
@@ -28,6 +28,7 @@ import { jestStartCut } from "./jest-start.js";
 import { createLineParser } from "./line-parser.js";
 import { HeadLines } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createOutcomeTable } from "./outcome-table.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins a test's file and its names (`test/a.test.js::math > adds`). */
@@ -62,9 +63,12 @@ interface Suite {
 }
 
 /** Creates an incremental jest output parser. */
-export function createJestParser(): OutputParser {
+export function createJestParser(): OutputParser;
+/** Creates an incremental jest output parser. */
+export function createJestParser(options: ParserOptions): OutputParser<IdList>;
+export function createJestParser(options: ParserOptions = {}): OutputParser<IdList> {
   const findings = new Findings();
-  const ids = new IdTable();
+  const ids = createOutcomeTable(options.ids);
   const head = new HeadLines();
   let lineNo = 0;
   let summary: FinalSummary | null = null;
@@ -312,7 +316,7 @@ export function createJestParser(): OutputParser {
     head,
     ids,
     onLine,
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       closeSuite();
       // A summary cut off by the end of the output is no summary (a clipped copy), and no forgery either.
       block = null;

@@ -1,7 +1,7 @@
 // The shell of a parser that reads whole lines: chunks split into lines, each line noted for where the
 // output starts and then read, the id table told where each chunk ends. The runner's own reading is
 // `onLine` and `end`.
-import type { IdTable } from "./id-table.js";
+import type { IdList, OutcomeTable } from "./id-list.js";
 import type { HeadLines } from "./line-start.js";
 import { createLineSplitter } from "./lines.js";
 import type { OutputParser, ParsedRunOutput } from "./types.js";
@@ -11,11 +11,11 @@ export interface LineReader {
   /** Keeps the output's first lines (for where it starts). */
   head: HeadLines;
   /** The ids read so far. */
-  ids: IdTable;
+  ids: OutcomeTable<IdList>;
   /** Reads one line (no `\n`, no trailing `\r`). */
   onLine(line: string): void;
   /** Called after the last line: the parse. */
-  end(): ParsedRunOutput;
+  end(): ParsedRunOutput<IdList>;
   /** Final summaries read so far. */
   summaryCount(): number;
   /** Lines read so far. */
@@ -23,7 +23,7 @@ export interface LineReader {
 }
 
 /** An {@link OutputParser} around a line reader. */
-export function createLineParser(reader: LineReader): OutputParser {
+export function createLineParser(reader: LineReader): OutputParser<IdList> {
   const splitter = createLineSplitter((line) => {
     reader.head.note(line, 0, line.length);
     reader.onLine(line);
@@ -33,7 +33,7 @@ export function createLineParser(reader: LineReader): OutputParser {
       splitter.push(text);
       reader.ids.endChunk(text.length);
     },
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       splitter.end();
       return reader.end();
     },

@@ -2,10 +2,11 @@
 // `N failing`), markers and forgery signals. Ids come from the spec reporter (mocha's default): suite
 // titles, then `✔ title`, `N) title` and `- title` two spaces deeper per level. mocha prints no file,
 // so ids name a test by its path of titles only. The dot reporter's marks are counted, not named.
-import { IdTable } from "./id-table.js";
+import type { IdList, ParserOptions } from "./id-list.js";
 import { createLineParser } from "./line-parser.js";
 import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createOutcomeTable } from "./outcome-table.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins the titles of a test's suites and its own in its id (`math > by zero > gives zero`). */
@@ -32,9 +33,12 @@ const LOAD_ERROR = " Exception during run: ";
 const EPILOGUE_PIECES = [" passing (", " pending", " failing"];
 
 /** Creates an incremental mocha output parser (spec ids, any Base reporter's epilogue). */
-export function createMochaParser(): OutputParser {
+export function createMochaParser(): OutputParser;
+/** Creates an incremental mocha output parser (spec ids, any Base reporter's epilogue). */
+export function createMochaParser(options: ParserOptions): OutputParser<IdList>;
+export function createMochaParser(options: ParserOptions = {}): OutputParser<IdList> {
   const findings = new Findings();
-  const ids = new IdTable();
+  const ids = createOutcomeTable(options.ids);
   const head = new HeadLines();
   // Suite titles by indent (a suite nested k deep is printed at 2k spaces; its tests at 2k + 2).
   const suites = new Map<number, string>();
@@ -244,7 +248,7 @@ export function createMochaParser(): OutputParser {
     head,
     ids,
     onLine,
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       // An epilogue without its closing blank line (a host that trims the end of an output, or a cut) may
       // have lost its `failing` line. It stands only in an output seen from mocha's first line that shows a
       // result for every test it counts and no failure among them (mocha reports each failure inline first).

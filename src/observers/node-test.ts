@@ -1,10 +1,11 @@
 // `node --test` output (Node 20+) -> ids `suite > test`, the final summary, markers and forgery
 // signals, for its TAP reporter (the default when stdout is not a terminal) and its spec reporter.
 // Node prints no file for a passing test, so ids name the test by its path of names only.
-import { IdTable } from "./id-table.js";
+import type { IdList, ParserOptions } from "./id-list.js";
 import { createLineParser } from "./line-parser.js";
 import { HeadLines, isProperSuffix, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createOutcomeTable } from "./outcome-table.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins the names of a nested test's suites and parent tests in its id (`math > by zero > gives zero`). */
@@ -54,9 +55,12 @@ interface Level {
 }
 
 /** Creates an incremental `node --test` output parser (TAP and spec reporters). */
-export function createNodeTestParser(): OutputParser {
+export function createNodeTestParser(): OutputParser;
+/** Creates an incremental `node --test` output parser (TAP and spec reporters). */
+export function createNodeTestParser(options: ParserOptions): OutputParser<IdList>;
+export function createNodeTestParser(options: ParserOptions = {}): OutputParser<IdList> {
   const findings = new Findings();
-  const ids = new IdTable();
+  const ids = createOutcomeTable(options.ids);
   const head = new HeadLines();
   // The output holds spec lines: its first line then begins with a spec mark, `ℹ` or indentation.
   let sawSpec = false;
@@ -298,7 +302,7 @@ export function createNodeTestParser(): OutputParser {
     head,
     ids,
     onLine,
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       // Node prints a YAML block right after each result: a pass on the very last line may be the
       // head of a longer line cut off there (`ok 4 - sub add` of `ok 4 - sub adds`).
       if (yamlStart !== null && pending !== null && pending.bits === PASS) pending = null;

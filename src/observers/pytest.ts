@@ -4,9 +4,10 @@
 // pytest-markers.ts, the in-place line tests in pytest-line-shapes.ts, where the output starts in
 // pytest-start.ts.
 import type { GateFinding } from "../types.js";
-import { IdTable } from "./id-table.js";
+import type { IdList, ParserOptions } from "./id-list.js";
 import { HeadLines } from "./line-start.js";
 import { createRangeSplitter, FAIL, Findings, lineAt, MAX_LINE_LENGTH, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createOutcomeTable } from "./outcome-table.js";
 import {
   headerIgnores,
   idEndBeforeMessage,
@@ -40,9 +41,12 @@ const COLLECTED_RE = /^collect(?:ing \.\.\. collect)?ed (\d+) items?/;
 const ESC = "\u001b";
 
 /** Creates an incremental pytest output parser. */
-export function createPytestParser(): OutputParser {
+export function createPytestParser(): OutputParser;
+/** Creates an incremental pytest output parser. */
+export function createPytestParser(options: ParserOptions): OutputParser<IdList>;
+export function createPytestParser(options: ParserOptions = {}): OutputParser<IdList> {
   const findings = new Findings();
-  const ids = new IdTable();
+  const ids = createOutcomeTable(options.ids);
   const gates: GateFinding[] = [];
   let section: Section = "header";
   let inCapture = false;
@@ -301,7 +305,7 @@ export function createPytestParser(): OutputParser {
       splitter.push(text);
       ids.endChunk(text.length);
     },
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       splitter.end();
       for (const [id, bits] of unsectionedResults) addId(id, bits);
       unsectionedResults.clear();

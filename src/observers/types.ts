@@ -1,5 +1,6 @@
 // The data every runner parser returns: ids, the final summary, markers and forgery signals.
 import type { GateFinding, RunnerKind } from "../types.js";
+import type { IdList } from "./id-list.js";
 import type { OutputStart } from "./line-start.js";
 
 /** Things the output says about how the run went, beyond test outcomes. */
@@ -82,15 +83,18 @@ export interface FinalSummary {
   text: string;
 }
 
-/** What one runner printed, as data. Ids are exactly as printed. */
-export interface ParsedRunOutput {
+/**
+ * What one runner printed, as data. Ids are exactly as printed, in arrays of strings (`Ids`
+ * is {@link IdList} only where a caller asked a parser for packed ids: see `ParserOptions`).
+ */
+export interface ParsedRunOutput<Ids extends IdList = string[]> {
   kind: RunnerKind;
   /** Ids that passed and never failed or errored in any phase. */
-  passed: string[];
+  passed: Ids;
   /** Ids that failed or errored (a teardown error after PASSED lands here). */
-  failed: string[];
+  failed: Ids;
   /** Skipped, xfailed, non-strict xpassed and expected-failure ids. */
-  skipped: string[];
+  skipped: Ids;
   summary: FinalSummary | null;
   /** How many final summaries the text holds (go: the most results any one package got). */
   summaryCount: number;
@@ -119,11 +123,11 @@ export interface ParsedRunOutput {
 }
 
 /** An incremental parser: feed chunks in order, then call `end()` once. Memory stays flat in the input size. */
-export interface OutputParser {
+export interface OutputParser<Ids extends IdList = string[]> {
   /** Feeds the next chunk of output (any split, even mid-line). */
   push(chunk: string): void;
   /** Flushes the last partial line and returns the result. */
-  end(): ParsedRunOutput;
+  end(): ParsedRunOutput<Ids>;
   /** Final summaries seen so far (lets a caller split one output between several runs). */
   readonly summaryCount: number;
   /** Lines read so far. */

@@ -3,10 +3,11 @@
 // failures, from the ` FAIL  file > test` lines of the `Failed Tests` section every text reporter
 // prints. The default reporter without a terminal prints one line per file (` ✓ file (3 tests) 2ms`),
 // the dot, minimal and agent reporters none: their runs prove through the summary alone.
-import { IdTable } from "./id-table.js";
+import type { IdList, ParserOptions } from "./id-list.js";
 import { createLineParser } from "./line-parser.js";
 import { HeadLines, startsWithCutLiteral } from "./line-start.js";
 import { FAIL, Findings, ownString, PASS, SKIP, stripAnsi } from "./lines.js";
+import { createOutcomeTable } from "./outcome-table.js";
 import type { FinalSummary, OutputParser, ParsedRunOutput } from "./types.js";
 
 /** What joins a test's file, suites and name in its id, as vitest prints it (`test/a.test.ts > math > adds`). */
@@ -94,9 +95,12 @@ function durationStart(text: string): number {
 const TEST_MARKS = "✓×↓□";
 
 /** Creates an incremental vitest output parser (default, verbose, dot, minimal and agent reporters). */
-export function createVitestParser(): OutputParser {
+export function createVitestParser(): OutputParser;
+/** Creates an incremental vitest output parser (default, verbose, dot, minimal and agent reporters). */
+export function createVitestParser(options: ParserOptions): OutputParser<IdList>;
+export function createVitestParser(options: ParserOptions = {}): OutputParser<IdList> {
   const findings = new Findings();
-  const ids = new IdTable();
+  const ids = createOutcomeTable(options.ids);
   const head = new HeadLines();
   let lineNo = 0;
   let summary: FinalSummary | null = null;
@@ -251,7 +255,7 @@ export function createVitestParser(): OutputParser {
     head,
     ids,
     onLine,
-    end(): ParsedRunOutput {
+    end(): ParsedRunOutput<IdList> {
       // A summary cut off by the end of the output is no summary (a clipped copy), and no forgery either.
       block = null;
       let lists = ids.drain();

@@ -1,6 +1,7 @@
 // RunnerDefinition: everything one test runner means to agent-evidence, in one object. The shell
 // analysis, the judge, the ledger and `agent-evidence run` ask a runner's definition; none of them
 // compares runner names. The built-ins (pytest, go, django, unittest, node-test, vitest, jest, mocha, cargo) are definitions like any other.
+import type { IdList, ParserOptions } from "../observers/id-list.js";
 import type { OutputParser, ParsedRunOutput } from "../observers/types.js";
 
 /** The version of this spec a definition implements. */
@@ -112,6 +113,8 @@ export interface RunnerDefinition {
   readonly startErrors?: readonly StartError[];
   /** A fresh incremental parser for one run's output. */
   createParser(): OutputParser;
+  /** The same, asked for packed id lists (`options.ids: "bytes"`, see `PackedIdList`); a parser may ignore it and give arrays. */
+  createParser(options: ParserOptions): OutputParser<IdList>;
   readonly split: ShareSplit;
   readonly family: TargetFamily;
   /** True when the test `id` (as printed) lies inside the requested `target` (as typed). */
@@ -121,7 +124,7 @@ export interface RunnerDefinition {
   /** The targets a run reports (go carries a plain `-run Name` on each package: `./calc::TestAdd`). Default: its targets. */
   selectionTargets?(run: { args: readonly string[]; targets: readonly string[]; filtered: boolean }): string[];
   /** Tests the final summary shows passed. Default: its `passed` count. */
-  summaryPasses?(parsed: ParsedRunOutput): number;
+  summaryPasses?(parsed: ParsedRunOutput<IdList>): number;
   /** A last line that says the run failed whatever came before (go's bare `FAIL`). */
   readonly finalFailLine?: RegExp;
   /** A target only the exit status or the whole output can prove (go `./...`: the packages it expands to are not all named). */

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { type IdsMode, writeJudgeJson } from "../../src/cli/judge-json.js";
 import { judge } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
+import type { IdList } from "../../src/types.js";
 import { repoRoot } from "../support/import-graph.js";
 import { makeTempDir } from "../support/temp-dir.js";
 
@@ -34,10 +35,11 @@ function contract(result: JudgeResult, ids: IdsMode = "all"): string {
   return JSON.stringify({ schemaVersion: result.schemaVersion, verdict: result.verdict, reasons: result.reasons, runs });
 }
 
-async function written(result: JudgeResult, ids: IdsMode = "all"): Promise<{ text: string; pieces: number }> {
-  const pieces: string[] = [];
-  await writeJudgeJson(result, (text) => void pieces.push(text), ids);
-  return { text: pieces.join(""), pieces: pieces.length };
+// The pieces as UTF-8 bytes, read back as text (the JSON has no lone surrogate: JSON.stringify escapes them).
+async function written(result: JudgeResult<IdList>, ids: IdsMode = "all"): Promise<{ text: string; pieces: number }> {
+  const pieces: Buffer[] = [];
+  await writeJudgeJson(result, (piece) => void pieces.push(Buffer.from(piece)), ids);
+  return { text: Buffer.concat(pieces).toString("utf8"), pieces: pieces.length };
 }
 
 const pytestLog = (ids: number): string =>
@@ -137,6 +139,30 @@ describe("writeJudgeJson", () => {
       expect(cli(["--ids", "failed"]).stdout).toBe(`${contract(expected, "failed")}\n`);
       expect(cli(["--ids", "all"]).status).toBe({ passed: 0, failed: 1, unknown: 2 }[expected.verdict]);
       expect(cli(["--ids", "some"])).toMatchObject({ status: 64, stdout: "" });
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("the CLI writes ids JSON escapes (quotes, backslashes, tabs, control characters, non-ASCII) as judge() does", () => {
+    const dir = makeTempDir("ae-judge-escape-");
+    try {
+      const odd = ['q["x"]', "b[a\\b]", "t[a\tb]", "c[\u0001\u001f\u007f]", "u[\u00e9\u20ac\u{1f600}]"];
+      const lines = odd.flatMap((id, i) => [`PASSED tests/t.py::test_${id}`, `FAILED tests/f.py::test_${i}_${id} - boom`]);
+      const text = `${lines.join("\n")}\n${odd.length} failed, ${odd.length} passed in 1.00s\n`;
+      const log = join(dir.dir, "out.log");
+      writeFileSync(log, text);
+      const main = join(repoRoot, "dist", "cli", "main.js");
+      const out = spawnSync(
+        process.execPath,
+        [main, "judge", "--command", "python -m pytest -rA tests", "--exit-code", "1", "--output", log],
+        {
+          encoding: "utf8",
+        },
+      ).stdout;
+      const expected = judge({ command: "python -m pytest -rA tests", output: text, exitCode: 1 });
+      expect(expected.runs[0]!.passed).toHaveLength(odd.length);
+      expect(out).toBe(`${contract(expected)}\n`);
     } finally {
       dir.cleanup();
     }

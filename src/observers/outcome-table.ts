@@ -1,0 +1,8 @@
+// The table a parser keeps its ids in, by the form its caller asked for.
+import type { IdForm, IdList, OutcomeTable } from "./id-list.js";
+import { IdTable } from "./id-table.js";
+
+/** An empty {@link OutcomeTable}: strings (IdTable) unless `form` is `bytes`. */
+export function createOutcomeTable(form: IdForm = "strings"): OutcomeTable<IdList> {
+  return form === "bytes" ? new IdTable() : new IdTable();
+}
