@@ -107,13 +107,15 @@ export class ByteIdTable {
   private writeSpilled(text: string, start: number, end: number): number {
     if (scratch.length < (end - start) * 3) scratch = new Uint8Array((end - start) * 3);
     const length = encodeWtf8(text, start, end, scratch, 0);
-    if (this.tail + length > MAX_ARENA) throw new RangeError("ByteIdTable: the ids' bytes passed 4 GiB, more than 32-bit positions address.");
+    if (this.tail + length > MAX_ARENA)
+      throw new RangeError("ByteIdTable: the ids' bytes passed 4 GiB, more than 32-bit positions address.");
     let at = this.tail;
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const index = at >>> BLOCK_BITS;
       const offset = at & BLOCK_MASK;
       let block = this.blocks[index];
-      if (block === undefined || (block.length < BLOCK_SIZE && offset + length - done > block.length)) block = this.growBlock(index, offset + length - done);
+      if (block === undefined || (block.length < BLOCK_SIZE && offset + length - done > block.length))
+        block = this.growBlock(index, offset + length - done);
       const take = Math.min(length - done, block.length - offset);
       block.set(scratch.subarray(done, done + take), offset);
       done += take;
@@ -249,7 +251,7 @@ export class ByteIdTable {
   private moveBytes(from: number, to: number, length: number): void {
     if (from === to || length === 0) return;
     const { blocks } = this;
-    for (let done = 0; done < length; ) {
+    for (let done = 0; done < length;) {
       const source = blocks[(from + done) >>> BLOCK_BITS]!;
       const target = blocks[(to + done) >>> BLOCK_BITS]!;
       const sourceOffset = (from + done) & BLOCK_MASK;

@@ -9,6 +9,8 @@
 export const MIN_COMPACTION = 4096;
 // Entries per partition of a compaction: its table (two slots an entry) stays in the core's cache.
 const PARTITION_SIZE = 2048;
+// Entries sorted at a time in a compaction (see findRepeats): 8 MB of sorted copy at most.
+const GROUP_SIZE = 1 << 20;
 
 /** A power of two at least twice `entries` (and at least 16). */
 export function tableSize(entries: number): number {
@@ -63,44 +65,56 @@ export function findRepeats(
     largest = Math.max(largest, starts[p + 1]!);
     starts[p + 1] = starts[p + 1]! + starts[p]!;
   }
-  // Each partition's entries in input order, with their hashes beside them (read in sequence below).
-  const order = new Int32Array(n);
-  const sorted = new Int32Array(n);
-  const next = starts.slice(0, partitions);
-  for (let i = 0; i < n; i++) {
-    const hash = hashes[i]!;
-    const k = next[partitionOf(hash)]!++;
-    order[k] = i;
-    sorted[k] = hash;
-  }
   const repeat = new Uint8Array(n);
   // Open addressing over positions in `sorted` + 1 (0 is empty), at most half full.
   const table = new Int32Array(tableSize(largest));
-  for (let p = 0; p < partitions; p++) {
-    const from = starts[p]!;
-    const to = starts[p + 1]!;
-    if (to - from < 2) continue;
-    const mask = tableSize(to - from) - 1;
-    table.fill(0, 0, mask + 1);
-    for (let k = from; k < to; k++) {
-      const hash = sorted[k]!;
-      for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-        const other = table[slot]! - 1;
-        if (other === -1) {
-          table[slot] = k + 1;
-          break;
-        }
-        if (sorted[other] === hash) {
-          const first = order[other]!;
-          const at = order[k]!;
-          if (same(first, at)) {
-            flags[first] = flags[first]! | flags[at]!;
-            repeat[at] = 1;
+  // The partitions are sorted a group at a time, each group of at most GROUP_SIZE entries (or one
+  // partition), so the sorted copy costs 8 bytes an entry of a group, not of the whole table: one more
+  // sequential pass over the hashes per group.
+  const groupSize = Math.max(GROUP_SIZE, largest);
+  const order = new Int32Array(Math.min(n, groupSize));
+  const sorted = new Int32Array(order.length);
+  for (let firstPartition = 0; firstPartition < partitions;) {
+    let endPartition = firstPartition + 1;
+    while (endPartition < partitions && starts[endPartition + 1]! - starts[firstPartition]! <= groupSize) endPartition += 1;
+    const base = starts[firstPartition]!;
+    // Each partition's entries in input order, with their hashes beside them (read in sequence below).
+    const next = starts.slice(firstPartition, endPartition);
+    for (let i = 0; i < n; i++) {
+      const hash = hashes[i]!;
+      const p = partitionOf(hash);
+      if (p < firstPartition || p >= endPartition) continue;
+      const k = next[p - firstPartition]!++ - base;
+      order[k] = i;
+      sorted[k] = hash;
+    }
+    for (let p = firstPartition; p < endPartition; p++) {
+      const from = starts[p]! - base;
+      const to = starts[p + 1]! - base;
+      if (to - from < 2) continue;
+      const mask = tableSize(to - from) - 1;
+      table.fill(0, 0, mask + 1);
+      for (let k = from; k < to; k++) {
+        const hash = sorted[k]!;
+        for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+          const other = table[slot]! - 1;
+          if (other === -1) {
+            table[slot] = k + 1;
             break;
+          }
+          if (sorted[other] === hash) {
+            const first = order[other]!;
+            const at = order[k]!;
+            if (same(first, at)) {
+              flags[first] = flags[first]! | flags[at]!;
+              repeat[at] = 1;
+              break;
+            }
           }
         }
       }
     }
+    firstPartition = endPartition;
   }
   return repeat;
 }

@@ -49,7 +49,7 @@ export function decodeWtf8(bytes: Uint8Array, from: number, to: number): string 
   if (ascii && to - from <= DECODE_RUN) return String.fromCharCode.apply(null, bytes.subarray(from, to) as unknown as number[]);
   const units: number[] = [];
   let text = "";
-  for (let k = from; k < to; ) {
+  for (let k = from; k < to;) {
     const b = bytes[k]!;
     if (b < 0x80) {
       units.push(b);

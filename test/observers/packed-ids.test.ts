@@ -50,7 +50,10 @@ describe("PackedIds", () => {
     ["plain ids", ["tests/a.py::test_x", "tests/a.py::test_y[1-2]"]],
     ["the empty id", ["", "a", " "]],
     ["quotes and backslashes", ['"', "\\", 'a\\"b', '\\\\""']],
-    ["every control character, DEL and U+2028 (not escaped)", [Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join(""), "\u007f", "\u2028\u2029"]],
+    [
+      "every control character, DEL and U+2028 (not escaped)",
+      [Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join(""), "\u007f", "\u2028\u2029"],
+    ],
     ["non-ASCII and astral characters", ["é", "中::文", "\u{1f600}", "a\u{10ffff}b"]],
     ["lone surrogates (written as lowercase \\udxxx)", ["\ud800", "\udfff", "x\udbffy", "\ude00\ud83d", "\ud83d\ud83d\ude00"]],
   ])("gives %s back as strings and as JSON.stringify's bytes", (_name, ids) => {
