@@ -52,8 +52,16 @@ export function arenaBytes(blocks: readonly Uint8Array[], position: number, leng
 // Writes the JSON string body of the WTF-8 `bytes[from..to)` into `out` at `at` (room for 6 bytes
 // a byte is enough), escaping as JSON.stringify does; returns the end of what it wrote.
 function writeJsonBody(bytes: Uint8Array, from: number, to: number, out: Uint8Array, at: number): number {
-  let w = at;
-  for (let k = from; k < to; k++) {
+  // Nearly every id needs no escape: one copy of its bytes (measured faster than copying byte by byte).
+  let plain = from;
+  while (plain < to) {
+    const b = bytes[plain]!;
+    if (b < 0x20 || b === 0x22 || b === 0x5c || b === 0xed) break;
+    plain += 1;
+  }
+  out.set(bytes.subarray(from, plain), at);
+  let w = at + plain - from;
+  for (let k = plain; k < to; k++) {
     const b = bytes[k]!;
     if (b >= 0x20 && b !== 0x22 && b !== 0x5c && b !== 0xed) {
       out[w++] = b;

@@ -55,6 +55,7 @@ describe("PackedIds", () => {
       [Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join(""), "\u007f", "\u2028\u2029"],
     ],
     ["non-ASCII and astral characters", ["é", "中::文", "\u{1f600}", "a\u{10ffff}b"]],
+    ["a byte order mark at the start (kept)", ["\ufeff", "\ufefftests/a.py::t"]],
     ["lone surrogates (written as lowercase \\udxxx)", ["\ud800", "\udfff", "x\udbffy", "\ude00\ud83d", "\ud83d\ud83d\ude00"]],
   ])("gives %s back as strings and as JSON.stringify's bytes", (_name, ids) => {
     const list = pack(ids);
