@@ -23,6 +23,8 @@ const BLOCK_MASK = BLOCK_SIZE - 1;
 // starts at 1 KiB and grows to a full block, and the entry arrays start at 16 entries.
 const FIRST_BLOCK = 1024;
 const FIRST_CAPACITY = 16;
+// Entries a compaction sorts at a time (findRepeats): at most 8 MB of sorted copy, not 8 bytes an entry.
+const COMPACTION_GROUP = 1 << 20;
 // The positions are 32-bit.
 const MAX_ARENA = 2 ** 32 - 1;
 const NO_POSITIONS = new Uint32Array(1);
@@ -202,10 +204,16 @@ export class ByteIdTable {
     if (n === this.merged) return;
     const added = n - this.merged;
     const { positions, hashes, flags } = this;
-    const repeat = findRepeats(hashes, flags, n, (first, at) => {
-      const length = positions[first + 1]! - positions[first]!;
-      return length === positions[at + 1]! - positions[at]! && this.sameBytes(positions[first]!, positions[at]!, length);
-    });
+    const repeat = findRepeats(
+      hashes,
+      flags,
+      n,
+      (first, at) => {
+        const length = positions[first + 1]! - positions[first]!;
+        return length === positions[at + 1]! - positions[at]! && this.sameBytes(positions[first]!, positions[at]!, length);
+      },
+      COMPACTION_GROUP,
+    );
     // Kept entries move down with their bytes; runs of bytes that stay together move in one copy.
     let write = 0;
     let to = 0;

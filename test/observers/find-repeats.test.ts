@@ -1,5 +1,5 @@
 // findRepeats, the repeat finding IdTable and ByteIdTable share, on tables past the size it sorts at
-// a time (so in several groups of partitions), against a Map.
+// a time (so in several groups of partitions) and all at once, against a Map.
 import { describe, expect, it } from "vitest";
 
 import { findRepeats } from "../../src/observers/find-repeats.js";
@@ -36,8 +36,12 @@ describe("findRepeats", () => {
       const first = want.get(ids[i]!)!;
       wantFlags[first] = wantFlags[first]! | flags[i]!;
     }
-    const repeat = findRepeats(hashes, flags, count, (first, at) => ids[first] === ids[at]);
-    expect(Buffer.from(repeat).equals(Buffer.from(wantRepeat))).toBe(true);
-    expect(Buffer.from(flags).equals(Buffer.from(wantFlags))).toBe(true);
+    // All at once (IdTable) and in groups of partitions (ByteIdTable).
+    for (const groupSize of [count, 1 << 20, 1 << 18]) {
+      const merged = Uint8Array.from(flags);
+      const repeat = findRepeats(hashes, merged, count, (first, at) => ids[first] === ids[at], groupSize);
+      expect(Buffer.from(repeat).equals(Buffer.from(wantRepeat))).toBe(true);
+      expect(Buffer.from(merged).equals(Buffer.from(wantFlags))).toBe(true);
+    }
   });
 });
