@@ -12,7 +12,7 @@
 // needs no length until `drain`; a compaction moves the kept ids' bytes down and drops the blocks
 // past the new tail, so repeats hold no memory. `drain` hands the arena's blocks and the entry
 // arrays to the three lists without copying a byte.
-import { findRepeats, indexByHash, isCompactionDue } from "./find-repeats.js";
+import { findRepeats, indexByHash, isCompactionDue, withCapacity } from "./find-repeats.js";
 import { hashRange } from "./id-table.js";
 import { FAIL, PASS, SKIP } from "./lines.js";
 import { BLOCK_BITS, BLOCK_SIZE, PackedIds } from "./packed-ids.js";
@@ -187,15 +187,9 @@ export class ByteIdTable {
   // Entry arrays 1.5 times as large (less than doubling keeps the peak of the copy lower).
   private grow(): void {
     const size = Math.max(FIRST_CAPACITY, Math.ceil(this.count * 1.5));
-    const positions = new Uint32Array(size + 1);
-    positions.set(this.positions.subarray(0, this.count + 1));
-    this.positions = positions;
-    const hashes = new Int32Array(size);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    const flags = new Uint8Array(size);
-    flags.set(this.flags);
-    this.flags = flags;
+    this.positions = withCapacity(this.positions, size + 1);
+    this.hashes = withCapacity(this.hashes, size);
+    this.flags = withCapacity(this.flags, size);
   }
 
   /** Merges every repeat into its first occurrence and drops it (and its bytes), keeping the order of the rest. */

@@ -1,5 +1,5 @@
-// The repeat finding that IdTable and ByteIdTable share: both only append (an id, its hash, its flags)
-// and merge repeats in a compaction. Sorting the entries into partitions by the top bits of their
+// What IdTable and ByteIdTable share, chiefly the repeat finding: both only append (an id, its hash,
+// its flags) and merge repeats in a compaction. Sorting the entries into partitions by the top bits of their
 // hash (two sequential passes) and finding the repeats of each partition in a small table that stays
 // in cache costs about two looks at each entry; a table over all the entries missed the cache on
 // every probe. Only the equality test differs between the two tables (strings or bytes), so it is a
@@ -9,6 +9,13 @@
 export const MIN_COMPACTION = 4096;
 // Entries per partition of a compaction: its table (two slots an entry) stays in the core's cache.
 const PARTITION_SIZE = 2048;
+
+/** A copy of `array` with room for `size` entries (the entries past `array`'s end are zero). */
+export function withCapacity<T extends Int32Array | Uint32Array | Uint8Array>(array: T, size: number): T {
+  const grown = new (array.constructor as new (length: number) => T)(size);
+  grown.set(array.subarray(0, Math.min(array.length, size)));
+  return grown;
+}
 
 /** A power of two at least twice `entries` (and at least 16). */
 export function tableSize(entries: number): number {

@@ -16,7 +16,7 @@
 // Ids are often slices of an input chunk, and a slice keeps its whole chunk alive. `endChunk` keeps
 // the slices when the chunk's new ids make up most of it (a `-rA` short summary) and copies them
 // into one compact string otherwise, so what stays alive is at most about twice the ids' own text.
-import { findRepeats, indexByHash, isCompactionDue } from "./find-repeats.js";
+import { findRepeats, indexByHash, isCompactionDue, withCapacity } from "./find-repeats.js";
 import { FAIL, PASS, SKIP } from "./lines.js";
 
 // Entries the hash and flag arrays get first, doubled as they fill: most tables hold a handful of ids
@@ -103,12 +103,8 @@ export class IdTable {
     const at = this.count;
     if (at === this.hashes.length) {
       const size = Math.max(FIRST_CAPACITY, at * 2);
-      const hashes = new Int32Array(size);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-      const flags = new Uint8Array(size);
-      flags.set(this.flags);
-      this.flags = flags;
+      this.hashes = withCapacity(this.hashes, size);
+      this.flags = withCapacity(this.flags, size);
     }
     this.ids.push(id);
     this.hashes[at] = hash;
