@@ -30,7 +30,7 @@ const MAX_ARENA = 2 ** 32 - 1;
 const NO_POSITIONS = new Uint32Array(1);
 const NO_HASHES = new Int32Array(0);
 const NO_FLAGS = new Uint8Array(0);
-// Where an id that does not fit in the tail block is encoded first (grown to the longest such id).
+// Where an id that does not fit in the tail block is encoded first (grown up to 3 MiB).
 let scratch = new Uint8Array(1024);
 
 /** Ids -> outcome flags (PASS, FAIL, SKIP bits), merged per id, in first-seen order, kept as bytes. */
@@ -107,8 +107,11 @@ export class ByteIdTable {
   // Encodes an id that does not fit in the tail block, then copies it there, growing the first block
   // or adding blocks; returns its length in bytes.
   private writeSpilled(text: string, start: number, end: number): number {
-    if (scratch.length < (end - start) * 3) scratch = new Uint8Array((end - start) * 3);
-    const length = encodeWtf8(text, start, end, scratch, 0);
+    const room = (end - start) * 3;
+    // The scratch array is kept for ids up to a block; a longer id gets one of its own, dropped after.
+    if (scratch.length < room && room <= 3 * BLOCK_SIZE) scratch = new Uint8Array(room);
+    const encoded = scratch.length < room ? new Uint8Array(room) : scratch;
+    const length = encodeWtf8(text, start, end, encoded, 0);
     if (this.tail + length > MAX_ARENA)
       throw new RangeError("ByteIdTable: the ids' bytes passed 4 GiB, more than 32-bit positions address.");
     let at = this.tail;
@@ -119,7 +122,7 @@ export class ByteIdTable {
       if (block === undefined || (block.length < BLOCK_SIZE && offset + length - done > block.length))
         block = this.growBlock(index, offset + length - done);
       const take = Math.min(length - done, block.length - offset);
-      block.set(scratch.subarray(done, done + take), offset);
+      block.set(encoded.subarray(done, done + take), offset);
       done += take;
       at += take;
     }
