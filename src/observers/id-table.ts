@@ -17,14 +17,13 @@
 // the slices when the chunk's new ids make up most of it (a `-rA` short summary) and copies them
 // into one compact string otherwise, so what stays alive is at most about twice the ids' own text.
 import type { IdList } from "../types.js";
+import { findRepeats, indexByHash, isCompactionDue, withCapacity } from "./find-repeats.js";
+import type { OutcomeTable } from "./id-list.js";
 import { FAIL, PASS, SKIP } from "./lines.js";
 
-const MIN_COMPACTION = 4096;
 // Entries the hash and flag arrays get first, doubled as they fill: most tables hold a handful of ids
 // (a judged tool call, one run of a line of many), and 1,024 made 5 KB per table.
 const FIRST_CAPACITY = 16;
-// Entries per partition of a compaction: its table (two slots an entry) stays in the core's cache.
-const PARTITION_SIZE = 2048;
 // Shared by the tables that hold no id yet (never written: storage is allocated on the first id).
 const NO_HASHES = new Int32Array(0);
 const NO_FLAGS = new Uint8Array(0);
@@ -47,25 +46,8 @@ export function hashRange(text: string, start: number, end: number): number {
   return hash ^ (hash >>> 16);
 }
 
-// A power of two at least twice `entries` (and at least 16).
-function tableSize(entries: number): number {
-  return Math.max(16, 1 << Math.ceil(Math.log2(entries * 2)));
-}
-
-// Positions + 1 of the first `count` hashes, by hash (open addressing, at most half full).
-function indexByHash(hashes: Int32Array, count: number): Int32Array {
-  const index = new Int32Array(tableSize(count));
-  const mask = index.length - 1;
-  for (let at = 0; at < count; at++) {
-    let slot = hashes[at]! & mask;
-    while (index[slot] !== 0) slot = (slot + 1) & mask;
-    index[slot] = at + 1;
-  }
-  return index;
-}
-
 /** Ids -> outcome flags (PASS, FAIL, SKIP bits), merged per id, in first-seen order. */
-export class IdTable {
+export class IdTable implements OutcomeTable<string[]> {
   /** Flag of a pass (the same value as the parsers' PASS). */
   static readonly PASS = PASS;
   /** Flag of a failure or error in any phase. */
@@ -123,19 +105,15 @@ export class IdTable {
     const at = this.count;
     if (at === this.hashes.length) {
       const size = Math.max(FIRST_CAPACITY, at * 2);
-      const hashes = new Int32Array(size);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
-      const flags = new Uint8Array(size);
-      flags.set(this.flags);
-      this.flags = flags;
+      this.hashes = withCapacity(this.hashes, size);
+      this.flags = withCapacity(this.flags, size);
     }
     this.ids.push(id);
     this.hashes[at] = hash;
     this.flags[at] = bits;
     this.count = at + 1;
     this.pendingChars += id.length;
-    if (this.count - this.merged >= Math.max(MIN_COMPACTION, this.merged)) this.compact();
+    if (isCompactionDue(this.count, this.merged)) this.compact();
   }
 
   /** Merges every repeat into its first occurrence and drops it, keeping the order of the rest. */
@@ -144,60 +122,7 @@ export class IdTable {
     if (n === this.merged) return;
     const added = n - this.merged;
     const { ids, hashes, flags } = this;
-    // Partitions by the hash's top bits (the tables below index by its low bits).
-    const partitionBits = n > PARTITION_SIZE ? Math.ceil(Math.log2(n / PARTITION_SIZE)) : 0;
-    const partitions = 1 << partitionBits;
-    const shift = 32 - partitionBits;
-    const partitionOf = (hash: number): number => (partitionBits === 0 ? 0 : hash >>> shift);
-    const starts = new Int32Array(partitions + 1);
-    for (let i = 0; i < n; i++) {
-      const p = partitionOf(hashes[i]!) + 1;
-      starts[p] = starts[p]! + 1;
-    }
-    let largest = 0;
-    for (let p = 0; p < partitions; p++) {
-      largest = Math.max(largest, starts[p + 1]!);
-      starts[p + 1] = starts[p + 1]! + starts[p]!;
-    }
-    // Each partition's entries in input order, with their hashes beside them (read in sequence below).
-    const order = new Int32Array(n);
-    const sorted = new Int32Array(n);
-    const next = starts.slice(0, partitions);
-    for (let i = 0; i < n; i++) {
-      const hash = hashes[i]!;
-      const k = next[partitionOf(hash)]!++;
-      order[k] = i;
-      sorted[k] = hash;
-    }
-    const repeat = new Uint8Array(n);
-    // Open addressing over positions in `sorted` + 1 (0 is empty), at most half full.
-    const table = new Int32Array(tableSize(largest));
-    for (let p = 0; p < partitions; p++) {
-      const from = starts[p]!;
-      const to = starts[p + 1]!;
-      if (to - from < 2) continue;
-      const mask = tableSize(to - from) - 1;
-      table.fill(0, 0, mask + 1);
-      for (let k = from; k < to; k++) {
-        const hash = sorted[k]!;
-        for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-          const other = table[slot]! - 1;
-          if (other === -1) {
-            table[slot] = k + 1;
-            break;
-          }
-          if (sorted[other] === hash) {
-            const first = order[other]!;
-            const at = order[k]!;
-            if (ids[first] === ids[at]) {
-              flags[first] = flags[first]! | flags[at]!;
-              repeat[at] = 1;
-              break;
-            }
-          }
-        }
-      }
-    }
+    const repeat = findRepeats(hashes, flags, n, (first, at) => ids[first] === ids[at]);
     let write = 0;
     let pendingFrom = -1;
     for (let read = 0; read < n; read++) {
