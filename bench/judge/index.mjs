@@ -637,47 +637,32 @@ async function loadImpl(impl, kind) {
     return kind === "pytest" ? baselinePytest : kind === "vitest" ? baselineVitest : kind === "cargo" ? baselineCargo : baselineGo;
   if (impl === "floor") return floorPytest;
   if (impl === "newline") return newlineFloor;
-  if (impl === "judge") {
+  if (impl === "judge" || impl === "packed") {
+    // `packed`: the judge asked for packed ids, its id lists then written as JSON bytes (counted, not
+    // kept): what a pipeline that writes the result out does, with no string per id.
+    const packed = impl === "packed";
     const { analyzeCommand, createJudgeStream } = await import(join(root, "dist/index.js"));
     const command = judgeCommand(kind);
     return (file) => {
-      const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 1 });
+      const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), {
+        exitCode: 1,
+        ...(packed ? { ids: "bytes" } : {}),
+      });
       streamFile(file, (chunk) => stream.push(chunk));
       const result = stream.end();
       const run = result.runs[0];
-      let idBytes = 0;
-      for (const each of result.runs)
-        for (const list of [each.passed, each.failed, each.skipped]) for (const id of list) idBytes += id.length;
-      return {
-        result,
-        verdict: result.verdict,
-        runs: result.runs.length,
-        ids: run ? run.passed.length + run.failed.length + run.skipped.length : 0,
-        idBytes,
-      };
-    };
-  }
-  if (impl === "packed") {
-    // The judge asked for packed ids, and its JSON id lists written as bytes (counted, not kept): what
-    // a pipeline that writes the result out does, with no string per id.
-    const { analyzeCommand, createJudgeStream } = await import(join(root, "dist/index.js"));
-    const command = judgeCommand(kind);
-    return (file) => {
-      const stream = createJudgeStream(analyzeCommand(command, { cwd: "/work/project" }), { exitCode: 1, ids: "bytes" });
-      streamFile(file, (chunk) => stream.push(chunk));
-      const result = stream.end();
-      const run = result.runs[0];
-      let jsonBytes = 0;
+      let bytes = 0;
       for (const each of result.runs)
         for (const list of [each.passed, each.failed, each.skipped])
-          if (Array.isArray(list)) jsonBytes += JSON.stringify(list).length;
-          else for (const piece of list.jsonPieces()) jsonBytes += piece.length;
+          if (!packed) for (const id of list) bytes += id.length;
+          else if (Array.isArray(list)) bytes += JSON.stringify(list).length;
+          else for (const piece of list.jsonPieces()) bytes += piece.length;
       return {
         result,
         verdict: result.verdict,
         runs: result.runs.length,
         ids: run ? run.passed.length + run.failed.length + run.skipped.length : 0,
-        jsonBytes,
+        ...(packed ? { jsonBytes: bytes } : { idBytes: bytes }),
       };
     };
   }
