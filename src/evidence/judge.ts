@@ -239,8 +239,12 @@ function withScriptProblems(result: JudgeResult<IdList>, analysis: CommandAnalys
   return { ...result, verdict, runs, reasons: verdict === "failed" ? result.reasons : [...new Set([...result.reasons, ...problems])] };
 }
 
-// A result whose lists are all arrays (every run read by a parser that was not asked for packed ids).
+// The result with every list an array: itself when they all are (every run read by a parser that was
+// not asked for packed ids), so `end()` gives the same object each time, as it always did.
 function withIdArrays(result: JudgeResult<IdList>): JudgeResult {
+  const arrays = result.runs.every((run) => isIdArray(run.passed) && isIdArray(run.failed) && isIdArray(run.skipped));
+  // Checked just above: every list is an array (the parsers' own, typed readonly only by the union).
+  if (arrays) return result as JudgeResult;
   return {
     ...result,
     runs: result.runs.map((run) => ({

@@ -11,7 +11,12 @@ import { createJudgeStream } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
 import { idArray, isIdArray } from "../../src/observers/id-list.js";
+import { createPytestParser } from "../../src/observers/pytest.js";
+import type { RunnerDefinition } from "../../src/runners/definition.js";
+import { pytestRunner } from "../../src/runners/pytest.js";
+import { createRunnerRegistry } from "../../src/runners/registry.js";
 import type { IdList } from "../../src/types.js";
+import { runners as tallyRunners } from "../fixtures/own-runner/tally-runner.js";
 import { ensureCaptured, loadCapture } from "../support/capture.js";
 import { CAPTURE_CASES } from "../support/capture-cases.js";
 
@@ -119,4 +124,43 @@ describe("the judge with packed ids", () => {
       { numRuns: 12 },
     );
   }, 120_000);
+});
+
+describe("runners of your own and the two forms", () => {
+  const tallyOutput = "PASS checks/test_add.sh\nFAIL checks/test_sub.sh\ntally: 1 passed, 1 failed\n";
+
+  it("a parser that ignores ParserOptions gives arrays in the packed form, and the same result", () => {
+    const analysis = analyzeCommand("tally checks", { runners: tallyRunners });
+    const strings = createJudgeStream(analysis, { exitCode: 1, runners: tallyRunners });
+    const packed = createJudgeStream(analysis, { exitCode: 1, runners: tallyRunners, ids: "bytes" });
+    strings.push(tallyOutput);
+    packed.push(tallyOutput);
+    const [a, b] = [strings.end(), packed.end()];
+    expect(a.runs[0]!.failed).toEqual(["checks/test_sub.sh"]);
+    for (const list of [b.runs[0]!.passed, b.runs[0]!.failed]) expect(isIdArray(list)).toBe(true);
+    expect(b).toEqual(a);
+  });
+
+  it("a parser that gives packed lists unasked still gives the default form arrays (and end() the same object twice)", () => {
+    // A runner written in JavaScript, where no type stops createParser() from giving packed lists.
+    const createParser = (() => createPytestParser({ ids: "bytes" })) as unknown as RunnerDefinition["createParser"];
+    const packedPytest = createRunnerRegistry([{ ...pytestRunner, createParser }]);
+    const output = "PASSED tests/t.py::test_a\nFAILED tests/t.py::test_b - boom\n1 failed, 1 passed in 0.10s\n";
+    const analysis = analyzeCommand("python -m pytest -rA tests", { runners: packedPytest });
+    const stream = createJudgeStream(analysis, { exitCode: 1, runners: packedPytest });
+    stream.push(output);
+    const result = stream.end();
+    expect(result.runs[0]).toMatchObject({
+      outcome: "failed",
+      passed: ["tests/t.py::test_a"],
+      failed: ["tests/t.py::test_b"],
+      skipped: [],
+    });
+    for (const list of [result.runs[0]!.passed, result.runs[0]!.failed, result.runs[0]!.skipped]) expect(Array.isArray(list)).toBe(true);
+    const plain = createJudgeStream(analyzeCommand("python -m pytest -rA tests"), { exitCode: 1 });
+    plain.push(output);
+    const first = plain.end();
+    expect(plain.end()).toBe(first);
+    expect(result).toEqual(first);
+  });
 });
