@@ -63,8 +63,9 @@ export function createJudgeStream(
 ): JudgeStream;
 export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption): JudgeStream<IdList>;
 export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption = {}): JudgeStream<IdList> {
-  const stream = judgeStream(analysis, options);
-  if (options.ids === "bytes") return stream;
+  const packed = options.ids === "bytes";
+  const stream = judgeStream(analysis, options, packed);
+  if (packed) return stream;
   // Asked for strings: a runner of your own that gave packed lists anyway has them read out.
   return {
     push: (chunk) => stream.push(chunk),
@@ -75,8 +76,7 @@ export function createJudgeStream(analysis: CommandAnalysis, options: JudgeStrea
   };
 }
 
-function judgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption): JudgeStream<IdList> {
-  const packed = options.ids === "bytes";
+function judgeStream(analysis: CommandAnalysis, options: JudgeStreamOptions & JudgeRunnersOption, packed: boolean): JudgeStream<IdList> {
   const runners = options.runners ?? builtinRunners;
   const invocations = analysis.opaque ? [] : analysis.invocations;
   // A run of a kind these runners do not know (analysed with others) is read by none: it proves nothing.

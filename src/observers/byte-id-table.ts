@@ -13,7 +13,7 @@
 // past the new tail, so repeats hold no memory. `drain` hands the arena's blocks and the entry
 // arrays to the three lists without copying a byte.
 import { findRepeats, indexByHash, isCompactionDue, withCapacity } from "./find-repeats.js";
-import type { OutcomeTable } from "./id-list.js";
+import type { OutcomeLists, OutcomeTable } from "./id-list.js";
 import { hashRange } from "./id-table.js";
 import { FAIL, PASS, SKIP } from "./lines.js";
 import { BLOCK_BITS, BLOCK_SIZE, PackedIds } from "./packed-ids.js";
@@ -290,7 +290,7 @@ export class ByteIdTable implements OutcomeTable<PackedIds> {
    * Splits the ids into the three lists: any failure wins, then a pass, then a skip. The lists share
    * the arena; the passes move down inside the table's own arrays, and the table is left empty.
    */
-  drain(): { passed: PackedIds; failed: PackedIds; skipped: PackedIds } {
+  drain(): OutcomeLists<PackedIds> {
     this.compact();
     const { blocks, positions, flags, count } = this;
     // The hashes are not needed any more: their array becomes the lengths.

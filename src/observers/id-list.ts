@@ -43,11 +43,6 @@ export function isIdArray(list: IdList): list is readonly string[] {
   return Array.isArray(list);
 }
 
-/** The ids of `list` as an array (the array itself when it is one). */
-export function idArray(list: IdList): readonly string[] {
-  return isIdArray(list) ? list : list.toArray();
-}
-
 /** True when some id of `list` satisfies `test`. */
 export function someId(list: IdList, test: (id: string) => boolean): boolean {
   for (const id of list) if (test(id)) return true;

@@ -18,7 +18,7 @@
 // into one compact string otherwise, so what stays alive is at most about twice the ids' own text.
 import type { IdList } from "../types.js";
 import { findRepeats, indexByHash, isCompactionDue, withCapacity } from "./find-repeats.js";
-import type { OutcomeTable } from "./id-list.js";
+import type { OutcomeLists, OutcomeTable } from "./id-list.js";
 import { FAIL, PASS, SKIP } from "./lines.js";
 
 // Entries the hash and flag arrays get first, doubled as they fill: most tables hold a handful of ids
@@ -168,7 +168,7 @@ export class IdTable implements OutcomeTable<string[]> {
   }
 
   /** Splits the ids into the three lists: any failure wins, then a pass, then a skip. The table is left as it was. */
-  classify(): { passed: string[]; failed: string[]; skipped: string[] } {
+  classify(): OutcomeLists<string[]> {
     return this.split(false);
   }
 
@@ -177,11 +177,11 @@ export class IdTable implements OutcomeTable<string[]> {
    * the table's own array, which becomes `passed` (no second array of millions of slots at the peak),
    * and the table is left empty.
    */
-  drain(): { passed: string[]; failed: string[]; skipped: string[] } {
+  drain(): OutcomeLists<string[]> {
     return this.split(true);
   }
 
-  private split(inPlace: boolean): { passed: string[]; failed: string[]; skipped: string[] } {
+  private split(inPlace: boolean): OutcomeLists<string[]> {
     this.endChunk(Number.POSITIVE_INFINITY);
     this.compact();
     const { ids, flags, count } = this;
@@ -221,18 +221,14 @@ export class IdTable implements OutcomeTable<string[]> {
   }
 }
 
-/** Lists of ids by outcome, as the parsers and reports give them. */
-export interface OutcomeIds {
-  passed: IdList;
-  failed: IdList;
-  skipped: IdList;
-}
+/** Lists of ids by outcome, as the parsers and reports give them (arrays or packed). */
+export type OutcomeIds = OutcomeLists<IdList>;
 
 /**
  * Merges outcome lists: an id failed anywhere is failed, else passed anywhere is passed, else
  * skipped; each id once, in first-seen order (failures first, then passes, then skips).
  */
-export function mergeOutcomeIds(lists: readonly OutcomeIds[]): { passed: string[]; failed: string[]; skipped: string[] } {
+export function mergeOutcomeIds(lists: readonly OutcomeIds[]): OutcomeLists<string[]> {
   const table = new IdTable();
   for (const list of lists) for (const id of list.failed) table.add(id, FAIL);
   for (const list of lists) for (const id of list.passed) table.add(id, PASS);

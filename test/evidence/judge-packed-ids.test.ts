@@ -10,7 +10,7 @@ import { writeJudgeJson } from "../../src/cli/judge-json.js";
 import { createJudgeStream } from "../../src/evidence/judge.js";
 import type { JudgeResult } from "../../src/evidence/judge-types.js";
 import { analyzeCommand } from "../../src/grammar/analyze-command.js";
-import { idArray, isIdArray } from "../../src/observers/id-list.js";
+import { isIdArray } from "../../src/observers/id-list.js";
 import { createPytestParser } from "../../src/observers/pytest.js";
 import type { RunnerDefinition } from "../../src/runners/definition.js";
 import { pytestRunner } from "../../src/runners/pytest.js";
@@ -49,9 +49,9 @@ function asArrays(result: JudgeResult<IdList>): JudgeResult {
     ...result,
     runs: result.runs.map((run) => ({
       ...run,
-      passed: [...idArray(run.passed)],
-      failed: [...idArray(run.failed)],
-      skipped: [...idArray(run.skipped)],
+      passed: [...run.passed],
+      failed: [...run.failed],
+      skipped: [...run.skipped],
     })),
   };
 }
